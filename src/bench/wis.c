@@ -1,0 +1,849 @@
+/*
+ * wis.c - the will-it-scale engine.  See wis.h for the process layout and
+ * why the run is stopped by killing a process group.
+ */
+#define _GNU_SOURCE
+#include "bench/wis.h"
+#include "util/fsutil.h"
+#include "util/procstat.h"
+#include "util/timeutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A task exits with these after wis_task_fail(); anything else is a crash. */
+#define EXIT_TASK_FAILED 90
+#define EXIT_LEADER_LOST 91
+/* A task whose setup has not finished by then is taken to be stuck. */
+#define READY_TIMEOUT_S 60.0
+#define TASK_STACK_SIZE (1024 * 1024)
+
+/* First slot of the shared area: how the run failed, written once. */
+struct wis_control {
+	_Atomic int failed;	/* 0, or the enum wis_status of the first failure */
+	char why[WIS_WHY_MAX];
+} __attribute__((aligned(WIS_SLOT_SIZE)));
+
+/*
+ * Set in the caller before the leader is forked; tasks inherit it.  A
+ * process runs at most one measurement at a time (wis.h), so one pointer.
+ */
+static struct wis_control *wis_ctl;
+
+static void set_failure(enum wis_status status, const char *fmt, va_list ap)
+{
+	int expected = 0;
+
+	if (!wis_ctl)
+		return;
+	if (atomic_compare_exchange_strong(&wis_ctl->failed, &expected,
+					   (int)status))
+		vsnprintf(wis_ctl->why, sizeof(wis_ctl->why), fmt, ap);
+}
+
+static void set_failuref(enum wis_status status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_failure(status, fmt, ap);
+	va_end(ap);
+}
+
+noreturn void wis_task_fail(struct wis_task *t, enum wis_status status,
+			    const char *fmt, ...)
+{
+	char msg[WIS_WHY_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	set_failuref(status, "task %u: %s", t->nr, msg);
+	_exit(EXIT_TASK_FAILED);
+}
+
+noreturn void wis_task_fail_errno(struct wis_task *t, const char *fmt, ...)
+{
+	int err = errno;
+	char msg[WIS_WHY_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	wis_task_fail(t, err == ENOSYS || err == EOPNOTSUPP ? WIS_UNSUPPORTED
+							     : WIS_FAILED,
+		      "%s: %s", msg, strerror(err));
+}
+
+enum wis_status wis_env_fail(struct wis_env *env, enum wis_status status,
+			     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(env->why, sizeof(env->why), fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+const char *wis_mode_name(enum wis_mode mode)
+{
+	return mode == WIS_THREAD ? "thread" : "process";
+}
+
+const char *wis_status_name(enum wis_status status)
+{
+	switch (status) {
+	case WIS_OK:
+		return "complete";
+	case WIS_INCOMPLETE:
+		return "incomplete";
+	case WIS_FAILED:
+		return "failed";
+	case WIS_UNSUPPORTED:
+		return "unsupported";
+	case WIS_ERROR:
+		return "error";
+	}
+	return "?";
+}
+
+/* ---- CPU placement ---------------------------------------------------- */
+
+/* Rank of `cpu` among its SMT siblings (0 for the first thread of a core). */
+static int smt_rank(int cpu)
+{
+	char path[128], buf[256];
+	int fd, first, rank = 0;
+	ssize_t n;
+	char *p;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+		 cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "0,44" or "0-1": count the siblings listed before cpu */
+	for (p = buf; *p && *p != '\n';) {
+		first = (int)strtol(p, &p, 10);
+		if (*p == '-') {
+			int last = (int)strtol(p + 1, &p, 10);
+
+			for (int c = first; c <= last; c++)
+				rank += c < cpu;
+		} else {
+			rank += first < cpu;
+		}
+		if (*p == ',')
+			p++;
+		else
+			break;
+	}
+	return rank;
+}
+
+/*
+ * The CPUs this process may use, first threads of cores first, so that N
+ * tasks spread over cores before sharing one (as upstream's hwloc does).
+ */
+static int usable_cpus(int **out)
+{
+	cpu_set_t set;
+	int *cpus, *rank, n = 0;
+
+	*out = NULL;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	cpus = calloc(CPU_SETSIZE, sizeof(*cpus));
+	rank = calloc(CPU_SETSIZE, sizeof(*rank));
+	if (!cpus || !rank) {
+		free(cpus);
+		free(rank);
+		return -ENOMEM;
+	}
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set)) {
+			rank[n] = smt_rank(c);
+			cpus[n++] = c;
+		}
+	/* stable insertion sort by rank: n is small and already cpu-ordered */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && rank[j - 1] > rank[j]; j--) {
+			int r = rank[j], c = cpus[j];
+
+			rank[j] = rank[j - 1];
+			cpus[j] = cpus[j - 1];
+			rank[j - 1] = r;
+			cpus[j - 1] = c;
+		}
+	free(rank);
+	*out = cpus;
+	return n;
+}
+
+/* ---- inside the leader and the tasks ------------------------------------ */
+
+struct leader_args {
+	const struct wis_config *cfg;
+	const struct wis_env *env;
+	struct wis_counter *slots;
+	const int *cpus;
+	int nr_cpus;
+	pid_t caller;
+};
+
+/* Die with the parent, so nothing outlives a killed perfbot. */
+static void die_with_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(EXIT_LEADER_LOST);
+}
+
+struct task_start {
+	struct wis_task task;
+	const struct wis_test *test;
+};
+
+static void *partner_main(void *arg)
+{
+	struct task_start *ts = arg;
+
+	ts->test->partner(&ts->task);
+	return NULL;	/* not reached: partners never return */
+}
+
+static noreturn void task_main(struct task_start *ts, enum wis_mode mode)
+{
+	const struct wis_test *test = ts->test;
+	struct wis_task *t = &ts->task;
+
+	if (test->setup)
+		test->setup(t);
+	if (test->partner) {
+		if (mode == WIS_THREAD) {
+			pthread_t tid;
+			/* a new thread inherits the creating thread's affinity */
+			int err = pthread_create(&tid, NULL, partner_main, ts);
+
+			if (err) {
+				errno = err;
+				wis_task_fail_errno(t, "start partner thread");
+			}
+		} else {
+			pid_t task_pid = getpid();
+			pid_t pid = fork();	/* inherits affinity too */
+
+			if (pid < 0)
+				wis_task_fail_errno(t, "start partner process");
+			if (pid == 0) {
+				die_with_parent(task_pid);
+				partner_main(ts);
+				_exit(EXIT_TASK_FAILED);
+			}
+		}
+	}
+	atomic_store_explicit(&t->ops->ready, 1, memory_order_release);
+	test->loop(t);
+}
+
+static void *task_thread(void *arg)
+{
+	task_main(arg, WIS_THREAD);
+}
+
+static void bind_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	/* best effort: a CPU going offline must not fail the run */
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static noreturn void leader_main(const struct leader_args *a)
+{
+	const struct wis_config *cfg = a->cfg;
+	unsigned n = cfg->nr_tasks;
+	struct task_start *starts = calloc(n, sizeof(*starts));
+	sigset_t none;
+	char name[16];
+
+	die_with_parent(a->caller);
+	/* the caller blocked these to wait race-free; the tasks must not */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	snprintf(name, sizeof(name), "wis-%s", cfg->test->name);
+	prctl(PR_SET_NAME, name);
+	if (!starts) {
+		set_failuref(WIS_ERROR, "leader: out of memory");
+		_exit(EXIT_TASK_FAILED);
+	}
+
+	for (unsigned i = 0; i < n; i++) {
+		struct task_start *ts = &starts[i];
+		int cpu = a->nr_cpus > 0 ? a->cpus[i % (unsigned)a->nr_cpus] : -1;
+
+		ts->test = cfg->test;
+		ts->task.nr = i;
+		ts->task.env = a->env;
+		ts->task.ops = &a->slots[i];
+		if (cfg->mode == WIS_THREAD) {
+			pthread_attr_t attr;
+			pthread_t tid;
+			int err;
+
+			pthread_attr_init(&attr);
+			pthread_attr_setstacksize(&attr, TASK_STACK_SIZE);
+			if (cfg->affinity && cpu >= 0) {
+				cpu_set_t set;
+
+				CPU_ZERO(&set);
+				CPU_SET(cpu, &set);
+				pthread_attr_setaffinity_np(&attr, sizeof(set),
+							    &set);
+			}
+			err = pthread_create(&tid, &attr, task_thread, ts);
+			pthread_attr_destroy(&attr);
+			if (err) {
+				set_failuref(WIS_ERROR, "create thread %u: %s",
+					     i, strerror(err));
+				_exit(EXIT_TASK_FAILED);
+			}
+		} else {
+			pid_t leader = getpid(), pid = fork();
+
+			if (pid < 0) {
+				set_failuref(WIS_ERROR, "fork task %u: %s", i,
+					     strerror(errno));
+				_exit(EXIT_TASK_FAILED);
+			}
+			if (pid == 0) {
+				die_with_parent(leader);
+				if (cfg->affinity && cpu >= 0)
+					bind_to_cpu(cpu);
+				task_main(ts, WIS_PROCESS);
+			}
+		}
+	}
+
+	if (cfg->mode == WIS_THREAD) {
+		/* a failing thread _exit()s the whole leader */
+		for (;;)
+			pause();
+	}
+	/* process mode: any task that ends, ends the run */
+	for (;;) {
+		int st;
+		pid_t pid = waitpid(-1, &st, 0);
+
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (WIFSIGNALED(st))
+			set_failuref(WIS_FAILED, "a task was killed by signal %d (%s)",
+				     WTERMSIG(st), strsignal(WTERMSIG(st)));
+		else
+			set_failuref(WIS_FAILED, "a task exited with status %d",
+				     WEXITSTATUS(st));
+		break;
+	}
+	_exit(EXIT_TASK_FAILED);
+}
+
+/* ---- in the caller ---------------------------------------------------- */
+
+struct run {
+	const struct wis_config *cfg;
+	struct wis_env env;
+	char *dir, *shm_dir;
+	void *area;
+	size_t area_size;
+	struct wis_counter *slots;
+	pid_t leader;
+	int pidfd;
+	int statfd;
+	sigset_t wait_mask;	/* the caller's mask: signals unblocked */
+	bool prepared;
+};
+
+enum wait_result { WAIT_DONE, WAIT_STOPPED, WAIT_LEADER_EXITED };
+
+static bool stop_requested(const struct run *r)
+{
+	return r->cfg->stop && *r->cfg->stop;
+}
+
+static bool leader_exited(const struct run *r)
+{
+	siginfo_t si = { 0 };
+
+	/* WNOWAIT: leave it to be reaped with the rest in stop_tasks() */
+	return waitid(P_PID, (id_t)r->leader, &si,
+		      WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == r->leader;
+}
+
+/*
+ * Sleep until `deadline` (monotonic seconds), waking early for a stop
+ * request or the leader's death.  Signals are delivered only inside ppoll,
+ * so a ^C between the check and the sleep cannot be lost.
+ */
+static enum wait_result wait_until(const struct run *r, double deadline)
+{
+	for (;;) {
+		double left;
+		struct timespec ts;
+		struct pollfd pfd = { .fd = r->pidfd, .events = POLLIN };
+		int ret;
+
+		if (stop_requested(r))
+			return WAIT_STOPPED;
+		if (leader_exited(r))
+			return WAIT_LEADER_EXITED;
+		left = deadline - mono_now();
+		if (left <= 0)
+			return WAIT_DONE;
+		/* without a pidfd, look at the leader every 100 ms */
+		if (r->pidfd < 0 && left > 0.1)
+			left = 0.1;
+		ts = secs_to_timespec(left);
+		ret = ppoll(r->pidfd >= 0 ? &pfd : NULL, r->pidfd >= 0 ? 1 : 0,
+			    &ts, &r->wait_mask);
+		if (ret > 0)
+			return WAIT_LEADER_EXITED;
+	}
+}
+
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* Kill the leader's process group and reap every member. */
+static void stop_tasks(struct run *r, int *leader_status)
+{
+	int st;
+
+	if (r->leader <= 0)
+		return;
+	kill(-r->leader, SIGKILL);
+	while (waitpid(r->leader, &st, 0) < 0 && errno == EINTR)
+		;
+	*leader_status = st;
+	/*
+	 * The leader's exit reparented its children to us (we are a child
+	 * subreaper), and each of theirs as they died in turn; -pgid catches
+	 * them all.
+	 */
+	for (;;) {
+		pid_t pid = waitpid(-r->leader, &st, 0);
+
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+	}
+	r->leader = 0;
+}
+
+static enum wis_status fail(struct wis_result *out, enum wis_status status,
+			    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum wis_status fail(struct wis_result *out, enum wis_status status,
+			    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out->why, sizeof(out->why), fmt, ap);
+	va_end(ap);
+	out->status = status;
+	return status;
+}
+
+static int setup_run(struct run *r, struct wis_result *out)
+{
+	const struct wis_config *cfg = r->cfg;
+	const char *shm_base = cfg->shm_base;
+	char prefix[96];
+	size_t ctl_size = sizeof(struct wis_control);
+	int err;
+
+	snprintf(prefix, sizeof(prefix), "perfbot-wis-%s", cfg->test->name);
+	err = make_temp_dir(cfg->tmp_base, prefix, &r->dir);
+	if (err)
+		return fail(out, WIS_ERROR, "cannot create a temp dir: %s",
+			    strerror(-err));
+	if (!shm_base)
+		shm_base = getenv("PERFBOT_SHMDIR");
+	if (!shm_base || !*shm_base)
+		shm_base = "/dev/shm";
+	err = make_temp_dir(shm_base, prefix, &r->shm_dir);
+	if (err)
+		return fail(out, WIS_ERROR, "cannot create a temp dir in %s: %s",
+			    shm_base, strerror(-err));
+
+	/* anonymous shared memory: nothing to unlink, gone with the last user */
+	r->area_size = ctl_size + (size_t)cfg->nr_tasks * sizeof(struct wis_counter);
+	r->area = mmap(NULL, r->area_size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r->area == MAP_FAILED) {
+		r->area = NULL;
+		return fail(out, WIS_ERROR, "cannot map the counters: %s",
+			    strerror(errno));
+	}
+	wis_ctl = r->area;
+	r->slots = (struct wis_counter *)((char *)r->area + ctl_size);
+
+	r->env.dir = r->dir;
+	r->env.shm_dir = r->shm_dir;
+	r->env.nr_tasks = cfg->nr_tasks;
+	r->env.mode = cfg->mode;
+	r->statfd = procstat_open();
+	return WIS_OK;
+}
+
+static enum wis_status start_tasks(struct run *r, struct wis_result *out)
+{
+	const struct wis_config *cfg = r->cfg;
+	struct leader_args a = {
+		.cfg = cfg, .env = &r->env, .slots = r->slots,
+		.caller = getpid(),
+	};
+	int *cpus = NULL;
+	pid_t pid;
+
+	if (cfg->affinity) {
+		a.nr_cpus = usable_cpus(&cpus);
+		if (a.nr_cpus < 0)
+			return fail(out, WIS_ERROR, "cannot read the CPU affinity: %s",
+				    strerror(-a.nr_cpus));
+		a.cpus = cpus;
+	}
+	fflush(NULL);	/* or buffered output is printed twice */
+	pid = fork();
+	if (pid < 0) {
+		free(cpus);
+		return fail(out, WIS_ERROR, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		leader_main(&a);
+	}
+	/* both sides set the group, so no kill can miss it */
+	setpgid(pid, pid);
+	free(cpus);
+	r->leader = pid;
+	r->pidfd = open_pidfd(pid);
+	return WIS_OK;
+}
+
+/* Wait for every task's setup; WIS_OK, or why not. */
+static enum wis_status wait_ready(struct run *r, struct wis_result *out)
+{
+	double deadline = mono_now() + READY_TIMEOUT_S;
+	unsigned n = r->cfg->nr_tasks, ready = 0;
+
+	while (ready < n) {
+		/* 1 ms steps: setup takes milliseconds and this is not measured */
+		enum wait_result w = wait_until(r, mono_now() + 0.001);
+
+		if (w == WAIT_STOPPED)
+			return fail(out, WIS_INCOMPLETE,
+				    "stopped before the tasks were ready");
+		if (w == WAIT_LEADER_EXITED)
+			return WIS_FAILED;
+		if (mono_now() > deadline)
+			return fail(out, WIS_FAILED,
+				    "%u of %u tasks not ready after %.0f s",
+				    n - ready, n, READY_TIMEOUT_S);
+		while (ready < n &&
+		       atomic_load_explicit(&r->slots[ready].ready,
+					    memory_order_acquire))
+			ready++;
+	}
+	return WIS_OK;
+}
+
+static void read_counters(const struct run *r, uint64_t *now)
+{
+	for (unsigned i = 0; i < r->cfg->nr_tasks; i++)
+		now[i] = atomic_load_explicit(&r->slots[i].ops,
+					      memory_order_relaxed);
+}
+
+static int push_sample(struct wis_result *out, size_t *cap,
+		       const struct wis_sample *s)
+{
+	if (out->nr_samples == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct wis_sample *ns = realloc(out->samples, ncap * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		out->samples = ns;
+		*cap = ncap;
+	}
+	out->samples[out->nr_samples++] = *s;
+	return 0;
+}
+
+/* Sample from the end of warm-up to the duration or a stop. */
+static enum wis_status measure(struct run *r, struct wis_result *out,
+			       double *idle_pct)
+{
+	const struct wis_config *cfg = r->cfg;
+	unsigned n = cfg->nr_tasks;
+	uint64_t *prev = calloc(n, sizeof(*prev)), *now = calloc(n, sizeof(*now));
+	struct cpu_times cpu_start, cpu_prev, cpu_now;
+	bool have_cpu;
+	double t0, t_prev;
+	size_t cap = 0;
+	enum wis_status status = WIS_OK;
+	enum wait_result w = WAIT_DONE;
+
+	*idle_pct = -1;
+	if (!prev || !now) {
+		status = fail(out, WIS_ERROR, "out of memory");
+		goto out;
+	}
+	if (cfg->on_phase)
+		cfg->on_phase("warm-up", cfg->arg);
+	w = wait_until(r, mono_now() + cfg->warmup_s);
+	if (w != WAIT_DONE)
+		goto out;
+	if (cfg->on_phase)
+		cfg->on_phase("measure", cfg->arg);
+
+	have_cpu = r->statfd >= 0 && !procstat_read(r->statfd, &cpu_start);
+	cpu_prev = cpu_start;
+	read_counters(r, prev);
+	t0 = t_prev = mono_now();
+	for (size_t k = 1; w == WAIT_DONE; k++) {
+		double tick = fmin((double)k * cfg->interval_s, cfg->duration_s);
+		struct wis_sample s = { 0 };
+		double t;
+
+		w = wait_until(r, t0 + tick);
+		if (w == WAIT_LEADER_EXITED)
+			break;
+		read_counters(r, now);
+		t = mono_now();
+		s.start_s = t_prev - t0;
+		s.secs = t - t_prev;
+		/* a stop right after a tick leaves nothing worth a sample */
+		if (w == WAIT_STOPPED && s.secs < 1e-3)
+			break;
+		s.min_task = INFINITY;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t d = now[i] - prev[i];
+			double rate = (double)d / s.secs;
+
+			s.ops += d;
+			s.min_task = fmin(s.min_task, rate);
+			s.max_task = fmax(s.max_task, rate);
+			prev[i] = now[i];
+		}
+		s.total = (double)s.ops / s.secs;
+		s.idle_pct = -1;
+		if (have_cpu && !procstat_read(r->statfd, &cpu_now)) {
+			s.idle_pct = cpu_times_idle_pct(&cpu_prev, &cpu_now);
+			cpu_prev = cpu_now;
+		}
+		if (push_sample(out, &cap, &s)) {
+			status = fail(out, WIS_ERROR, "out of memory");
+			goto out;
+		}
+		if (cfg->on_sample)
+			cfg->on_sample(&s, out->nr_samples - 1, cfg->arg);
+		t_prev = t;
+		if (tick >= cfg->duration_s)
+			break;
+	}
+	if (have_cpu)
+		*idle_pct = cpu_times_idle_pct(&cpu_start, &cpu_prev);
+out:
+	if (w == WAIT_STOPPED && status == WIS_OK) {
+		if (out->nr_samples)
+			fail(out, WIS_INCOMPLETE, "stopped after %zu samples",
+			     out->nr_samples);
+		else
+			fail(out, WIS_INCOMPLETE, "stopped during warm-up");
+		status = WIS_INCOMPLETE;
+	} else if (w == WAIT_LEADER_EXITED && status == WIS_OK) {
+		status = WIS_FAILED;
+	}
+	free(prev);
+	free(now);
+	return status;
+}
+
+/* Why the leader died, when no task said so itself. */
+static void explain_leader(struct wis_result *out, int st)
+{
+	int kind = wis_ctl ? atomic_load(&wis_ctl->failed) : 0;
+
+	if (kind) {
+		out->status = (enum wis_status)kind;
+		snprintf(out->why, sizeof(out->why), "%s", wis_ctl->why);
+	} else if (WIFSIGNALED(st)) {
+		fail(out, WIS_FAILED, "the tasks were killed by signal %d (%s)",
+		     WTERMSIG(st), strsignal(WTERMSIG(st)));
+	} else {
+		fail(out, WIS_FAILED, "the tasks exited with status %d",
+		     WEXITSTATUS(st));
+	}
+}
+
+static void teardown(struct run *r)
+{
+	if (r->prepared && r->cfg->test->cleanup)
+		r->cfg->test->cleanup(&r->env);
+	if (r->pidfd >= 0)
+		close(r->pidfd);
+	if (r->statfd >= 0)
+		close(r->statfd);
+	if (r->dir)
+		remove_tree(r->dir);
+	if (r->shm_dir)
+		remove_tree(r->shm_dir);
+	free(r->dir);
+	free(r->shm_dir);
+	if (r->area)
+		munmap(r->area, r->area_size);
+	wis_ctl = NULL;
+}
+
+enum wis_status wis_run(const struct wis_config *cfg, struct wis_result *out)
+{
+	struct run r = { .cfg = cfg, .pidfd = -1, .statfd = -1 };
+	sigset_t block;
+	double idle_pct = -1;
+	int leader_status = 0;
+	enum wis_status st;
+
+	memset(out, 0, sizeof(*out));
+	out->nr_tasks = cfg->nr_tasks;
+	out->idle_pct = -1;
+	if (!cfg->test || cfg->nr_tasks < 1 || cfg->nr_tasks > WIS_MAX_TASKS ||
+	    !(cfg->interval_s > 0) || cfg->duration_s < cfg->interval_s ||
+	    cfg->warmup_s < 0)
+		return fail(out, WIS_ERROR, "invalid run configuration");
+	if (cfg->stop && *cfg->stop)
+		return fail(out, WIS_INCOMPLETE, "stopped before the start");
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &r.wait_mask);
+	/* orphaned task processes come to us, so we can reap them */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+	st = setup_run(&r, out);
+	if (st != WIS_OK)
+		goto out;
+	if (cfg->test->prepare) {
+		st = cfg->test->prepare(&r.env);
+		if (st != WIS_OK) {
+			fail(out, st, "%s", r.env.why);
+			goto out;
+		}
+	}
+	r.prepared = true;
+	st = start_tasks(&r, out);
+	if (st != WIS_OK)
+		goto out;
+	st = wait_ready(&r, out);
+	if (st == WIS_OK)
+		st = measure(&r, out, &idle_pct);
+	stop_tasks(&r, &leader_status);
+	/*
+	 * A task's own report wins, even over a stop that came at the same
+	 * time.  Our SIGKILL cannot plant one: kill() of the group holds the
+	 * tasklist lock, so the leader is doomed before it can see a task die.
+	 */
+	if (atomic_load(&wis_ctl->failed) || (st == WIS_FAILED && !out->why[0])) {
+		explain_leader(out, leader_status);
+		st = out->status;
+	}
+	wis_result_summarize(out, cfg->nr_tasks, idle_pct);
+out:
+	out->status = st;
+	teardown(&r);
+	sigprocmask(SIG_SETMASK, &r.wait_mask, NULL);
+	return st;
+}
+
+void wis_result_summarize(struct wis_result *r, unsigned nr_tasks,
+			  double idle_pct)
+{
+	double ops = 0, sum = 0, sq = 0, mean;
+	size_t n = r->nr_samples;
+
+	r->nr_tasks = nr_tasks;
+	r->idle_pct = idle_pct;
+	r->measured_s = 0;
+	r->workload = r->per_task = r->min = r->max = r->stddev = 0;
+	if (!n)
+		return;
+	r->min = INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		const struct wis_sample *s = &r->samples[i];
+
+		ops += (double)s->ops;
+		r->measured_s += s->secs;
+		sum += s->total;
+		r->min = fmin(r->min, s->total);
+		r->max = fmax(r->max, s->total);
+	}
+	/* weighted by time, so a short last sample counts for what it is */
+	r->workload = r->measured_s > 0 ? ops / r->measured_s : 0;
+	r->per_task = nr_tasks ? r->workload / nr_tasks : 0;
+	mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double d = r->samples[i].total - mean;
+
+		sq += d * d;
+	}
+	r->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+}
+
+void wis_result_release(struct wis_result *r)
+{
+	free(r->samples);
+	r->samples = NULL;
+	r->nr_samples = 0;
+}

@@ -1,0 +1,95 @@
+/* perfbot.c - main: the subcommand table, nothing else. */
+#include "cmd/cmds.h"
+#include "version.h"
+
+#include <stdio.h>
+#include <string.h>
+
+char **perfbot_argv;
+
+struct subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+static const struct subcommand subcommands[] = {
+	{ "bench", cmd_bench, "run a built-in microbenchmark, or sweep 1..N tasks" },
+	{ "help", cmd_help, "show this help, or a command's (perfbot help bench)" },
+	{ "version", cmd_version, "print perfbot's version" },
+};
+
+#define NR_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))
+
+static const struct subcommand *find_subcommand(const char *name)
+{
+	for (size_t i = 0; i < NR_SUBCOMMANDS; i++)
+		if (!strcmp(subcommands[i].name, name))
+			return &subcommands[i];
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: perfbot [--version] [--help] <command> [<args>]\n\n"
+		     "commands:\n");
+	for (size_t i = 0; i < NR_SUBCOMMANDS; i++)
+		fprintf(out, "   %-10s %s\n", subcommands[i].name,
+			subcommands[i].summary);
+	fprintf(out, "\n'perfbot <command> --help' tells more about a command.\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct subcommand *sc;
+	char help_opt[] = "--help";
+
+	if (argc < 2) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	sc = find_subcommand(argv[1]);
+	if (!sc || sc->fn == cmd_help || sc->fn == cmd_version) {
+		if (!sc) {
+			fprintf(stderr, "perfbot: help: unknown command '%s'\n",
+				argv[1]);
+			return EXIT_USAGE;
+		}
+		usage(stdout);
+		return EXIT_OK;
+	}
+	return sc->fn(2, (char *[]){ argv[1], help_opt, NULL });
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("perfbot %s\n", PERFBOT_VERSION);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const struct subcommand *sc;
+
+	perfbot_argv = argv;
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v"))
+		return cmd_version(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return cmd_help(1, argv + 1);
+	sc = find_subcommand(argv[1]);
+	if (!sc) {
+		fprintf(stderr, "perfbot: '%s' is not a perfbot command; see 'perfbot help'\n",
+			argv[1]);
+		return EXIT_USAGE;
+	}
+	return sc->fn(argc - 1, argv + 1);
+}
