@@ -263,7 +263,6 @@ static noreturn void task_main(struct task_start *ts, enum wis_mode mode)
 			}
 		}
 	}
-	atomic_store_explicit(&t->ops->ready, 1, memory_order_release);
 	test->loop(t);
 }
 
@@ -291,10 +290,14 @@ static noreturn void leader_main(const struct leader_args *a)
 	char name[16];
 
 	die_with_parent(a->caller);
-	/* the caller blocked these to wait race-free; the tasks must not */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	/*
+	 * Tasks run as a fresh program would: default dispositions (the
+	 * caller's handlers, or a test framework's SIGSEGV catcher, must not
+	 * run inside a task) and nothing blocked (the caller blocks SIGINT,
+	 * SIGTERM and SIGHUP to wait race-free).
+	 */
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);	/* fails harmlessly for KILL, STOP */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	snprintf(name, sizeof(name), "wis-%s", cfg->test->name);
@@ -570,7 +573,7 @@ static enum wis_status start_tasks(struct run *r, struct wis_result *out)
 	return WIS_OK;
 }
 
-/* Wait for every task's setup; WIS_OK, or why not. */
+/* Wait until every task has counted once; WIS_OK, or why not. */
 static enum wis_status wait_ready(struct run *r, struct wis_result *out)
 {
 	double deadline = mono_now() + READY_TIMEOUT_S;
@@ -587,11 +590,11 @@ static enum wis_status wait_ready(struct run *r, struct wis_result *out)
 			return WIS_FAILED;
 		if (mono_now() > deadline)
 			return fail(out, WIS_FAILED,
-				    "%u of %u tasks not ready after %.0f s",
+				    "%u of %u tasks had not counted once after %.0f s",
 				    n - ready, n, READY_TIMEOUT_S);
 		while (ready < n &&
-		       atomic_load_explicit(&r->slots[ready].ready,
-					    memory_order_acquire))
+		       atomic_load_explicit(&r->slots[ready].ops,
+					    memory_order_relaxed))
 			ready++;
 	}
 	return WIS_OK;

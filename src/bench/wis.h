@@ -57,12 +57,12 @@ enum wis_status {
 
 /*
  * One task's counter, alone in its slot.  Only its task writes it; the
- * caller reads it.  `ready` is set once the task's setup is done.
+ * caller reads it.  Warm-up starts once every task has counted once, so
+ * per-task setup done before a loop's first count is never measured.
  */
 struct wis_counter {
 	_Atomic uint64_t ops;
-	_Atomic uint32_t ready;
-	char pad[WIS_SLOT_SIZE - sizeof(uint64_t) - sizeof(uint32_t)];
+	char pad[WIS_SLOT_SIZE - sizeof(uint64_t)];
 } __attribute__((aligned(WIS_SLOT_SIZE)));
 
 /*
@@ -133,7 +133,9 @@ enum wis_status wis_env_fail(struct wis_env *env, enum wis_status status,
 /*
  * End the run from inside a task: the first failure's reason is kept and
  * reported, the task exits.  status is WIS_FAILED or WIS_UNSUPPORTED.
- * wis_task_fail_errno() appends ": <strerror(errno)>".
+ * wis_task_fail_errno() appends ": <strerror(errno)>"; ENOSYS and
+ * EOPNOTSUPP make it WIS_UNSUPPORTED (the kernel or filesystem lacks the
+ * operation), anything else WIS_FAILED.
  */
 noreturn void wis_task_fail(struct wis_task *t, enum wis_status status,
 			    const char *fmt, ...)

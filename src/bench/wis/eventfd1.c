@@ -7,7 +7,7 @@
 
 static noreturn void loop(struct wis_task *t)
 {
-	/* reading returns the counter (1) and resets it: the next write adds 1 */
+	/* a read returns the counter (1) and zeroes it for the next write */
 	uint64_t val = 1;
 	int fd = eventfd(0, EFD_CLOEXEC);
 

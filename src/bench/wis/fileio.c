@@ -72,6 +72,13 @@ enum wis_status fileio_env_probe_direct(struct wis_env *env, const char *path)
 		return wis_env_fail(env, WIS_ERROR, "open %s: %s", path,
 				    strerror(errno));
 	}
+	/* the tasks' first pass then reads the device, as every later one */
+	if (fdatasync(fd)) {
+		status = wis_env_fail(env, WIS_ERROR, "fdatasync %s: %s", path,
+				      strerror(errno));
+		close(fd);
+		return status;
+	}
 	if (posix_memalign(&buf, page, page)) {
 		close(fd);
 		return wis_env_fail(env, WIS_ERROR, "allocate %zu bytes", page);

@@ -32,7 +32,7 @@
 #define FILEIO_BUF_SIZE 4096
 #define FILEIO_FILE_SIZE WIS_MiB
 
-/* Size of a shared file read or written at offset nr x page size. */
+/* Shared file for offsets nr x page size: nr_tasks pages, at least 1 MiB. */
 size_t fileio_per_task_size(const struct wis_env *env);
 
 /* In prepare(): "<env->dir>/<name>" into path, made of `size` bytes of data. */
@@ -41,7 +41,7 @@ enum wis_status fileio_env_shared_file(struct wis_env *env, char *path,
 
 /*
  * In prepare(): WIS_UNSUPPORTED unless `path` can be opened with O_DIRECT
- * and a page read from offset 0 through it.
+ * and a page read from offset 0 through it.  Syncs the file first.
  */
 enum wis_status fileio_env_probe_direct(struct wis_env *env, const char *path);
 

@@ -36,7 +36,7 @@ fallocate_failed(struct wis_task *t, const char *dir)
 {
 	if (errno == EOPNOTSUPP)
 		wis_task_fail(t, WIS_UNSUPPORTED,
-			      "fallocate() not supported by the filesystem of %s",
+			      "fallocate() not supported on the filesystem of %s",
 			      dir);
 	wis_task_fail_errno(t, "fallocate in %s", dir);
 }
@@ -68,13 +68,14 @@ noreturn void wis_futex_wait_loop(struct wis_task *t, int op)
 	unsigned int futex_word = 0;
 
 	for (;;) {
-		long ret = syscall(SYS_futex, &futex_word, op, 1, NULL, NULL, 0);
+		long ret = syscall(SYS_futex, &futex_word, op, 1, NULL, NULL,
+				   0);
 
 		if (WIS_UNLIKELY(ret != -1 || errno != EAGAIN)) {
 			if (ret == -1)
 				wis_task_fail_errno(t, "futex wait");
-			wis_task_fail(t, WIS_FAILED,
-				      "futex wait returned %ld, not EAGAIN", ret);
+			wis_task_fail(t, WIS_FAILED, "futex wait returned %ld",
+				      ret);
 		}
 		wis_inc(ops, 1);
 	}

@@ -1,4 +1,4 @@
-/* page_fault1: write-fault every page of a 128 MiB anonymous private mapping. */
+/* page_fault1: write-fault each page of a 128 MiB anonymous private mapping. */
 #include "bench/wis/mm.h"
 
 #define SIZE (128 * WIS_MiB)
@@ -10,6 +10,6 @@ static noreturn void loop(struct wis_task *t)
 
 const struct wis_test wis_test_page_fault1 = {
 	.name = "page_fault1",
-	.desc = "write one byte to a page of a fresh 128 MiB anonymous private mapping, munmap when all are done (one per page)",
+	.desc = "write one byte to a page of a 128 MiB anonymous private mapping, remapped when all are done (one per page)",
 	.loop = loop,
 };

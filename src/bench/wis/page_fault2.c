@@ -1,4 +1,4 @@
-/* page_fault2: write-fault every page of a private mapping of an own sparse file. */
+/* page_fault2: write-fault each page of an own sparse file mapped private. */
 #include "bench/wis/mm.h"
 
 #define SIZE (128 * WIS_MiB)
@@ -12,6 +12,6 @@ static noreturn void loop(struct wis_task *t)
 
 const struct wis_test wis_test_page_fault2 = {
 	.name = "page_fault2",
-	.desc = "write one byte to a page of a fresh private mapping of an own 128 MiB sparse file, munmap when all are done (one per page)",
+	.desc = "write one byte to a page of an own 128 MiB sparse file mapped private, remapped when all are done (one per page)",
 	.loop = loop,
 };

@@ -1,4 +1,4 @@
-/* page_fault3: write-fault every page of a shared mapping of an own sparse file. */
+/* page_fault3: write-fault each page of an own sparse file mapped shared. */
 #include "bench/wis/mm.h"
 
 #define SIZE (128 * WIS_MiB)
@@ -12,6 +12,6 @@ static noreturn void loop(struct wis_task *t)
 
 const struct wis_test wis_test_page_fault3 = {
 	.name = "page_fault3",
-	.desc = "write one byte to a page of a fresh shared mapping of an own 128 MiB sparse file, munmap when all are done (one per page)",
+	.desc = "write one byte to a page of an own 128 MiB sparse file mapped shared, remapped when all are done (one per page)",
 	.loop = loop,
 };

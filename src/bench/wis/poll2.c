@@ -14,7 +14,7 @@
 #define NR_FILES 128
 /* fds the engine may open per task and in total beyond the ones counted */
 #define SLACK_PER_TASK 4
-#define SLACK 64
+#define SLACK 32
 
 static struct rlimit saved_limit;
 static bool restore_limit;

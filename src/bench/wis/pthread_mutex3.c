@@ -1,7 +1,7 @@
-/* pthread_mutex3: lock one global mutex, increment a global variable, unlock. */
+/* pthread_mutex3: lock a global mutex, increment a global variable, unlock. */
 #include "bench/wis/mutex.h"
 
-/* Threads contend on both; each forked process has its own copies, as upstream. */
+/* Threads contend on both; a forked process has its own copies, as upstream. */
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static volatile unsigned long val;
 

@@ -1,4 +1,4 @@
-/* pthread_mutex4: lock one global mutex, increment a task-local variable, unlock. */
+/* pthread_mutex4: lock a global mutex, increment a task-local variable. */
 #include "bench/wis/mutex.h"
 
 /* Threads contend on it; each forked process has its own copy, as upstream. */

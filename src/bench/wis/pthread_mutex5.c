@@ -1,4 +1,4 @@
-/* pthread_mutex5: lock one global mutex, increment a thread-local variable, unlock. */
+/* pthread_mutex5: lock a global mutex, increment a thread-local variable. */
 #include "bench/wis/mutex.h"
 
 /* Threads contend on it; each forked process has its own copy, as upstream. */

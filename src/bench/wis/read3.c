@@ -22,24 +22,37 @@ static enum wis_status prepare(struct wis_env *env)
 	return status;
 }
 
-static noreturn void loop(struct wis_task *t)
+/*
+ * In setup(), so the engine starts counting after the 1 MiB is written back.
+ * Filled through the page cache (O_DIRECT wants aligned writes), then synced
+ * so the first pass reads the device as every later one does.
+ */
+static void setup(struct wis_task *t)
 {
 	char path[WIS_PATH_MAX];
-	int fill, fd;
+	int *fd = wis_task_alloc(t, sizeof(*fd), 0);
+	int fill;
 
-	/* filled through the page cache: O_DIRECT wants aligned writes */
 	wis_task_path(t, path, t->env->dir, "read3");
 	fill = wis_task_create_file(t, path, FILEIO_FILE_SIZE, false, 0);
-	fd = fileio_task_open_direct(t, path);
+	if (fdatasync(fill))
+		wis_task_fail_errno(t, "fdatasync %s", path);
+	*fd = fileio_task_open_direct(t, path);
 	close(fill);
 	if (unlink(path))
 		wis_task_fail_errno(t, "unlink %s", path);
-	fileio_read_loop(t, fd, wis_page_size());
+	t->priv = fd;
+}
+
+static noreturn void loop(struct wis_task *t)
+{
+	fileio_read_loop(t, *(int *)t->priv, wis_page_size());
 }
 
 const struct wis_test wis_test_read3 = {
 	.name = "read3",
 	.desc = "O_DIRECT read() of one page sequentially from an own 1 MiB file, rewinding at EOF",
 	.prepare = prepare,
+	.setup = setup,
 	.loop = loop,
 };

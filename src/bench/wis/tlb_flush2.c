@@ -1,4 +1,4 @@
-/* tlb_flush2: write, MADV_DONTNEED and re-read each page of 1 MiB anonymous memory. */
+/* tlb_flush2: write, MADV_DONTNEED, reread each page of 1 MiB anonymous. */
 #include "bench/wis/mm.h"
 
 #define SIZE WIS_MiB
@@ -11,6 +11,6 @@ static noreturn void loop(struct wis_task *t)
 
 const struct wis_test wis_test_tlb_flush2 = {
 	.name = "tlb_flush2",
-	.desc = "write a byte to a page of a 1 MiB anonymous private mapping, madvise(MADV_DONTNEED) it, read it back (one per page)",
+	.desc = "write a byte to a page of a 1 MiB anonymous private mapping, MADV_DONTNEED it, read it back (one per page)",
 	.loop = loop,
 };

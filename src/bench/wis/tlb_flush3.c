@@ -1,4 +1,4 @@
-/* tlb_flush3: write, MADV_DONTNEED and re-read each page of an own file mapped shared. */
+/* tlb_flush3: write, MADV_DONTNEED, reread each page of own file, shared. */
 #include "bench/wis/mm.h"
 
 #define SIZE (128 * WIS_MiB)
@@ -13,6 +13,6 @@ static noreturn void loop(struct wis_task *t)
 
 const struct wis_test wis_test_tlb_flush3 = {
 	.name = "tlb_flush3",
-	.desc = "write a byte to a page of a shared mapping of an own 128 MiB sparse file, madvise(MADV_DONTNEED) it, read it back (one per page)",
+	.desc = "write a byte to a page of an own 128 MiB sparse file mapped shared, MADV_DONTNEED it, read it back (one per page)",
 	.loop = loop,
 };

@@ -16,6 +16,6 @@ static noreturn void loop(struct wis_task *t)
 
 const struct wis_test wis_test_unix1 = {
 	.name = "unix1",
-	.desc = "write one byte into one end of an own unix stream socketpair, read it from the other",
+	.desc = "write one byte into an own unix stream socketpair, then read it back",
 	.loop = loop,
 };

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Install the Debian packages perfbot needs to build and test, if missing.
+# Run as root on Debian 12 (what `make` does first); a no-op when all are there.
+set -eu
+
+PACKAGES="gcc make cmake ninja-build pkg-config libjansson-dev libcmocka-dev
+procps util-linux git"
+
+missing=
+for p in $PACKAGES; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$status" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "perfbot: missing Debian packages:$missing" >&2
+	echo "perfbot: install them as root: apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "perfbot: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086 # word splitting is the point
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,105 @@
+# lib.sh - shared by the e2e tests: TAP output, a private sandbox, and the
+# "nothing left behind" checks.  Source it; it expects $PERFBOT (CTest sets
+# it) or finds build/perfbot.
+#
+# Each test runs in its own sandbox: TMPDIR and PERFBOT_SHMDIR point into
+# fresh directories, and an environment marker identifies every process
+# perfbot starts, so leftovers can be found even with other tests running.
+
+set -u
+
+: "${PERFBOT:=$(cd "$(dirname "$0")/../.." && pwd)/build/perfbot}"
+PERFBOT=$(readlink -f "$PERFBOT")
+[ -x "$PERFBOT" ] || { echo "Bail out! no perfbot binary at $PERFBOT"; exit 1; }
+
+SANDBOX=$(mktemp -d "${TMPDIR:-/tmp}/perfbot-e2e.XXXXXX")
+export TMPDIR="$SANDBOX/tmp"
+export PERFBOT_SHMDIR
+PERFBOT_SHMDIR=$(mktemp -d /dev/shm/perfbot-e2e.XXXXXX)
+mkdir -p "$TMPDIR"
+export PERFBOT_E2E_MARK="$SANDBOX"
+SHM_BEFORE=$(ls -A /dev/shm | grep -v '^perfbot-e2e\.' | sort)
+
+tap_n=0
+tap_failed=0
+
+ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $*"
+}
+
+not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $*"
+}
+
+# check DESCRIPTION COMMAND...: one TAP line from a command's status
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+diag() {
+	echo "$*" | sed 's/^/# /'
+}
+
+# The pids of processes perfbot started in this sandbox that still live
+# (perfbot itself, its leader, tasks and partners are all perfbot images).
+sandbox_pids() {
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		[ "$pid" = "$$" ] && continue
+		[ "$(readlink "$d/exe" 2>/dev/null)" = "$PERFBOT" ] || continue
+		tr '\0' '\n' < "$d/environ" 2>/dev/null |
+			grep -qx "PERFBOT_E2E_MARK=$SANDBOX" && echo "$pid"
+	done
+	return 0
+}
+
+# Nothing left behind: no process, no temp file or dir, no shm entry.
+check_nothing_left() {
+	what=$1
+	left=$(sandbox_pids)
+	if [ -n "$left" ]; then
+		not_ok "$what: no process left"
+		diag "$(ps -o pid,ppid,stat,comm -p "$(echo $left | tr ' ' ,)")"
+	else
+		ok "$what: no process left"
+	fi
+	if [ -n "$(ls -A "$TMPDIR")" ] || [ -n "$(ls -A "$PERFBOT_SHMDIR")" ]; then
+		not_ok "$what: no temp file left"
+		diag "$(ls -lAR "$TMPDIR" "$PERFBOT_SHMDIR")"
+	else
+		ok "$what: no temp file left"
+	fi
+	shm_now=$(ls -A /dev/shm | grep -v '^perfbot-e2e\.' | sort)
+	if [ "$shm_now" != "$SHM_BEFORE" ]; then
+		not_ok "$what: no shared-memory entry left"
+		diag "$(diff <(echo "$SHM_BEFORE") <(echo "$shm_now"))"
+	else
+		ok "$what: no shared-memory entry left"
+	fi
+}
+
+# Run perfbot with a deadline; sets $out, $err, $rc and $secs.
+run_perfbot() {
+	limit=$1
+	shift
+	t0=$(date +%s.%N)
+	timeout -s KILL "$limit" "$PERFBOT" "$@" >"$SANDBOX/out" 2>"$SANDBOX/err"
+	rc=$?
+	secs=$(echo "$(date +%s.%N) - $t0" | bc)
+	out=$(cat "$SANDBOX/out")
+	err=$(cat "$SANDBOX/err")
+}
+
+finish() {
+	pids=$(sandbox_pids)
+	[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+	rm -rf "$SANDBOX" "$PERFBOT_SHMDIR"
+	echo "1..$tap_n"
+	echo "$((tap_n - tap_failed)) passed, $tap_failed failed"
+	[ "$tap_failed" -eq 0 ]
+}

@@ -1,0 +1,141 @@
+/* Unit tests: util/parse (task counts, durations, integers, edit distance). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "util/parse.h"
+
+static void task_count_absolute(void **state)
+{
+	unsigned n = 0;
+
+	(void)state;
+	assert_int_equal(parse_task_count("1", 2, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(parse_task_count("16", 2, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 16);
+	assert_int_equal(parse_task_count("4096", 2, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 4096);
+}
+
+static void task_count_percent(void **state)
+{
+	unsigned n = 0;
+
+	(void)state;
+	/* on 88 CPUs, as in the seed reports */
+	assert_int_equal(parse_task_count("50%", 88, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 44);
+	assert_int_equal(parse_task_count("100%", 88, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 88);
+	assert_int_equal(parse_task_count("200%", 88, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 176);
+	/* rounded down */
+	assert_int_equal(parse_task_count("50%", 3, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(parse_task_count("12.5%", 88, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 11);
+	/* at least 1 */
+	assert_int_equal(parse_task_count("1%", 2, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(parse_task_count("50%", 2, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(parse_task_count("100%", 2, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(parse_task_count("200%", 2, 4096, &n), PARSE_OK);
+	assert_int_equal(n, 4);
+}
+
+static void task_count_errors(void **state)
+{
+	unsigned n = 77;
+
+	(void)state;
+	assert_int_equal(parse_task_count("0", 2, 4096, &n), PARSE_TOO_SMALL);
+	assert_int_equal(parse_task_count("-1", 2, 4096, &n), PARSE_TOO_SMALL);
+	assert_int_equal(parse_task_count("4097", 2, 4096, &n), PARSE_TOO_LARGE);
+	assert_int_equal(parse_task_count("99999999999999999999", 2, 4096, &n),
+			 PARSE_TOO_LARGE);
+	assert_int_equal(parse_task_count("300000%", 2, 4096, &n), PARSE_TOO_LARGE);
+	assert_int_equal(parse_task_count("0%", 2, 4096, &n), PARSE_TOO_SMALL);
+	assert_int_equal(parse_task_count("-5%", 2, 4096, &n), PARSE_TOO_SMALL);
+	assert_int_equal(parse_task_count("%", 2, 4096, &n), PARSE_SYNTAX);
+	assert_int_equal(parse_task_count("abc%", 2, 4096, &n), PARSE_SYNTAX);
+	assert_int_equal(parse_task_count("5%%", 2, 4096, &n), PARSE_SYNTAX);
+	assert_int_equal(parse_task_count("abc", 2, 4096, &n), PARSE_SYNTAX);
+	assert_int_equal(parse_task_count("", 2, 4096, &n), PARSE_SYNTAX);
+	assert_int_equal(parse_task_count("2x", 2, 4096, &n), PARSE_SYNTAX);
+	assert_int_equal(parse_task_count(" 2", 2, 4096, &n), PARSE_SYNTAX);
+	assert_int_equal(parse_task_count("1.5", 2, 4096, &n), PARSE_SYNTAX);
+	assert_int_equal(parse_task_count("nan%", 2, 4096, &n), PARSE_SYNTAX);
+	assert_int_equal(n, 77);	/* untouched on error */
+}
+
+static void durations(void **state)
+{
+	double d = -1;
+
+	(void)state;
+	assert_int_equal(parse_duration("0.3", &d), PARSE_OK);
+	assert_float_equal(d, 0.3, 1e-12);
+	assert_int_equal(parse_duration("300ms", &d), PARSE_OK);
+	assert_float_equal(d, 0.3, 1e-12);
+	assert_int_equal(parse_duration("5s", &d), PARSE_OK);
+	assert_float_equal(d, 5, 1e-12);
+	assert_int_equal(parse_duration("2m", &d), PARSE_OK);
+	assert_float_equal(d, 120, 1e-12);
+	assert_int_equal(parse_duration("1h", &d), PARSE_OK);
+	assert_float_equal(d, 3600, 1e-12);
+	assert_int_equal(parse_duration("-1", &d), PARSE_OK);
+	assert_float_equal(d, -1, 1e-12);
+	assert_int_equal(parse_duration(".5", &d), PARSE_OK);
+	assert_float_equal(d, 0.5, 1e-12);
+	d = 42;
+	assert_int_equal(parse_duration("", &d), PARSE_SYNTAX);
+	assert_int_equal(parse_duration("s", &d), PARSE_SYNTAX);
+	assert_int_equal(parse_duration("5x", &d), PARSE_SYNTAX);
+	assert_int_equal(parse_duration("5 s", &d), PARSE_SYNTAX);
+	assert_int_equal(parse_duration("inf", &d), PARSE_SYNTAX);
+	assert_int_equal(parse_duration("1e999", &d), PARSE_SYNTAX);
+	assert_float_equal(d, 42, 0);
+}
+
+static void ulongs(void **state)
+{
+	unsigned long v = 0;
+
+	(void)state;
+	assert_int_equal(parse_ulong("7", 1, 10, &v), PARSE_OK);
+	assert_int_equal(v, 7);
+	assert_int_equal(parse_ulong("0", 1, 10, &v), PARSE_TOO_SMALL);
+	assert_int_equal(parse_ulong("-3", 1, 10, &v), PARSE_TOO_SMALL);
+	assert_int_equal(parse_ulong("11", 1, 10, &v), PARSE_TOO_LARGE);
+	assert_int_equal(parse_ulong("+3", 1, 10, &v), PARSE_SYNTAX);
+	assert_int_equal(parse_ulong("3k", 1, 10, &v), PARSE_SYNTAX);
+	assert_int_equal(v, 7);
+}
+
+static void edit_distances(void **state)
+{
+	(void)state;
+	assert_int_equal(edit_distance("futex1", "futex1"), 0);
+	assert_int_equal(edit_distance("futx1", "futex1"), 1);
+	assert_int_equal(edit_distance("", "abc"), 3);
+	assert_int_equal(edit_distance("kitten", "sitting"), 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(task_count_absolute),
+		cmocka_unit_test(task_count_percent),
+		cmocka_unit_test(task_count_errors),
+		cmocka_unit_test(durations),
+		cmocka_unit_test(ulongs),
+		cmocka_unit_test(edit_distances),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
