@@ -1,0 +1,36 @@
+# catalogue.sh - sourced by t01*-catalogue-*.sh with SHARD and SHARDS set:
+# every visible test of the catalogue, in both modes with 1 and 2 tasks,
+# runs ~0.3 s and yields ops/s > 0, or says "unsupported: <reason>" and
+# exits 77.  Afterwards nothing of the runs is left.
+. "$(dirname "$0")/lib.sh"
+
+tests=$("$PERFBOT" bench | awk 'NR > 1 { print $1 }')
+i=0
+for t in $tests; do
+	i=$((i + 1))
+	[ $((i % SHARDS)) -eq "$SHARD" ] || continue
+	for mode in process thread; do
+		for n in 1 2; do
+			what="$t -m $mode -t $n"
+			run_perfbot 30 bench "$t" -m "$mode" -t "$n" -w 0 -d 0.3 -i 0.1 --json
+			if [ "$rc" -eq 77 ]; then
+				if echo "$err" | grep -q "unsupported: ."; then
+					ok "$what # SKIP $(echo "$err" | sed 's/.*unsupported: //')"
+				else
+					not_ok "$what: exit 77 without a reason"
+				fi
+				continue
+			fi
+			workload=$(echo "$out" | sed -n 's/^  "workload": \([0-9.e+]*\),$/\1/p')
+			if [ "$rc" -eq 0 ] && echo "$out" | grep -q '"status": "complete"' &&
+			   awk -v w="${workload:-0}" 'BEGIN { exit !(w > 0) }'; then
+				ok "$what: $workload ops/s"
+			else
+				not_ok "$what: exit $rc, workload '${workload}'"
+				diag "$err"
+			fi
+		done
+	done
+done
+check_nothing_left "catalogue shard $SHARD"
+finish

@@ -1,0 +1,76 @@
+#!/bin/bash
+# The command line: help, version, the catalogue listing, and bad input
+# (one line naming the bad value, exit 2, nothing started).
+. "$(dirname "$0")/lib.sh"
+
+run_perfbot 10 --version
+check "--version prints the version" [ "$rc" -eq 0 ]
+check "--version names perfbot" grep -Eq '^perfbot [0-9]+\.[0-9]+' "$SANDBOX/out"
+
+run_perfbot 10 help
+check "help exits 0" [ "$rc" -eq 0 ]
+check "help lists bench" grep -q '^   bench ' "$SANDBOX/out"
+run_perfbot 10 help bench
+check "help bench is bench --help" grep -q 'usage: perfbot bench' "$SANDBOX/out"
+run_perfbot 10 bench --help
+check "bench --help exits 0" [ "$rc" -eq 0 ]
+check "bench --help documents every option" bash -c \
+	'for o in --tasks --mode --duration --warmup --interval --no-affinity --json --sweep --max --csv; do grep -q -- "$o" "$1" || exit 1; done' _ "$SANDBOX/out"
+run_perfbot 10
+check "no command: usage, exit 2" [ "$rc" -eq 2 ]
+run_perfbot 10 frobnicate
+check "unknown command: exit 2" [ "$rc" -eq 2 ]
+check "unknown command is named" grep -q "'frobnicate' is not a perfbot command" "$SANDBOX/err"
+
+run_perfbot 10 bench
+check "bench lists the catalogue" [ "$rc" -eq 0 ]
+ntests=$(awk 'NR > 1' "$SANDBOX/out" | wc -l)
+check "the catalogue has 60 tests (saw $ntests)" [ "$ntests" -eq 60 ]
+check "every line names a test and its loop" bash -c \
+	'awk "NR > 1 && (NF < 2 || \$2 == \"stub\") { bad = 1 } END { exit bad }" "$1"' _ "$SANDBOX/out"
+for t in futex1 futex2 futex3 futex4 pthread_mutex2 malloc2 context_switch1 page_fault1 tlb_flush2 poll2 getppid1 sched_yield; do
+	check "the catalogue lists $t" grep -q "^  $t " "$SANDBOX/out"
+done
+check "self-tests are hidden" bash -c '! grep -Eq "^  (empty|selftest)" "$1"' _ "$SANDBOX/out"
+
+# bad_input EXPECTED-MESSAGE ARGS...: exit 2, the message, nothing started
+bad_input() {
+	msg=$1
+	shift
+	run_perfbot 10 bench "$@"
+	if [ "$rc" -eq 2 ] && grep -qF -- "$msg" "$SANDBOX/err" &&
+	   [ "$(wc -l < "$SANDBOX/err")" -eq 1 ] && [ ! -s "$SANDBOX/out" ]; then
+		ok "bench $*: exit 2, '$msg'"
+	else
+		not_ok "bench $*: exit $rc"
+		diag "$err"
+	fi
+}
+bad_input "unknown test 'futx1' (did you mean 'futex1'?)" futx1
+bad_input "unknown test 'contextswitch' (did you mean 'context_switch1'?)" contextswitch
+bad_input "unknown test 'zzzzzzzzzzzzzz'" zzzzzzzzzzzzzz
+bad_input "invalid task count '0'" futex1 -t 0
+bad_input "invalid task count '-3'" futex1 -t -3
+bad_input "invalid task count 'abc'" futex1 -t abc
+bad_input "-t 4097 is more than 4096 tasks" futex1 -t 4097
+bad_input "-t 999999% is more than 4096 tasks" futex1 -t 999999%
+bad_input "invalid task count 'x%'" futex1 -t x%
+bad_input "invalid task count '0%'" futex1 -t 0%
+bad_input "invalid task count '-50%'" futex1 -t -50%
+bad_input "invalid duration '0 s'" futex1 -d 0
+bad_input "invalid duration '-1 s'" futex1 -d -1
+bad_input "invalid duration 'ten'" futex1 -d ten
+bad_input "duration 0.5 s is shorter than the interval 1 s" futex1 -d 0.5
+bad_input "invalid interval '0 s'" futex1 -i 0
+bad_input "invalid warm-up '-1 s'" futex1 -w -1
+bad_input "invalid warm-up '5x'" futex1 -w 5x
+bad_input "invalid mode 'both'" futex1 -m both
+bad_input "invalid mode 'fiber'" futex1 --sweep -m fiber
+bad_input "invalid --max '0'" futex1 --sweep --max 0
+bad_input "--max 5000 is more than 4096 tasks" futex1 --sweep --max 5000
+bad_input "unknown option '--frob'" futex1 --frob
+bad_input "option '-t' needs a value" futex1 -t
+bad_input "--csv is only for --sweep" futex1 --csv
+bad_input "unexpected argument 'extra'" futex1 extra
+check_nothing_left "bad input"
+finish

@@ -1,0 +1,58 @@
+#!/bin/bash
+# Tasks are bound round-robin to the CPUs; context_switch1's partner runs
+# on its task's CPU, as upstream's does; --no-affinity binds nothing.
+. "$(dirname "$0")/lib.sh"
+
+ncpu=$(nproc)
+all_cpus=$(awk '/Cpus_allowed_list/ { print $2 }' /proc/self/status)
+
+# placements ARGS...: "pid cpus" of each perfbot image of a running bench
+placements() {
+	"$PERFBOT" bench "$@" -w 0 -d 3 -i 0.5 >/dev/null 2>&1 &
+	bg=$!
+	sleep 1.2
+	for pid in $(sandbox_pids); do
+		[ "$pid" = "$bg" ] && continue
+		for tid in /proc/$pid/task/*; do
+			echo "$(awk '/^PPid/ { print $2 }' /proc/$pid/status) ${tid##*/} $(awk '/Cpus_allowed_list/ { print $2 }' "$tid/status")"
+		done
+	done > "$SANDBOX/placements"
+	wait $bg
+}
+
+placements context_switch1 -m process -t 2
+# processes: leader (ppid = perfbot), 2 tasks (ppid = leader), 2 partners
+# (ppid = their task).  Each partner shares its task's single CPU.
+check "context_switch1 process: tasks on distinct CPUs, partners beside them" python3 -c '
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+ncpu = int(sys.argv[2])
+by_pid = {r[1]: r for r in rows}
+tasks = [r for r in rows if r[0] in by_pid and by_pid[r[0]][0] not in by_pid]
+partners = [r for r in rows if r[0] in {t[1] for t in tasks}]
+assert len(tasks) == 2 and len(partners) == 2, rows
+cpus = [t[2] for t in tasks]
+assert all("-" not in c and "," not in c for c in cpus), cpus
+assert len(set(cpus)) == min(2, ncpu), cpus
+for p in partners:
+    assert p[2] == by_pid[p[0]][2], (p, by_pid[p[0]])
+' "$SANDBOX/placements" "$ncpu"
+
+placements context_switch1 -m thread -t 1
+check "context_switch1 thread: the partner thread shares the task's CPU" python3 -c '
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+cpus = [r[2] for r in rows]
+# leader thread (unbound), task thread and partner thread (both bound)
+bound = [c for c in cpus if c != sys.argv[2]]
+assert len(rows) == 3 and len(bound) == 2 and bound[0] == bound[1], rows
+' "$SANDBOX/placements" "$all_cpus"
+
+placements getppid1 -m process -t 2 --no-affinity
+check "--no-affinity: no task is bound" python3 -c '
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+assert len(rows) == 3 and all(r[2] == sys.argv[2] for r in rows), rows
+' "$SANDBOX/placements" "$all_cpus"
+check_nothing_left "placement"
+finish
