@@ -4,7 +4,7 @@
 set -eu
 
 PACKAGES="gcc make cmake ninja-build pkg-config libjansson-dev libcmocka-dev
-procps util-linux git"
+procps util-linux git python3 bc coreutils"
 
 missing=
 for p in $PACKAGES; do

@@ -18,7 +18,9 @@ export PERFBOT_SHMDIR
 PERFBOT_SHMDIR=$(mktemp -d /dev/shm/perfbot-e2e.XXXXXX)
 mkdir -p "$TMPDIR"
 export PERFBOT_E2E_MARK="$SANDBOX"
-SHM_BEFORE=$(ls -A /dev/shm | grep -v '^perfbot-e2e\.' | sort)
+# other tests' private dirs come and go; anything else new is a leak
+shm_listing() { ls -A /dev/shm | grep -Ev '^perfbot-(e2e|unit)\.' | sort; }
+SHM_BEFORE=$(shm_listing)
 
 tap_n=0
 tap_failed=0
@@ -74,7 +76,7 @@ check_nothing_left() {
 	else
 		ok "$what: no temp file left"
 	fi
-	shm_now=$(ls -A /dev/shm | grep -v '^perfbot-e2e\.' | sort)
+	shm_now=$(shm_listing)
 	if [ "$shm_now" != "$SHM_BEFORE" ]; then
 		not_ok "$what: no shared-memory entry left"
 		diag "$(diff <(echo "$SHM_BEFORE") <(echo "$shm_now"))"

@@ -11,10 +11,30 @@
 
 #include "bench/wis.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+/* Private bases for the runs' temp dirs, so leftovers can be seen. */
+static char tmp_base[] = "/tmp/perfbot-unit.XXXXXX";
+static char shm_base[] = "/dev/shm/perfbot-unit.XXXXXX";
+
+static int make_bases(void **state)
+{
+	(void)state;
+	return !mkdtemp(tmp_base) || !mkdtemp(shm_base);
+}
+
+static int remove_bases(void **state)
+{
+	(void)state;
+	return rmdir(tmp_base) || rmdir(shm_base);
+}
 
 static struct wis_config short_run(const char *test, enum wis_mode mode,
 				   unsigned tasks)
@@ -22,18 +42,37 @@ static struct wis_config short_run(const char *test, enum wis_mode mode,
 	struct wis_config cfg = {
 		.test = wis_find_test(test), .nr_tasks = tasks, .mode = mode,
 		.affinity = true, .warmup_s = 0.05, .duration_s = 0.2,
-		.interval_s = 0.05,
+		.interval_s = 0.05, .tmp_base = tmp_base, .shm_base = shm_base,
 	};
 
 	assert_non_null(cfg.test);
 	return cfg;
 }
 
-/* Every child of ours is gone (reaped): nothing outlived the run. */
+static bool dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = true;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+/*
+ * Nothing outlived the run: every child of ours is gone (reaped) and the
+ * temp dirs are removed.
+ */
 static void assert_no_children(void)
 {
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
 	assert_int_equal(errno, ECHILD);
+	assert_true(dir_is_empty(tmp_base));
+	assert_true(dir_is_empty(shm_base));
 }
 
 static void counts(void **state)
@@ -136,5 +175,5 @@ int main(void)
 		cmocka_unit_test(rejects_bad_config),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, make_bases, remove_bases);
 }

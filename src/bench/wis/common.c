@@ -139,3 +139,17 @@ int wis_env_path(struct wis_env *env, char *buf, const char *dir,
 	}
 	return 0;
 }
+
+enum wis_status wis_env_shared_file(struct wis_env *env, char *path,
+				    const char *name, size_t size)
+{
+	int fd;
+
+	if (wis_env_path(env, path, env->dir, name))
+		return WIS_ERROR;
+	fd = wis_env_create_file(env, path, size, false, 0);
+	if (fd < 0)
+		return WIS_ERROR;
+	close(fd);
+	return WIS_OK;
+}

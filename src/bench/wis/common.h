@@ -52,6 +52,14 @@ void *wis_task_alloc(struct wis_task *t, size_t size, size_t align);
 int wis_env_create_file(struct wis_env *env, const char *path, size_t size,
 			bool sparse, int extra_flags);
 
+/*
+ * In prepare(): the file shared by all tasks, "<env->dir>/<name>" of `size`
+ * bytes of data, its path into `path` (WIS_PATH_MAX bytes); each task then
+ * opens it itself.  WIS_OK or WIS_ERROR with env->why set.
+ */
+enum wis_status wis_env_shared_file(struct wis_env *env, char *path,
+				    const char *name, size_t size);
+
 /* "<dir>/<name>" into buf (WIS_PATH_MAX bytes); -1 with env->why if too long. */
 int wis_env_path(struct wis_env *env, char *buf, const char *dir,
 		 const char *name);

@@ -41,20 +41,6 @@ size_t fileio_per_task_size(const struct wis_env *env)
 	return size > FILEIO_FILE_SIZE ? size : FILEIO_FILE_SIZE;
 }
 
-enum wis_status fileio_env_shared_file(struct wis_env *env, char *path,
-				       const char *name, size_t size)
-{
-	int fd;
-
-	if (wis_env_path(env, path, env->dir, name))
-		return WIS_ERROR;
-	fd = wis_env_create_file(env, path, size, false, 0);
-	if (fd < 0)
-		return WIS_ERROR;
-	close(fd);
-	return WIS_OK;
-}
-
 enum wis_status fileio_env_probe_direct(struct wis_env *env, const char *path)
 {
 	size_t page = wis_page_size();
@@ -283,8 +269,8 @@ noreturn void fileio_read_loop(struct wis_task *t, int fd, size_t len)
 				io_fail(t, fd, "read", n, len);
 			if (WIS_UNLIKELY(lseek(fd, 0, SEEK_SET)))
 				wis_task_fail_errno(t, "lseek");
-			continue;
 		}
+		/* the read that hits EOF counts too, as upstream's does */
 		wis_inc(ops, 1);
 	}
 }

@@ -35,10 +35,6 @@
 /* Shared file for offsets nr x page size: nr_tasks pages, at least 1 MiB. */
 size_t fileio_per_task_size(const struct wis_env *env);
 
-/* In prepare(): "<env->dir>/<name>" into path, made of `size` bytes of data. */
-enum wis_status fileio_env_shared_file(struct wis_env *env, char *path,
-				       const char *name, size_t size);
-
 /*
  * In prepare(): WIS_UNSUPPORTED unless `path` can be opened with O_DIRECT
  * and a page read from offset 0 through it.  Syncs the file first.
@@ -73,8 +69,9 @@ noreturn void fileio_writeseek_loop(struct wis_task *t, int fd, off_t offset);
 /* write(fd, FILEIO_BUF_SIZE) sequentially, rewinding every `wrap` bytes */
 noreturn void fileio_write_loop(struct wis_task *t, int fd, size_t wrap);
 /*
- * read(fd, len) sequentially, rewinding at EOF (the read that finds EOF is
- * not counted, as in read1); len must suit O_DIRECT if fd has it.
+ * read(fd, len) sequentially, rewinding at EOF; one count per read(), the
+ * one that finds EOF included, as upstream; len must suit O_DIRECT if fd
+ * has it.
  */
 noreturn void fileio_read_loop(struct wis_task *t, int fd, size_t len);
 

@@ -80,3 +80,30 @@ noreturn void wis_futex_wait_loop(struct wis_task *t, int op)
 		wis_inc(ops, 1);
 	}
 }
+
+noreturn void wis_lock_loop(struct wis_task *t, int fd)
+{
+	struct wis_counter *ops = t->ops;
+	struct flock lck = { .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+
+	for (;;) {
+		lck.l_type = F_WRLCK;
+		if (WIS_UNLIKELY(fcntl(fd, F_SETLKW, &lck)))
+			wis_task_fail_errno(t, "lock");
+		lck.l_type = F_UNLCK;
+		if (WIS_UNLIKELY(fcntl(fd, F_SETLK, &lck)))
+			wis_task_fail_errno(t, "unlock");
+		wis_inc(ops, 2);
+	}
+}
+
+noreturn void wis_lseek_loop(struct wis_task *t, int fd)
+{
+	struct wis_counter *ops = t->ops;
+
+	for (;;) {
+		if (WIS_UNLIKELY(lseek(fd, 0, SEEK_SET)))
+			wis_task_fail_errno(t, "lseek");
+		wis_inc(ops, 1);
+	}
+}

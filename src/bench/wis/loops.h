@@ -40,4 +40,13 @@ noreturn void wis_fallocate_loop(struct wis_task *t, const char *dir,
  */
 noreturn void wis_futex_wait_loop(struct wis_task *t, int op);
 
+/*
+ * fcntl(F_SETLKW) write-lock byte 0 of fd, then unlock it; counts 2 per
+ * round.  Whether fd is an own file or one shared file is the caller's.
+ */
+noreturn void wis_lock_loop(struct wis_task *t, int fd);
+
+/* lseek(fd, 0, SEEK_SET); one count per call. */
+noreturn void wis_lseek_loop(struct wis_task *t, int fd);
+
 #endif

@@ -5,7 +5,7 @@ static char shared_path[WIS_PATH_MAX];
 
 static enum wis_status prepare(struct wis_env *env)
 {
-	return fileio_env_shared_file(env, shared_path, "open3", 0);
+	return wis_env_shared_file(env, shared_path, "open3", 0);
 }
 
 static noreturn void loop(struct wis_task *t)

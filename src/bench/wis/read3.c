@@ -11,7 +11,7 @@ static enum wis_status prepare(struct wis_env *env)
 	char probe[WIS_PATH_MAX];
 	enum wis_status status;
 
-	status = fileio_env_shared_file(env, probe, "read3.probe",
+	status = wis_env_shared_file(env, probe, "read3.probe",
 					wis_page_size());
 	if (status != WIS_OK)
 		return status;

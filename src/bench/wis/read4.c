@@ -7,7 +7,7 @@ static enum wis_status prepare(struct wis_env *env)
 {
 	enum wis_status status;
 
-	status = fileio_env_shared_file(env, shared_path, "read4",
+	status = wis_env_shared_file(env, shared_path, "read4",
 					FILEIO_FILE_SIZE);
 	if (status != WIS_OK)
 		return status;

@@ -7,7 +7,7 @@ static char shared_path[WIS_PATH_MAX];
 
 static enum wis_status prepare(struct wis_env *env)
 {
-	return fileio_env_shared_file(env, shared_path, "writeseek3",
+	return wis_env_shared_file(env, shared_path, "writeseek3",
 				      fileio_per_task_size(env));
 }
 
