@@ -47,7 +47,7 @@ static int cmd_help(int argc, char **argv)
 	const struct subcommand *sc;
 	char help_opt[] = "--help";
 
-	if (argc < 2) {
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return EXIT_OK;
 	}

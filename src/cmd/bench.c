@@ -302,6 +302,14 @@ static bool disable_aslr(void)
 
 /* ---- one run ----------------------------------------------------------- */
 
+/* "1 process", "2 processes", "1 thread", "2 threads" */
+static const char *task_noun(unsigned n, enum wis_mode mode)
+{
+	if (mode == WIS_THREAD)
+		return n == 1 ? "thread" : "threads";
+	return n == 1 ? "process" : "processes";
+}
+
 static void print_sample(const struct wis_sample *s, size_t idx, void *arg)
 {
 	(void)arg;
@@ -375,9 +383,8 @@ static int run_one(struct wis_config *cfg, const struct bench_opts *o,
 
 	if (!o->json) {
 		printf("%s: %s\n", cfg->test->name, cfg->test->desc);
-		printf("%u %s%s, %s, ASLR %s; %g s of %g s samples after %g s warm-up\n",
-		       cfg->nr_tasks, cfg->mode == WIS_THREAD ? "thread" : "process",
-		       cfg->nr_tasks == 1 ? "" : (cfg->mode == WIS_THREAD ? "s" : "es"),
+		printf("%u %s, %s, ASLR %s; %g s of %g s samples after %g s warm-up\n",
+		       cfg->nr_tasks, task_noun(cfg->nr_tasks, cfg->mode),
 		       cfg->affinity ? "bound to CPUs" : "unbound",
 		       ctx->aslr_disabled ? "off" : "on",
 		       cfg->duration_s, cfg->interval_s, cfg->warmup_s);
@@ -467,13 +474,12 @@ static int run_sweep(struct wis_config *cfg, const struct bench_opts *o,
 				row->have[m] = true;
 				row->ops[m] = r.workload;
 				row->idle[m] = r.idle_pct;
-				fprintf(stderr, "sweep: %s %u %s%s: %.0f ops/s\n",
-					cfg->test->name, tasks, wis_mode_name(c.mode),
-					tasks == 1 ? "" : "s", r.workload);
+				fprintf(stderr, "sweep: %s %u %s: %.0f ops/s\n",
+					cfg->test->name, tasks,
+					task_noun(tasks, c.mode), r.workload);
 			} else {
-				snprintf(why, sizeof(why), "%u %s%s: %s", tasks,
-					 wis_mode_name(c.mode), tasks == 1 ? "" : "s",
-					 r.why);
+				snprintf(why, sizeof(why), "%u %s: %s", tasks,
+					 task_noun(tasks, c.mode), r.why);
 			}
 			wis_result_release(&r);
 		}

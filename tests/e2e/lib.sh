@@ -21,6 +21,7 @@ export PERFBOT_E2E_MARK="$SANDBOX"
 # other tests' private dirs come and go; anything else new is a leak
 shm_listing() { ls -A /dev/shm | grep -Ev '^perfbot-(e2e|unit)\.' | sort; }
 SHM_BEFORE=$(shm_listing)
+SYSV_BEFORE=$(ipcs -m | grep -c '^0x')
 
 tap_n=0
 tap_failed=0
@@ -77,9 +78,10 @@ check_nothing_left() {
 		ok "$what: no temp file left"
 	fi
 	shm_now=$(shm_listing)
-	if [ "$shm_now" != "$SHM_BEFORE" ]; then
+	if [ "$shm_now" != "$SHM_BEFORE" ] ||
+	   [ "$(ipcs -m | grep -c '^0x')" -ne "$SYSV_BEFORE" ]; then
 		not_ok "$what: no shared-memory entry left"
-		diag "$(diff <(echo "$SHM_BEFORE") <(echo "$shm_now"))"
+		diag "$(diff <(echo "$SHM_BEFORE") <(echo "$shm_now"); ipcs -m)"
 	else
 		ok "$what: no shared-memory entry left"
 	fi

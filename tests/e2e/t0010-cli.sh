@@ -10,6 +10,10 @@ check "--version names perfbot" grep -Eq '^perfbot [0-9]+\.[0-9]+' "$SANDBOX/out
 run_perfbot 10 help
 check "help exits 0" [ "$rc" -eq 0 ]
 check "help lists bench" grep -q '^   bench ' "$SANDBOX/out"
+run_perfbot 10 help --help
+check "help --help is the usage" grep -q '^usage: perfbot' "$SANDBOX/out"
+run_perfbot 10 help frob
+check "help of an unknown command: exit 2" [ "$rc" -eq 2 ]
 run_perfbot 10 help bench
 check "help bench is bench --help" grep -q 'usage: perfbot bench' "$SANDBOX/out"
 run_perfbot 10 bench --help
