@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "bench/wis.h"
+#include "util/child.h"
 #include "util/fsutil.h"
 #include "util/procstat.h"
 #include "util/timeutil.h"
@@ -11,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -19,13 +19,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 /* A task exits with these after wis_task_fail(); anything else is a crash. */
 #define EXIT_TASK_FAILED 90
-#define EXIT_LEADER_LOST 91
+#define EXIT_PARENT_LOST 91
 /* A task whose setup has not finished by then is taken to be stuck. */
 #define READY_TIMEOUT_S 60.0
 #define TASK_STACK_SIZE (1024 * 1024)
@@ -209,7 +208,6 @@ struct leader_args {
 	struct wis_counter *slots;
 	const int *cpus;
 	int nr_cpus;
-	pid_t caller;
 };
 
 /* Die with the parent, so nothing outlives a killed perfbot. */
@@ -217,7 +215,7 @@ static void die_with_parent(pid_t parent)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
-		_exit(EXIT_LEADER_LOST);
+		_exit(EXIT_PARENT_LOST);
 }
 
 struct task_start {
@@ -281,25 +279,15 @@ static void bind_to_cpu(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-static noreturn void leader_main(const struct leader_args *a)
+/* The leader: a child_fork() child, so it has its own group already. */
+static int leader_main(void *arg)
 {
+	const struct leader_args *a = arg;
 	const struct wis_config *cfg = a->cfg;
 	unsigned n = cfg->nr_tasks;
 	struct task_start *starts = calloc(n, sizeof(*starts));
-	sigset_t none;
 	char name[16];
 
-	die_with_parent(a->caller);
-	/*
-	 * Tasks run as a fresh program would: default dispositions (the
-	 * caller's handlers, or a test framework's SIGSEGV catcher, must not
-	 * run inside a task) and nothing blocked (the caller blocks SIGINT,
-	 * SIGTERM and SIGHUP to wait race-free).
-	 */
-	for (int sig = 1; sig < NSIG; sig++)
-		signal(sig, SIG_DFL);	/* fails harmlessly for KILL, STOP */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 	snprintf(name, sizeof(name), "wis-%s", cfg->test->name);
 	prctl(PR_SET_NAME, name);
 	if (!starts) {
@@ -377,7 +365,7 @@ static noreturn void leader_main(const struct leader_args *a)
 				     WEXITSTATUS(st));
 		break;
 	}
-	_exit(EXIT_TASK_FAILED);
+	return EXIT_TASK_FAILED;
 }
 
 /* ---- in the caller ---------------------------------------------------- */
@@ -389,8 +377,7 @@ struct run {
 	void *area;
 	size_t area_size;
 	struct wis_counter *slots;
-	pid_t leader;
-	int pidfd;
+	struct child leader;
 	int statfd;
 	sigset_t wait_mask;	/* the caller's mask: signals unblocked */
 	bool prepared;
@@ -398,86 +385,21 @@ struct run {
 
 enum wait_result { WAIT_DONE, WAIT_STOPPED, WAIT_LEADER_EXITED };
 
-static bool stop_requested(const struct run *r)
-{
-	return r->cfg->stop && *r->cfg->stop;
-}
-
-static bool leader_exited(const struct run *r)
-{
-	siginfo_t si = { 0 };
-
-	/* WNOWAIT: leave it to be reaped with the rest in stop_tasks() */
-	return waitid(P_PID, (id_t)r->leader, &si,
-		      WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == r->leader;
-}
-
 /*
  * Sleep until `deadline` (monotonic seconds), waking early for a stop
- * request or the leader's death.  Signals are delivered only inside ppoll,
- * so a ^C between the check and the sleep cannot be lost.
+ * request or the leader's death.
  */
 static enum wait_result wait_until(const struct run *r, double deadline)
 {
-	for (;;) {
-		double left;
-		struct timespec ts;
-		struct pollfd pfd = { .fd = r->pidfd, .events = POLLIN };
-		int ret;
-
-		if (stop_requested(r))
-			return WAIT_STOPPED;
-		if (leader_exited(r))
-			return WAIT_LEADER_EXITED;
-		left = deadline - mono_now();
-		if (left <= 0)
-			return WAIT_DONE;
-		/* without a pidfd, look at the leader every 100 ms */
-		if (r->pidfd < 0 && left > 0.1)
-			left = 0.1;
-		ts = secs_to_timespec(left);
-		ret = ppoll(r->pidfd >= 0 ? &pfd : NULL, r->pidfd >= 0 ? 1 : 0,
-			    &ts, &r->wait_mask);
-		if (ret > 0)
-			return WAIT_LEADER_EXITED;
+	switch (child_wait_until(&r->leader, deadline, r->cfg->stop,
+				 &r->wait_mask)) {
+	case CHILD_STOPPED:
+		return WAIT_STOPPED;
+	case CHILD_EXITED:
+		return WAIT_LEADER_EXITED;
+	default:
+		return WAIT_DONE;
 	}
-}
-
-static int open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	return -1;
-#endif
-}
-
-/* Kill the leader's process group and reap every member. */
-static void stop_tasks(struct run *r, int *leader_status)
-{
-	int st;
-
-	if (r->leader <= 0)
-		return;
-	kill(-r->leader, SIGKILL);
-	while (waitpid(r->leader, &st, 0) < 0 && errno == EINTR)
-		;
-	*leader_status = st;
-	/*
-	 * The leader's exit reparented its children to us (we are a child
-	 * subreaper), and each of theirs as they died in turn; -pgid catches
-	 * them all.
-	 */
-	for (;;) {
-		pid_t pid = waitpid(-r->leader, &st, 0);
-
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid < 0)
-			break;
-	}
-	r->leader = 0;
 }
 
 static enum wis_status fail(struct wis_result *out, enum wis_status status,
@@ -543,10 +465,9 @@ static enum wis_status start_tasks(struct run *r, struct wis_result *out)
 	const struct wis_config *cfg = r->cfg;
 	struct leader_args a = {
 		.cfg = cfg, .env = &r->env, .slots = r->slots,
-		.caller = getpid(),
 	};
 	int *cpus = NULL;
-	pid_t pid;
+	int err;
 
 	if (cfg->affinity) {
 		a.nr_cpus = usable_cpus(&cpus);
@@ -555,21 +476,10 @@ static enum wis_status start_tasks(struct run *r, struct wis_result *out)
 				    strerror(-a.nr_cpus));
 		a.cpus = cpus;
 	}
-	fflush(NULL);	/* or buffered output is printed twice */
-	pid = fork();
-	if (pid < 0) {
-		free(cpus);
-		return fail(out, WIS_ERROR, "fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		leader_main(&a);
-	}
-	/* both sides set the group, so no kill can miss it */
-	setpgid(pid, pid);
+	err = child_fork(&r->leader, leader_main, &a);
 	free(cpus);
-	r->leader = pid;
-	r->pidfd = open_pidfd(pid);
+	if (err)
+		return fail(out, WIS_ERROR, "fork: %s", strerror(-err));
 	return WIS_OK;
 }
 
@@ -734,8 +644,6 @@ static void teardown(struct run *r)
 {
 	if (r->prepared && r->cfg->test->cleanup)
 		r->cfg->test->cleanup(&r->env);
-	if (r->pidfd >= 0)
-		close(r->pidfd);
 	if (r->statfd >= 0)
 		close(r->statfd);
 	if (r->dir)
@@ -751,8 +659,7 @@ static void teardown(struct run *r)
 
 enum wis_status wis_run(const struct wis_config *cfg, struct wis_result *out)
 {
-	struct run r = { .cfg = cfg, .pidfd = -1, .statfd = -1 };
-	sigset_t block;
+	struct run r = { .cfg = cfg, .statfd = -1 };
 	double idle_pct = -1;
 	int leader_status = 0;
 	enum wis_status st;
@@ -767,13 +674,7 @@ enum wis_status wis_run(const struct wis_config *cfg, struct wis_result *out)
 	if (cfg->stop && *cfg->stop)
 		return fail(out, WIS_INCOMPLETE, "stopped before the start");
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &r.wait_mask);
-	/* orphaned task processes come to us, so we can reap them */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	child_signals_block(&r.wait_mask);
 
 	st = setup_run(&r, out);
 	if (st != WIS_OK)
@@ -792,7 +693,7 @@ enum wis_status wis_run(const struct wis_config *cfg, struct wis_result *out)
 	st = wait_ready(&r, out);
 	if (st == WIS_OK)
 		st = measure(&r, out, &idle_pct);
-	stop_tasks(&r, &leader_status);
+	child_stop(&r.leader, &leader_status, NULL);
 	/*
 	 * A task's own report wins, even over a stop that came at the same
 	 * time.  Our SIGKILL cannot plant one: kill() of the group holds the
@@ -806,7 +707,7 @@ enum wis_status wis_run(const struct wis_config *cfg, struct wis_result *out)
 out:
 	out->status = st;
 	teardown(&r);
-	sigprocmask(SIG_SETMASK, &r.wait_mask, NULL);
+	child_signals_restore(&r.wait_mask);
 	return st;
 }
 

@@ -7,6 +7,7 @@
 #include "bench/wis_json.h"
 #include "bench/wis_sweep.h"
 #include "cmd/cmds.h"
+#include "util/interrupt.h"
 #include "util/parse.h"
 #include "version.h"
 
@@ -54,24 +55,6 @@ struct bench_opts {
 	double warmup_s, duration_s, interval_s;
 	bool affinity, json, sweep, csv;
 };
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void install_stop_handlers(void)
-{
-	struct sigaction sa = { .sa_handler = on_stop_signal };
-
-	/* no SA_RESTART: the engine's wait must return at once */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -263,7 +246,7 @@ static int validate(struct bench_opts *o, struct wis_config *cfg,
 	cfg->duration_s = o->duration_s;
 	cfg->interval_s = o->interval_s;
 	cfg->affinity = o->affinity;
-	cfg->stop = &stop_signal;
+	cfg->stop = &interrupted;
 	if (!o->max_given)
 		o->max_tasks = online_cpus() < WIS_MAX_TASKS ? online_cpus()
 							      : WIS_MAX_TASKS;
@@ -350,8 +333,8 @@ static void print_result(const struct wis_config *cfg, const struct wis_result *
 
 static int exit_status(enum wis_status st)
 {
-	if (stop_signal)
-		return 128 + stop_signal;
+	if (interrupted)
+		return 128 + interrupted;
 	switch (st) {
 	case WIS_OK:
 		return EXIT_OK;
@@ -524,7 +507,7 @@ int cmd_bench(int argc, char **argv)
 
 	ctx.aslr_disabled = disable_aslr();
 	ctx.cpus_online = online_cpus();
-	install_stop_handlers();
+	interrupt_install();
 	if (o.sweep)
 		return run_sweep(&cfg, &o, both_modes, &ctx);
 	return run_one(&cfg, &o, &ctx);
