@@ -118,13 +118,6 @@ struct wis_test {
 	bool hidden;		/* harness self-tests: not in the catalogue listing */
 };
 
-/* The catalogue, in listing order (src/bench/wis/catalogue.c). */
-extern const struct wis_test *const wis_tests[];
-extern const size_t wis_nr_tests;
-const struct wis_test *wis_find_test(const char *name);
-/* The visible test nearest to `name` by edit distance, or NULL. */
-const struct wis_test *wis_suggest_test(const char *name);
-
 /* Record why prepare() failed; returns `status` for a one-line return. */
 enum wis_status wis_env_fail(struct wis_env *env, enum wis_status status,
 			     const char *fmt, ...)

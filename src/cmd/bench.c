@@ -3,6 +3,7 @@
  * or sweep 1..N tasks.
  */
 #define _GNU_SOURCE
+#include "bench/bench.h"
 #include "bench/wis.h"
 #include "bench/wis_json.h"
 #include "bench/wis_sweep.h"
@@ -73,9 +74,15 @@ static int usage_error(const char *fmt, ...)
 static void list_tests(void)
 {
 	printf("will-it-scale tests (perfbot bench TEST --help for options):\n");
-	for (size_t i = 0; i < wis_nr_tests; i++)
-		if (!wis_tests[i]->hidden)
-			printf("  %-18s %s\n", wis_tests[i]->name, wis_tests[i]->desc);
+	for (size_t i = 0; i < bench_table_size; i++)
+		if (bench_table[i].kind == BENCH_WIS && !bench_hidden(&bench_table[i]))
+			printf("  %-18s %s\n", bench_name(&bench_table[i]),
+			       bench_desc(&bench_table[i]));
+	printf("\nother benchmarks (perfbot bench NAME --help):\n");
+	for (size_t i = 0; i < bench_table_size; i++)
+		if (bench_table[i].kind != BENCH_WIS)
+			printf("  %-18s %s\n", bench_name(&bench_table[i]),
+			       bench_desc(&bench_table[i]));
 }
 
 static unsigned online_cpus(void)
@@ -182,14 +189,18 @@ static int parse_args(int argc, char **argv, struct bench_opts *o)
 static int validate(struct bench_opts *o, struct wis_config *cfg,
 		    bool *both_modes)
 {
-	const struct wis_test *test = wis_find_test(o->test_name);
+	const struct bench_entry *b = bench_find(o->test_name);
+	const struct wis_test *test = b && b->kind == BENCH_WIS ? b->wis : NULL;
 
+	if (b && !test)
+		return usage_error("options of %s go after its name: perfbot bench %s [options]",
+				   o->test_name, o->test_name);
 	if (!test) {
-		const struct wis_test *near = wis_suggest_test(o->test_name);
+		const struct bench_entry *near = bench_suggest(o->test_name);
 
 		if (near)
 			return usage_error("unknown test '%s' (did you mean '%s'?)",
-					   o->test_name, near->name);
+					   o->test_name, bench_name(near));
 		return usage_error("unknown test '%s' ('perfbot bench' lists them)",
 				   o->test_name);
 	}
@@ -491,7 +502,15 @@ int cmd_bench(int argc, char **argv)
 	struct wis_config cfg = { .nr_tasks = 1 };
 	struct wis_json_context ctx = { .version = PERFBOT_VERSION };
 	bool both_modes = false;
-	int ret = parse_args(argc, argv, &o);
+	const struct bench_entry *b = argc > 1 ? bench_find(argv[1]) : NULL;
+	int ret;
+
+	/* hackbench and netperf have options of their own */
+	if (b && b->kind == BENCH_HACKBENCH)
+		return cmd_bench_hackbench(argc - 1, argv + 1);
+	if (b && b->kind == BENCH_NETPERF)
+		return cmd_bench_netperf(argc - 1, argv + 1);
+	ret = parse_args(argc, argv, &o);
 
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;

@@ -4,7 +4,7 @@
 # exits 77.  Afterwards nothing of the runs is left.
 . "$(dirname "$0")/lib.sh"
 
-tests=$("$PERFBOT" bench | awk 'NR > 1 { print $1 }')
+tests=$("$PERFBOT" bench | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print $1 }')
 i=0
 for t in $tests; do
 	i=$((i + 1))

@@ -28,12 +28,18 @@ check "unknown command is named" grep -q "'frobnicate' is not a perfbot command"
 
 run_perfbot 10 bench
 check "bench lists the catalogue" [ "$rc" -eq 0 ]
-ntests=$(awk 'NR > 1' "$SANDBOX/out" | wc -l)
+# the will-it-scale section: from the first line to the blank one
+awk 'NR > 1 && NF == 0 { exit } NR > 1' "$SANDBOX/out" > "$SANDBOX/wis"
+ntests=$(wc -l < "$SANDBOX/wis")
 check "the catalogue has 60 tests (saw $ntests)" [ "$ntests" -eq 60 ]
 check "every line names a test and its loop" bash -c \
-	'awk "NR > 1 && (NF < 2 || \$2 == \"stub\") { bad = 1 } END { exit bad }" "$1"' _ "$SANDBOX/out"
+	'awk "NF < 2 || \$2 == \"stub\" { bad = 1 } END { exit bad }" "$1"' _ "$SANDBOX/wis"
 for t in futex1 futex2 futex3 futex4 pthread_mutex2 malloc2 context_switch1 page_fault1 tlb_flush2 poll2 getppid1 sched_yield; do
 	check "the catalogue lists $t" grep -q "^  $t " "$SANDBOX/out"
+done
+for b in hackbench netperf; do
+	check "the listing has $b among the other benchmarks" bash -c \
+		'sed -n "/^other benchmarks/,\$p" "$1" | grep -Eq "^  $2 +[^ ]" && ! grep -Eq "^  $2 +stub" "$1"' _ "$SANDBOX/out" "$b"
 done
 check "self-tests are hidden" bash -c '! grep -Eq "^  (empty|selftest)" "$1"' _ "$SANDBOX/out"
 
