@@ -18,6 +18,7 @@ static int cmd_version(int argc, char **argv);
 
 static const struct subcommand subcommands[] = {
 	{ "bench", cmd_bench, "run a built-in microbenchmark, or sweep 1..N tasks" },
+	{ "stat", cmd_stat, "time any command over repeated runs, compare variants" },
 	{ "help", cmd_help, "show this help, or a command's (perfbot help bench)" },
 	{ "version", cmd_version, "print perfbot's version" },
 };

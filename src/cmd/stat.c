@@ -1,0 +1,555 @@
+/*
+ * stat.c - perfbot stat: time any command over repeated runs, as
+ * `perf stat -r` prints it, and compare variants run by run.
+ */
+#define _GNU_SOURCE
+#include "bench/exec.h"
+#include "cmd/cmds.h"
+#include "stats/summary.h"
+#include "stats/ttest.h"
+#include "util/interrupt.h"
+#include "util/parse.h"
+#include "util/words.h"
+#include "version.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define MAX_VARIANTS 16
+#define MAX_REPEAT 1000000
+#define ALPHA 0.05
+
+static const char stat_usage[] =
+	"usage: perfbot stat [options] -- COMMAND [ARG ...]\n"
+	"\n"
+	"Run COMMAND repeatedly and print its mean wall, user and system time\n"
+	"and max RSS, each with the standard error of the mean, as `perf stat -r`.\n"
+	"\n"
+	"  -r, --repeat N      measured runs of each command (default 5)\n"
+	"  -w, --warmup N      unmeasured runs of each command first (default 0)\n"
+	"      --vs 'COMMAND'  a variant to compare with COMMAND; repeatable (up\n"
+	"                      to %d). The commands alternate run by run (A B A B\n"
+	"                      ...) so drift cancels. Words are split like a shell's,\n"
+	"                      without any expansion; no shell runs.\n"
+	"      --timeout TIME  kill a run after TIME (default: none); it counts\n"
+	"                      as failed\n"
+	"      --fail-fast     stop at the first failed run\n"
+	"      --show-output   let the commands write to the terminal (default:\n"
+	"                      their stdout and stderr go to /dev/null)\n"
+	"      --json          print every run and the summaries as JSON\n"
+	"  -h, --help          show this help\n"
+	"\n"
+	"A run that exits non-zero, is killed by a signal or times out is\n"
+	"reported and left out of the statistics. With variants, each is\n"
+	"compared with COMMAND: the ratio of mean times, its 95%% interval and\n"
+	"Welch's t-test (significant at p < %.2f). Exit status: 0 done, 1 a run\n"
+	"failed with --fail-fast or a command never succeeded, 2 bad usage or a\n"
+	"command that cannot be run, 128+signal when interrupted.\n";
+
+struct variant {
+	char **argv;		/* owned: split from --vs, or borrowed from main's argv */
+	bool owned;
+	char *label;		/* the command as shown */
+	size_t nr_ok, nr_failed;
+	struct exec_run *runs;	/* every measured run, failed ones included */
+	size_t nr_runs;
+};
+
+struct stat_opts {
+	unsigned long repeat, warmup;
+	double timeout_s;
+	bool fail_fast, show_output, json;
+	size_t nr_variants;
+	struct variant v[MAX_VARIANTS];
+};
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perfbot: stat: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+static char *join_words(char *const *argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (char *const *p = argv; *p; p++)
+		len += strlen(*p) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (char *const *p = argv; *p; p++) {
+		if (p != argv)
+			strcat(s, " ");
+		strcat(s, *p);
+	}
+	return s;
+}
+
+static int add_variant(struct stat_opts *o, char **argv, bool owned)
+{
+	struct variant *v;
+
+	if (o->nr_variants == MAX_VARIANTS)
+		return usage_error("at most %d commands", MAX_VARIANTS);
+	v = &o->v[o->nr_variants++];
+	v->argv = argv;
+	v->owned = owned;
+	v->label = join_words(argv);
+	return v->label ? 0 : usage_error("out of memory");
+}
+
+static void release(struct stat_opts *o)
+{
+	for (size_t i = 0; i < o->nr_variants; i++) {
+		if (o->v[i].owned)
+			free_words(o->v[i].argv);
+		free(o->v[i].label);
+		free(o->v[i].runs);
+	}
+}
+
+static int parse_args(int argc, char **argv, struct stat_opts *o,
+		      char **vs, size_t *nr_vs)
+{
+	enum { OPT_VS = 256, OPT_TIMEOUT, OPT_FAIL_FAST, OPT_SHOW, OPT_JSON };
+	static const struct option longopts[] = {
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "vs", required_argument, NULL, OPT_VS },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "fail-fast", no_argument, NULL, OPT_FAIL_FAST },
+		{ "show-output", no_argument, NULL, OPT_SHOW },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	/* "+": stop at the first non-option, the command's own options are its */
+	while ((c = getopt_long(argc, argv, "+:r:w:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			switch (parse_ulong(optarg, 1, MAX_REPEAT, &o->repeat)) {
+			case PARSE_OK:
+				break;
+			case PARSE_TOO_LARGE:
+				return usage_error("-r %s is more than %d runs", optarg,
+						   MAX_REPEAT);
+			default:
+				return usage_error("invalid run count '%s': expected a number of at least 1",
+						   optarg);
+			}
+			break;
+		case 'w':
+			if (parse_ulong(optarg, 0, MAX_REPEAT, &o->warmup) != PARSE_OK)
+				return usage_error("invalid warm-up run count '%s': expected 0 or more",
+						   optarg);
+			break;
+		case OPT_VS:
+			if (*nr_vs == MAX_VARIANTS - 1)
+				return usage_error("at most %d --vs", MAX_VARIANTS - 1);
+			vs[(*nr_vs)++] = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_duration(optarg, &o->timeout_s) != PARSE_OK ||
+			    !(o->timeout_s > 0))
+				return usage_error("invalid timeout '%s': expected a time above 0",
+						   optarg);
+			break;
+		case OPT_FAIL_FAST:
+			o->fail_fast = true;
+			break;
+		case OPT_SHOW:
+			o->show_output = true;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case 'h':
+			printf(stat_usage, MAX_VARIANTS - 1, ALPHA);
+			return -1;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("no command to run: perfbot stat [options] -- COMMAND [ARG ...]");
+	return 0;
+}
+
+/* Build the variants and check that every command can be executed. */
+static int setup_variants(struct stat_opts *o, char **cmd, char **vs,
+			  size_t nr_vs)
+{
+	int err = add_variant(o, cmd, false);
+
+	for (size_t i = 0; !err && i < nr_vs; i++) {
+		char **words;
+		int n = split_words(vs[i], &words);
+
+		if (n == -EINVAL)
+			return usage_error("--vs '%s': unterminated quote or trailing backslash",
+					   vs[i]);
+		if (n < 0)
+			return usage_error("out of memory");
+		if (n == 0) {
+			free_words(words);
+			return usage_error("--vs '%s': no command", vs[i]);
+		}
+		err = add_variant(o, words, true);
+		if (err)
+			free_words(words);
+	}
+	for (size_t i = 0; !err && i < o->nr_variants; i++) {
+		int e = exec_find(o->v[i].argv[0]);
+
+		if (e)
+			return usage_error("cannot run '%s': %s", o->v[i].argv[0],
+					   strerror(-e));
+		o->v[i].runs = calloc(o->repeat, sizeof(*o->v[i].runs));
+		if (!o->v[i].runs)
+			return usage_error("out of memory");
+	}
+	return err;
+}
+
+/* "exit status 3", "killed by signal 9 (Killed)", "timed out after 2 s" */
+static void describe_failure(const struct exec_run *r, const struct stat_opts *o,
+			     char *buf, size_t len)
+{
+	if (r->outcome == EXEC_TIMED_OUT)
+		snprintf(buf, len, "timed out after %g s", o->timeout_s);
+	else if (r->outcome == EXEC_STOPPED)
+		snprintf(buf, len, "interrupted");
+	else if (WIFSIGNALED(r->status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(r->status),
+			 strsignal(WTERMSIG(r->status)));
+	else
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(r->status));
+}
+
+/*
+ * The runs: warm-up rounds, then measured rounds, the variants taking
+ * turns in each round.  Returns 0, or 1 when --fail-fast stopped it.
+ */
+static int run_all(struct stat_opts *o)
+{
+	struct exec_opts eo = {
+		.timeout_s = o->timeout_s, .show_output = o->show_output,
+		.stop = &interrupted,
+	};
+	unsigned long rounds = o->warmup + o->repeat;
+
+	for (unsigned long round = 0; round < rounds && !interrupted; round++) {
+		bool warm = round < o->warmup;
+
+		for (size_t i = 0; i < o->nr_variants && !interrupted; i++) {
+			struct variant *v = &o->v[i];
+			struct exec_run r;
+			char why[128];
+			int err = exec_run_once(v->argv, &eo, &r);
+
+			if (err) {
+				fprintf(stderr, "perfbot: stat: cannot run '%s': %s\n",
+					v->argv[0], strerror(-err));
+				return 1;
+			}
+			if (r.outcome == EXEC_STOPPED)
+				break;	/* not a run: the user stopped it */
+			if (warm)
+				continue;
+			v->runs[v->nr_runs++] = r;
+			if (exec_run_ok(&r)) {
+				v->nr_ok++;
+				continue;
+			}
+			v->nr_failed++;
+			describe_failure(&r, o, why, sizeof(why));
+			fprintf(stderr, "perfbot: stat: run %lu of '%s': %s\n",
+				round - o->warmup + 1, v->label, why);
+			if (o->fail_fast)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+enum measure { M_ELAPSED, M_USER, M_SYS, M_MAXRSS, NR_MEASURES };
+
+static double measure_of(const struct exec_run *r, enum measure m)
+{
+	switch (m) {
+	case M_ELAPSED:
+		return r->wall_s;
+	case M_USER:
+		return r->user_s;
+	case M_SYS:
+		return r->sys_s;
+	default:
+		return (double)r->maxrss_kib;
+	}
+}
+
+/* Summary of one measure over a variant's successful runs. */
+static void summarize_measure(const struct variant *v, enum measure m,
+			      struct summary *s)
+{
+	double *x = calloc(v->nr_ok ? v->nr_ok : 1, sizeof(*x));
+	size_t n = 0;
+
+	if (!x) {
+		memset(s, 0, sizeof(*s));
+		return;
+	}
+	for (size_t i = 0; i < v->nr_runs; i++)
+		if (exec_run_ok(&v->runs[i]))
+			x[n++] = measure_of(&v->runs[i], m);
+	summarize(x, n, s);
+	free(x);
+}
+
+/* Decimals that show about 4 significant digits of a value. */
+static int decimals_for(double x)
+{
+	int d;
+
+	if (!(x > 0))
+		return 4;
+	d = 3 - (int)floor(log10(x));
+	return d < 4 ? 4 : (d > 9 ? 9 : d);
+}
+
+static void print_line(const struct summary *s, int prec, const char *unit)
+{
+	char num[64];
+
+	/* one run: no +-, as perf prints it, and no division by zero */
+	if (s->n > 1)
+		snprintf(num, sizeof(num), "%.*f +- %.*f", prec, s->mean, prec,
+			 s->sem);
+	else
+		snprintf(num, sizeof(num), "%.*f", prec, s->mean);
+	if (s->n > 1 && s->mean > 0)
+		printf("  %28s %-22s( +- %5.2f%% )\n", num, unit,
+		       100 * s->sem / s->mean);
+	else
+		printf("  %28s %s\n", num, unit);
+}
+
+static void print_variant(const struct variant *v, const struct stat_opts *o)
+{
+	struct summary s[NR_MEASURES];
+	int prec;
+
+	for (int m = 0; m < NR_MEASURES; m++)
+		summarize_measure(v, (enum measure)m, &s[m]);
+	printf("\n Performance counter stats for '%s'", v->label);
+	if (o->repeat > 1)
+		printf(" (%zu runs)", v->nr_ok);
+	printf(":\n\n");
+	if (v->nr_failed)
+		printf("  %zu of %zu runs failed and are left out\n\n", v->nr_failed,
+		       v->nr_runs);
+	if (!v->nr_ok) {
+		printf("  no successful run\n");
+		return;
+	}
+	prec = decimals_for(s[M_USER].mean > s[M_SYS].mean ? s[M_USER].mean
+							     : s[M_SYS].mean);
+	print_line(&s[M_USER], prec, "seconds user");
+	print_line(&s[M_SYS], prec, "seconds sys");
+	print_line(&s[M_MAXRSS], 0, "KiB maxrss");
+	putchar('\n');
+	print_line(&s[M_ELAPSED], decimals_for(s[M_ELAPSED].mean),
+		   "seconds time elapsed");
+}
+
+struct comparison {
+	struct ratio_interval r;
+	struct welch w;
+	bool testable, significant;
+};
+
+static struct comparison compare(const struct variant *base,
+				 const struct variant *v)
+{
+	struct summary a, b;
+	struct comparison c;
+
+	summarize_measure(base, M_ELAPSED, &a);
+	summarize_measure(v, M_ELAPSED, &b);
+	c.r = ratio_interval(&a, &b, 0.95);
+	c.w = welch_test(&a, &b);
+	c.testable = !isnan(c.w.p);
+	c.significant = c.testable && c.w.p < ALPHA;
+	return c;
+}
+
+static void print_comparisons(const struct stat_opts *o)
+{
+	const struct variant *base = &o->v[0];
+	struct summary a;
+
+	summarize_measure(base, M_ELAPSED, &a);
+	printf("\n Compared with '%s':\n\n", base->label);
+	for (size_t i = 1; i < o->nr_variants; i++) {
+		const struct variant *v = &o->v[i];
+		struct summary b;
+		struct comparison c;
+		int prec;
+
+		summarize_measure(v, M_ELAPSED, &b);
+		if (!a.n || !b.n) {
+			printf("  '%s': no successful runs to compare\n", v->label);
+			continue;
+		}
+		c = compare(base, v);
+		prec = decimals_for(fmax(a.mean, b.mean));
+		/* seed 004's form: variant / baseline = ratio ( change ) */
+		printf("  %.*f / %.*f = %.4f ( %.2f%% ) %s  '%s'\n", prec, b.mean,
+		       prec, a.mean, c.r.ratio, 100 * fabs(c.r.ratio - 1),
+		       c.r.ratio > 1 ? "slowdown" : (c.r.ratio < 1 ? "speedup" : "no change"),
+		       v->label);
+		if (c.testable)
+			printf("      95%% interval of the ratio %.4f .. %.4f; Welch's t-test p = %.3g: %s\n",
+			       c.r.low, c.r.high, c.w.p,
+			       c.significant ? "significant" : "not significant");
+		else
+			printf("      needs 2 or more successful runs of each for an interval and a test\n");
+	}
+}
+
+static json_t *summary_json(const struct summary *s)
+{
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f}",
+			 "n", (json_int_t)s->n, "mean", s->mean, "stderr", s->sem,
+			 "stddev", s->stddev, "min", s->min, "max", s->max,
+			 "rel_stderr_pct", s->mean > 0 ? 100 * s->sem / s->mean : 0.0);
+}
+
+static json_t *variant_json(const struct variant *v, const struct stat_opts *o)
+{
+	static const char *const names[NR_MEASURES] = {
+		"elapsed_s", "user_s", "sys_s", "maxrss_kib",
+	};
+	json_t *runs = json_array(), *cmd = json_array(), *obj;
+
+	for (char **p = v->argv; *p; p++)
+		json_array_append_new(cmd, json_string(*p));
+	for (size_t i = 0; i < v->nr_runs; i++) {
+		const struct exec_run *r = &v->runs[i];
+		char why[128] = "";
+		json_t *run;
+
+		if (!exec_run_ok(r))
+			describe_failure(r, o, why, sizeof(why));
+		run = json_pack("{s:f, s:f, s:f, s:I, s:b, s:s?}",
+				"elapsed_s", r->wall_s, "user_s", r->user_s,
+				"sys_s", r->sys_s, "maxrss_kib", (json_int_t)r->maxrss_kib,
+				"ok", exec_run_ok(r), "failure", *why ? why : NULL);
+		json_array_append_new(runs, run);
+	}
+	obj = json_pack("{s:s, s:o, s:I, s:I, s:o}", "label", v->label,
+			"command", cmd, "ok_runs", (json_int_t)v->nr_ok,
+			"failed_runs", (json_int_t)v->nr_failed, "runs", runs);
+	for (int m = 0; m < NR_MEASURES; m++) {
+		struct summary s;
+
+		summarize_measure(v, (enum measure)m, &s);
+		json_object_set_new(obj, names[m], summary_json(&s));
+	}
+	return obj;
+}
+
+static int print_json(const struct stat_opts *o)
+{
+	json_t *root, *vars = json_array(), *cmps = json_array();
+	int err;
+
+	for (size_t i = 0; i < o->nr_variants; i++)
+		json_array_append_new(vars, variant_json(&o->v[i], o));
+	for (size_t i = 1; i < o->nr_variants; i++) {
+		struct comparison c = compare(&o->v[0], &o->v[i]);
+
+		json_array_append_new(cmps, json_pack(
+			"{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b}",
+			"baseline", (json_int_t)0, "variant", (json_int_t)i,
+			"ratio", isnan(c.r.ratio) ? json_null() : json_real(c.r.ratio),
+			"ratio_low", isnan(c.r.low) ? json_null() : json_real(c.r.low),
+			"ratio_high", isnan(c.r.high) ? json_null() : json_real(c.r.high),
+			"welch_t", isnan(c.w.t) || isinf(c.w.t) ? json_null() : json_real(c.w.t),
+			"p", isnan(c.w.p) ? json_null() : json_real(c.w.p),
+			"significant", c.significant));
+	}
+	root = json_pack("{s:s, s:s, s:b, s:I, s:I, s:f, s:o, s:o}",
+			 "perfbot_version", PERFBOT_VERSION,
+			 "status", interrupted ? "incomplete" : "complete",
+			 "incomplete", interrupted != 0,
+			 "repeat", (json_int_t)o->repeat,
+			 "warmup", (json_int_t)o->warmup, "alpha", ALPHA,
+			 "commands", vars, "comparisons", cmps);
+	err = !root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(root);
+	putchar('\n');
+	return err;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_opts o = { .repeat = 5 };
+	char *vs[MAX_VARIANTS];
+	size_t nr_vs = 0;
+	int ret = parse_args(argc, argv, &o, vs, &nr_vs);
+	bool never_ok = false;
+
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	ret = setup_variants(&o, argv + optind, vs, nr_vs);
+	if (ret)
+		goto out;
+	interrupt_install();
+	ret = run_all(&o) ? EXIT_FAILED : EXIT_OK;
+	if (o.json) {
+		if (print_json(&o))
+			ret = EXIT_FAILED;
+	} else {
+		for (size_t i = 0; i < o.nr_variants; i++)
+			print_variant(&o.v[i], &o);
+		if (o.nr_variants > 1)
+			print_comparisons(&o);
+		if (interrupted)
+			printf("\n incomplete: interrupted by signal %d\n", interrupted);
+		putchar('\n');
+	}
+	for (size_t i = 0; i < o.nr_variants; i++)
+		never_ok |= o.v[i].nr_ok == 0;
+	if (never_ok && ret == EXIT_OK && !interrupted)
+		ret = EXIT_FAILED;
+	if (interrupted)
+		ret = 128 + interrupted;
+out:
+	release(&o);
+	return ret;
+}

@@ -1,0 +1,149 @@
+#include "stats/ttest.h"
+
+#include <float.h>
+#include <math.h>
+
+/*
+ * The continued fraction of I_x(a, b), by the modified Lentz method; it
+ * converges fast for x < (a + 1) / (a + b + 2), and the symmetry
+ * I_x(a, b) = 1 - I_{1-x}(b, a) covers the other side.
+ */
+static double incbeta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), f;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	f = d;
+	for (int m = 1; m <= 1000; m++) {
+		double num, delta;
+
+		/* even step */
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = 1 + num / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		f *= d * c;
+		/* odd step */
+		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
+		c = 1 + num / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		delta = d * c;
+		f *= delta;
+		if (fabs(delta - 1) < 1e-15)
+			break;
+	}
+	return f;
+}
+
+double incbeta(double a, double b, double x)
+{
+	double front;
+
+	if (!(a > 0) || !(b > 0) || isnan(x))
+		return NAN;
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	/* x^a (1-x)^b / (a B(a, b)), in logs to stay in range */
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * incbeta_cf(a, b, x) / a;
+	return 1 - front * incbeta_cf(b, a, 1 - x) / b;
+}
+
+double t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	/* P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2) */
+	tail = incbeta(df / 2, 0.5, df / (df + t * t));
+	return t > 0 ? 1 - tail / 2 : tail / 2;
+}
+
+double t_quantile(double p, double df)
+{
+	double lo = -1, hi = 1;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	/* bracket, then bisect: t_cdf is monotone and cheap enough here */
+	while (t_cdf(lo, df) > p)
+		lo *= 2;
+	while (t_cdf(hi, df) < p)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * fmax(1, fabs(lo)); i++) {
+		double mid = (lo + hi) / 2;
+
+		if (t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Welch-Satterthwaite degrees of freedom from the two squared SEMs. */
+static double welch_df(const struct summary *a, const struct summary *b)
+{
+	double va = a->sem * a->sem, vb = b->sem * b->sem;
+	double den = va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1);
+
+	return den > 0 ? (va + vb) * (va + vb) / den : NAN;
+}
+
+struct welch welch_test(const struct summary *a, const struct summary *b)
+{
+	struct welch w = { .t = NAN, .df = NAN, .p = NAN };
+	double se;
+
+	if (a->n < 2 || b->n < 2)
+		return w;
+	se = sqrt(a->sem * a->sem + b->sem * b->sem);
+	if (se == 0) {
+		/* two constant samples: equal or not, there is no doubt */
+		w.t = a->mean == b->mean ? 0 : copysign(INFINITY, b->mean - a->mean);
+		w.df = (double)(a->n + b->n - 2);
+		w.p = a->mean == b->mean ? 1 : 0;
+		return w;
+	}
+	w.t = (b->mean - a->mean) / se;
+	w.df = welch_df(a, b);
+	w.p = 2 * t_cdf(-fabs(w.t), w.df);
+	return w;
+}
+
+struct ratio_interval ratio_interval(const struct summary *a,
+				     const struct summary *b, double level)
+{
+	struct ratio_interval r = { .low = NAN, .high = NAN };
+	double rel, se, df, q;
+
+	r.ratio = a->mean != 0 ? b->mean / a->mean : NAN;
+	if (a->n < 2 || b->n < 2 || isnan(r.ratio) || b->mean == 0)
+		return r;
+	rel = hypot(a->sem / a->mean, b->sem / b->mean);
+	se = fabs(r.ratio) * rel;
+	df = welch_df(a, b);
+	if (se == 0 || isnan(df)) {
+		r.low = r.high = r.ratio;
+		return r;
+	}
+	q = t_quantile(1 - (1 - level) / 2, df);
+	r.low = r.ratio - q * se;
+	r.high = r.ratio + q * se;
+	return r;
+}

@@ -1,0 +1,154 @@
+/*
+ * Unit tests: stats/summary and stats/ttest, against values computed
+ * independently of this code (sources next to each number).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "stats/summary.h"
+#include "stats/ttest.h"
+
+#include <math.h>
+
+static void summary_values(void **state)
+{
+	/* worked by hand: mean 5, deviations -3 -1 -1 -1 0 0 2 4, SS 32 */
+	const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct summary s;
+
+	(void)state;
+	summarize(x, 8, &s);
+	assert_int_equal(s.n, 8);
+	assert_float_equal(s.mean, 5, 1e-12);
+	assert_float_equal(s.stddev, sqrt(32.0 / 7), 1e-12);
+	assert_float_equal(s.sem, sqrt(32.0 / 7) / sqrt(8), 1e-12);
+	assert_float_equal(s.min, 2, 0);
+	assert_float_equal(s.max, 9, 0);
+	assert_float_equal(s.median, 4.5, 0);
+	summarize(x, 3, &s);
+	assert_float_equal(s.median, 4, 0);
+	summarize(x, 1, &s);
+	assert_float_equal(s.stddev, 0, 0);	/* one value: no spread, no NaN */
+	assert_float_equal(s.sem, 0, 0);
+	summarize(x, 0, &s);
+	assert_int_equal(s.n, 0);
+}
+
+static void incomplete_beta(void **state)
+{
+	(void)state;
+	/* integer a, b: a binomial tail; I_0.5(2, 3) = 11/16 */
+	assert_float_equal(incbeta(2, 3, 0.5), 11.0 / 16, 1e-12);
+	/* I_x(1, 1) = x; I_x(a, 1) = x^a */
+	assert_float_equal(incbeta(1, 1, 0.3), 0.3, 1e-12);
+	assert_float_equal(incbeta(3.5, 1, 0.7), pow(0.7, 3.5), 1e-12);
+	/* symmetry I_x(a, b) = 1 - I_{1-x}(b, a) */
+	assert_float_equal(incbeta(2.5, 7, 0.2), 1 - incbeta(7, 2.5, 0.8), 1e-12);
+	assert_float_equal(incbeta(2, 3, 0), 0, 0);
+	assert_float_equal(incbeta(2, 3, 1), 1, 0);
+	assert_true(isnan(incbeta(-1, 3, 0.5)));
+}
+
+static void t_distribution(void **state)
+{
+	(void)state;
+	/* df 1 is Cauchy: F(t) = 1/2 + atan(t) / pi */
+	assert_float_equal(t_cdf(1, 1), 0.75, 1e-12);
+	assert_float_equal(t_cdf(-3, 1), 0.5 + atan(-3) / M_PI, 1e-12);
+	/* df 2: F(t) = 1/2 + t / (2 sqrt(2 + t^2)) */
+	assert_float_equal(t_cdf(2, 2), 0.5 + 2 / (2 * sqrt(6)), 1e-12);
+	assert_float_equal(t_cdf(0, 7.3), 0.5, 1e-15);
+	/* quantiles from the standard t table (6 decimals) */
+	assert_float_equal(t_quantile(0.975, 1), 12.706205, 1e-6);
+	assert_float_equal(t_quantile(0.975, 4), 2.776445, 1e-6);
+	assert_float_equal(t_quantile(0.975, 10), 2.228139, 1e-6);
+	assert_float_equal(t_quantile(0.95, 30), 1.697261, 1e-6);
+	assert_float_equal(t_quantile(0.025, 8), -2.306004, 1e-6);
+	/* large df approaches the normal: z_0.975 = 1.959964 */
+	assert_float_equal(t_quantile(0.975, 1e7), 1.959964, 1e-5);
+	assert_true(isnan(t_quantile(1, 5)));
+}
+
+static void welch_reference(void **state)
+{
+	/*
+	 * Wikipedia, "Welch's t-test", example 1: t = -2.46, df = 25.0,
+	 * p = 0.021 (t and df recomputed with Python's statistics module:
+	 * -2.455356, 24.98853).
+	 */
+	const double a1[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+			      21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4 };
+	const double a2[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+			      24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
+	struct summary a, b;
+	struct welch w;
+
+	(void)state;
+	summarize(a1, 15, &a);
+	summarize(a2, 15, &b);
+	w = welch_test(&b, &a);	/* t = (mean a1 - mean a2) / se */
+	assert_float_equal(w.t, -2.455356, 1e-6);
+	assert_float_equal(w.df, 24.98853, 1e-5);
+	assert_float_equal(w.p, 0.021, 0.0005);
+	/* the other way round: same p, opposite t */
+	w = welch_test(&a, &b);
+	assert_float_equal(w.t, 2.455356, 1e-6);
+	assert_float_equal(w.p, 0.021, 0.0005);
+}
+
+static void welch_edges(void **state)
+{
+	const double same[] = { 1, 1, 1 }, other[] = { 2, 2, 2 };
+	struct summary a, b;
+	struct welch w;
+
+	(void)state;
+	summarize(same, 3, &a);
+	summarize(other, 3, &b);
+	w = welch_test(&a, &a);
+	assert_float_equal(w.p, 1, 0);
+	w = welch_test(&a, &b);
+	assert_float_equal(w.p, 0, 0);
+	summarize(same, 1, &a);
+	w = welch_test(&a, &b);
+	assert_true(isnan(w.p));	/* one run: no test, not a crash */
+}
+
+static void ratio_ci(void **state)
+{
+	/*
+	 * a: mean 100, sem 1, n 5; b: mean 110, sem 1, n 5.  By hand:
+	 * r = 1.1, se = 1.1 * hypot(0.01, 1/110) = 0.0148661,
+	 * df = (1 + 1)^2 / (1/4 + 1/4) = 8, t_0.975,8 = 2.306004 (table).
+	 */
+	struct summary a = { .n = 5, .mean = 100, .sem = 1 };
+	struct summary b = { .n = 5, .mean = 110, .sem = 1 };
+	struct ratio_interval r = ratio_interval(&a, &b, 0.95);
+	double half = 2.306004 * 1.1 * hypot(0.01, 1.0 / 110);
+
+	(void)state;
+	assert_float_equal(r.ratio, 1.1, 1e-12);
+	assert_float_equal(r.low, 1.1 - half, 1e-6);
+	assert_float_equal(r.high, 1.1 + half, 1e-6);
+	a.n = 1;
+	r = ratio_interval(&a, &b, 0.95);
+	assert_float_equal(r.ratio, 1.1, 1e-12);
+	assert_true(isnan(r.low) && isnan(r.high));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(summary_values),
+		cmocka_unit_test(incomplete_beta),
+		cmocka_unit_test(t_distribution),
+		cmocka_unit_test(welch_reference),
+		cmocka_unit_test(welch_edges),
+		cmocka_unit_test(ratio_ci),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
