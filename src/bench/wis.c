@@ -22,9 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* A task exits with these after wis_task_fail(); anything else is a crash. */
+/* A task exits with this after wis_task_fail(); anything else is a crash. */
 #define EXIT_TASK_FAILED 90
-#define EXIT_PARENT_LOST 91
 /* A task whose setup has not finished by then is taken to be stuck. */
 #define READY_TIMEOUT_S 60.0
 #define TASK_STACK_SIZE (1024 * 1024)
@@ -210,14 +209,6 @@ struct leader_args {
 	int nr_cpus;
 };
 
-/* Die with the parent, so nothing outlives a killed perfbot. */
-static void die_with_parent(pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(EXIT_PARENT_LOST);
-}
-
 struct task_start {
 	struct wis_task task;
 	const struct wis_test *test;
@@ -255,7 +246,7 @@ static noreturn void task_main(struct task_start *ts, enum wis_mode mode)
 			if (pid < 0)
 				wis_task_fail_errno(t, "start partner process");
 			if (pid == 0) {
-				die_with_parent(task_pid);
+				child_die_with(task_pid);
 				partner_main(ts);
 				_exit(EXIT_TASK_FAILED);
 			}
@@ -334,7 +325,7 @@ static int leader_main(void *arg)
 				_exit(EXIT_TASK_FAILED);
 			}
 			if (pid == 0) {
-				die_with_parent(leader);
+				child_die_with(leader);
 				if (cfg->affinity && cpu >= 0)
 					bind_to_cpu(cpu);
 				task_main(ts, WIS_PROCESS);

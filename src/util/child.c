@@ -43,15 +43,21 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
+void child_die_with(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* the parent may have died before the line above */
+	if (getppid() != parent)
+		_exit(EXIT_CHILD_SETUP);
+}
+
 /* In the new child: own group, die with the parent, a clean signal state. */
 static void become_child(pid_t parent)
 {
 	sigset_t none;
 
 	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(EXIT_CHILD_SETUP);
+	child_die_with(parent);
 	/* perfbot's handlers (or a test framework's) must not run here */
 	for (int sig = 1; sig < NSIG; sig++)
 		signal(sig, SIG_DFL);	/* fails harmlessly for KILL, STOP */

@@ -41,6 +41,12 @@ struct child_io {
 void child_signals_block(sigset_t *saved);
 void child_signals_restore(const sigset_t *saved);
 
+/*
+ * For a process forked by other means (a task of a benchmark): die when
+ * `parent` does (PR_SET_PDEATHSIG), and _exit() at once if it already has.
+ */
+void child_die_with(pid_t parent);
+
 /* Run fn(arg) in a new child; the child _exit()s with fn's return value. */
 int child_fork(struct child *c, int (*fn)(void *arg), void *arg);
 
