@@ -13,6 +13,11 @@
  * inside the wait (they are blocked by child_signals_block()), so a
  * handler that sets *stop wakes it without a race.
  *
+ * Limits: a member that leaves the group (setsid(), setpgid()) escapes
+ * the kill; benchmarks do not, a command run by perfbot stat could.  The
+ * death signal fires when the *thread* that forked the child exits, so
+ * fork children from a thread that lives as long as they should.
+ *
  * Threading: use from one thread.  Ownership: struct child holds a pidfd
  * that child_stop() closes.  Functions return 0 or a negative errno.
  */

@@ -6,7 +6,9 @@ volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
-	interrupted = sig;
+	/* the first signal decides the exit status (^C then SIGTERM: 130) */
+	if (!interrupted)
+		interrupted = sig;
 }
 
 void interrupt_install(void)

@@ -1,8 +1,8 @@
 /*
  * interrupt.h - SIGINT, SIGTERM and SIGHUP as a stop request.
  *
- * interrupt_install() makes these signals set `interrupted` to the signal
- * number (no SA_RESTART, so a blocking call returns EINTR).  Long waits
+ * interrupt_install() makes these signals set `interrupted` to the number
+ * of the first one to arrive (no SA_RESTART, so a blocking call returns EINTR).  Long waits
  * pass &interrupted as their stop flag and return early; the command then
  * prints what it has and exits with 128 + interrupted.  Process-wide.
  */
