@@ -1,0 +1,90 @@
+/*
+ * job.h - job files: LKP-compatible YAML, parsed with libyaml, expanded
+ * into atomic jobs (DESIGN.md §5).
+ *
+ * A job is a YAML mapping.  Any value that is a sequence is a dimension of
+ * the matrix; the cartesian product gives the atomic jobs.  A mapping
+ * value (a section such as `will-it-scale:` or `hackbench:`) holds more
+ * parameters, flattened into the same namespace (LKP does the same), so
+ * `will-it-scale: {mode: [process, thread]}` gives the parameter `mode`.
+ *
+ * Durations (runtime, interval, timeout) are util/parse.h's
+ * parse_duration(): "300s", "5m", a bare number of seconds.
+ *
+ * Keys this module knows itself (generic keys) are checked here: suite,
+ * testcase, category, runtime, repeat, interval, timeout, monitors,
+ * packages, build, exec, cpufreq_governor, ucode, kconfig, compiler,
+ * rootfs, and `kpi`.  Every other scalar key is a benchmark parameter;
+ * whether the benchmark knows it is for the runner to say, with the
+ * position recorded here (file:line:column).
+ *
+ * Ownership: a struct job owns everything in it; job_release().  The
+ * atomic jobs returned by job_expand() are owned by the caller; release
+ * each with atomic_job_release().  Errors: functions return 0 or a
+ * negative errno and fill a struct job_error (file:line:column and a
+ * message) for the caller to print.  No global state; thread-safe.
+ */
+#ifndef PERFBOT_JOB_JOB_H
+#define PERFBOT_JOB_JOB_H
+
+#include "record/record.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct job_error {
+	char file[256];
+	unsigned line, column;	/* 1-based; 0 when not about a position */
+	char msg[512];
+};
+
+/* A parameter of an atomic job: key, the value as written, its position. */
+struct job_param {
+	char *key;
+	char *value;		/* literal: "100%", "300s" stay as written */
+	unsigned line, column;
+};
+
+/* What to run for an `exec:` testcase. */
+struct job_exec {
+	char **argv;		/* NULL-terminated; from `cmd:` (a list) */
+	char *parse;		/* kv | json | gbench | hyperfine | time */
+	struct strmap paths;	/* parse: json -> stat name -> JSON path (a.b.0.c) */
+};
+
+struct atomic_job {
+	char *name;		/* LKP's: testcase + sorted parameter values */
+	char *testcase;
+	char *category;		/* "benchmark" by default */
+	struct job_param *params;	/* sorted by key; identity of the job */
+	size_t nr_params;
+	/* generic keys, resolved (the literal stays in params when it is one) */
+	unsigned repeat;	/* 0 when the job does not say */
+	double runtime_s;	/* 0 when the job does not say */
+	double interval_s;	/* monitor interval; 0 when not said */
+	double timeout_s;	/* 0 when not said */
+	char **monitors;	/* NULL: the category's default set; NULL-terminated */
+	char **packages;	/* NULL-terminated, may be NULL */
+	char **build;		/* argv of the build command, may be NULL */
+	char *kpi;		/* the stat the job exists for, may be NULL */
+	struct job_exec exec;	/* exec.argv NULL unless testcase is exec */
+	struct strmap recorded;	/* cpufreq_governor, ucode, kconfig, compiler, rootfs */
+	char *text;		/* this atomic job as YAML (to store and reproduce) */
+	char *file;		/* the job file it came from */
+};
+
+/*
+ * Parse `path` and expand it.  `overrides` are "key=value" strings (-s):
+ * a key already in the job replaces its value (a list value narrows the
+ * dimension to that value); a new key is added at top level.  On success
+ * *jobs holds *nr atomic jobs (at least one), sorted by name.
+ */
+int job_load(const char *path, char *const *overrides, size_t nr_overrides,
+	     struct atomic_job **jobs, size_t *nr, struct job_error *err);
+
+const struct job_param *atomic_job_param(const struct atomic_job *j,
+					 const char *key);
+void atomic_job_release(struct atomic_job *j);
+void atomic_jobs_release(struct atomic_job *jobs, size_t nr);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * record.h - the shared record types: what one run of an atomic job
+ * produced.  The runner fills a struct run_record and hands it to the
+ * command, which hands it to the store; the store gives records back to
+ * compare and report.  Every module may include this header (DESIGN.md
+ * §3: "the shared record types"); it includes nothing of perfbot.
+ *
+ * Ownership: a record owns every string and array in it; release it with
+ * run_record_release().  strmap/statmap copy the keys and values they are
+ * given.  Not thread-safe: one owner at a time.
+ * Errors: functions return 0 or -ENOMEM.
+ */
+#ifndef PERFBOT_RECORD_RECORD_H
+#define PERFBOT_RECORD_RECORD_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* String pairs in insertion order; set() replaces an existing key. */
+struct strmap_entry {
+	char *key;
+	char *value;
+};
+
+struct strmap {
+	struct strmap_entry *v;
+	size_t n, cap;
+};
+
+int strmap_set(struct strmap *m, const char *key, const char *value);
+int strmap_setf(struct strmap *m, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const char *strmap_get(const struct strmap *m, const char *key);
+/* Sort by key (byte order): the canonical order of a job's identity. */
+void strmap_sort(struct strmap *m);
+void strmap_release(struct strmap *m);
+
+/*
+ * A run's stats: name -> value.  Adding is O(1) (a run can have tens of
+ * thousands); statmap_finish() sorts by name and keeps the last value of a
+ * name added twice, after which statmap_get() is a binary search.
+ */
+struct stat_value {
+	char *name;
+	double value;
+};
+
+struct statmap {
+	struct stat_value *v;
+	size_t n, cap;
+	int sorted;
+};
+
+int statmap_add(struct statmap *m, const char *name, double value);
+int statmap_addf(struct statmap *m, double value, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void statmap_finish(struct statmap *m);
+/* The value of `name` (after statmap_finish()), or NULL. */
+const double *statmap_get(const struct statmap *m, const char *name);
+void statmap_release(struct statmap *m);
+
+enum run_status {
+	RUN_COMPLETE,		/* ran to the end; its stats are the result */
+	RUN_FAILED,		/* crashed, exited non-zero or timed out */
+	RUN_INCOMPLETE,		/* stopped by the user; stats are partial */
+};
+
+const char *run_status_name(enum run_status status);
+
+struct run_record {
+	char *testbox;		/* hostname */
+	char *testcase;		/* will-it-scale, hackbench, netperf, exec name */
+	char *job;		/* atomic job name, as LKP names it */
+	struct strmap params;	/* identity: sorted parameters as written (100%, 300s) */
+	char *commit;		/* full sha, or the kernel release for local runs */
+	struct strmap env;	/* environment, resolved values, unavailable monitors */
+	struct statmap stats;
+	enum run_status status;
+	double started;		/* Unix time, seconds */
+	double duration_s;
+	char *job_text;		/* the atomic job as YAML, to reproduce the run */
+};
+
+/* Set a string field (copying value; NULL clears it). */
+int record_set_str(char **field, const char *value);
+void run_record_release(struct run_record *r);
+
+#endif

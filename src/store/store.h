@@ -1,0 +1,96 @@
+/*
+ * store.h - where runs are kept (DESIGN.md §10).  This is the interface;
+ * sqlite.c implements it, and a PostgreSQL backend (pg.c, later) must fit
+ * behind it unchanged: nothing SQLite-specific crosses this header.
+ *
+ * A location is a path (SQLite) or, later, a postgresql:// URL.
+ * store_default_location() gives --db's default: $PERFBOT_DB, else
+ * $XDG_DATA_HOME/perfbot/results.db, else ~/.local/share/perfbot/results.db.
+ *
+ * Guarantees: a run and all its stats are written in one transaction, so
+ * a crash or ^C never leaves a half run that looks complete.  Another
+ * writer holding the database waits up to a busy timeout, then fails with
+ * -EBUSY.  A file that is not a perfbot database, or of a newer schema,
+ * is refused (-EPROTO) without being modified.
+ *
+ * Ownership: struct store is opaque, one per thread; store_close() frees
+ * it.  Records and lists returned are the caller's to release.
+ * Errors: 0 or a negative errno, with a message in store_error(s) (or in
+ * `err` for store_open()).
+ */
+#ifndef PERFBOT_STORE_STORE_H
+#define PERFBOT_STORE_STORE_H
+
+#include "record/record.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+
+enum store_mode { STORE_READ, STORE_WRITE };
+
+/* The default location (malloc'd), or NULL when no home is known. */
+char *store_default_location(void);
+
+/* Open (STORE_WRITE creates it and its directory when missing). */
+int store_open(const char *location, enum store_mode mode, struct store **out,
+	       char *err, size_t errlen);
+void store_close(struct store *s);
+const char *store_error(const struct store *s);
+
+/* Write one run (its record is finished: statmap_finish() done or not). */
+int store_put_run(struct store *s, const struct run_record *r, int64_t *run_id);
+
+/* What `perfbot results` lists: every field may be NULL to match all. */
+struct store_filter {
+	const char *testcase;
+	const char *commit;	/* full sha, or a unique prefix of one */
+	const char *job;
+	const char *testbox;
+};
+
+/* One group of runs: same testbox, atomic job and commit. */
+struct store_group {
+	char *testbox, *testcase, *job, *commit;
+	size_t runs_complete, runs_failed, runs_incomplete;
+	int64_t last_run_id;
+	double last_started;
+};
+
+int store_list_groups(struct store *s, const struct store_filter *f,
+		      struct store_group **groups, size_t *nr);
+void store_groups_release(struct store_group *groups, size_t nr);
+
+/* Run ids of one group, oldest first (any status). */
+int store_group_runs(struct store *s, const char *testbox, const char *job,
+		     const char *commit, int64_t **ids, size_t *nr);
+
+/* One run in full: stats, environment, params, job text. */
+int store_get_run(struct store *s, int64_t run_id, struct run_record *out);
+
+/*
+ * Every stat of one atomic job on one testbox at one commit: for each stat
+ * name the values of the complete runs (for compare).  *names and *values
+ * are parallel arrays of nr entries; values[i] has counts[i] numbers.
+ */
+struct store_samples {
+	size_t nr;
+	char **names;
+	double **values;
+	size_t *counts;
+	size_t nr_runs;
+};
+
+int store_load_samples(struct store *s, const char *testbox, const char *job,
+		       const char *commit, struct store_samples *out);
+void store_samples_release(struct store_samples *samples);
+
+/*
+ * Resolve a commit given as a full sha, a unique prefix, or a label (the
+ * kernel release of local runs) to what the store holds; -ENOENT or
+ * -EEXIST (ambiguous prefix).  *full is malloc'd.
+ */
+int store_resolve_commit(struct store *s, const char *given, char **full);
+
+#endif
