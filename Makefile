@@ -6,10 +6,9 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 PERFBOT    := $(BUILD)/perfbot
-# make run: a short scaling sweep of the tests kernel test robot reports
-# name most, until the job runner exists.
-RUN_TESTS  ?= futex1 getppid1 malloc2 context_switch1
-RUN_OPTS   ?= --sweep -w 1 -d 3
+# make run: perfbot's main job -- jobs/smoke.yaml into the default store
+# (about a minute), then what is stored for it.
+RUN_JOB    ?= jobs/smoke.yaml
 
 .PHONY: all deps build build-asan run check check-unit clean
 
@@ -31,11 +30,9 @@ build-asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 
 run: build
-	@for t in $(RUN_TESTS); do \
-		echo "== perfbot bench $$t $(RUN_OPTS)"; \
-		$(PERFBOT) bench $$t $(RUN_OPTS) || exit $$?; \
-		echo; \
-	done
+	$(PERFBOT) run $(RUN_JOB)
+	@echo
+	$(PERFBOT) results --testcase will-it-scale --commit "$$(uname -r)"
 
 # Unit tests under ASan+UBSan, then everything on the optimised build.
 check: build build-asan

@@ -5,7 +5,7 @@ set -eu
 
 PACKAGES="gcc make cmake ninja-build pkg-config libjansson-dev libcmocka-dev
 libyaml-dev libsqlite3-dev
-procps util-linux git python3 bc coreutils"
+procps util-linux git python3 bc coreutils sqlite3"
 
 missing=
 for p in $PACKAGES; do

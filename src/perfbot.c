@@ -18,6 +18,10 @@ static int cmd_version(int argc, char **argv);
 
 static const struct subcommand subcommands[] = {
 	{ "bench", cmd_bench, "run a built-in microbenchmark, or sweep 1..N tasks" },
+	{ "run", cmd_run, "run a job file's atomic jobs and store the results" },
+	{ "install", cmd_install, "install the Debian packages a job file needs" },
+	{ "job", cmd_job, "split a job file into its atomic jobs" },
+	{ "results", cmd_results, "list stored results, or show one run" },
 	{ "stat", cmd_stat, "time any command over repeated runs, compare variants" },
 	{ "help", cmd_help, "show this help, or a command's (perfbot help bench)" },
 	{ "version", cmd_version, "print perfbot's version" },

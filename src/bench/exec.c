@@ -74,15 +74,26 @@ int exec_run_once(char *const argv[], const struct exec_opts *opts,
 	struct rusage ru;
 	sigset_t wait_mask;
 	double t0, deadline;
-	int null_fd, err;
+	int null_fd, out_fd = -1, err;
 
 	memset(out, 0, sizeof(*out));
 	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null_fd < 0)
 		return -errno;
 	io.stdin_fd = null_fd;
+	io.cwd = opts->cwd;
 	if (!opts->show_output)
 		io.stdout_fd = io.stderr_fd = null_fd;
+	if (opts->stdout_path) {
+		out_fd = open(opts->stdout_path,
+			      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (out_fd < 0) {
+			err = -errno;
+			close(null_fd);
+			return err;
+		}
+		io.stdout_fd = out_fd;
+	}
 	child_signals_block(&wait_mask);
 	t0 = mono_now();
 	err = child_spawn(&c, argv, &io);
@@ -108,5 +119,7 @@ int exec_run_once(char *const argv[], const struct exec_opts *opts,
 out:
 	child_signals_restore(&wait_mask);
 	close(null_fd);
+	if (out_fd >= 0)
+		close(out_fd);
 	return err;
 }

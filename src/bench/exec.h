@@ -18,6 +18,8 @@
 struct exec_opts {
 	double timeout_s;		/* 0: none */
 	bool show_output;		/* else stdout and stderr go to /dev/null */
+	const char *stdout_path;	/* non-NULL: stdout into this file (truncated) */
+	const char *cwd;		/* non-NULL: run the command there */
 	volatile sig_atomic_t *stop;	/* may be NULL */
 };
 

@@ -24,5 +24,9 @@ int cmd_bench(int argc, char **argv);
 int cmd_bench_hackbench(int argc, char **argv);
 int cmd_bench_netperf(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_results(int argc, char **argv);
+int cmd_job(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_install(int argc, char **argv);
 
 #endif

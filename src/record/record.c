@@ -234,3 +234,28 @@ void run_record_release(struct run_record *r)
 	statmap_release(&r->stats);
 	memset(r, 0, sizeof(*r));
 }
+
+const char *run_record_kpi(const struct run_record *r)
+{
+	static const char *const kpis[] = {
+		"will-it-scale.per_thread_ops", "will-it-scale.per_process_ops",
+		"hackbench.throughput", "netperf.Throughput_Mbps",
+		"netperf.Throughput_tps", NULL,
+	};
+	const char *kpi = strmap_get(&r->env, "kpi");
+
+	if (kpi && statmap_get(&r->stats, kpi))
+		return kpi;
+	for (const char *const *k = kpis; *k; k++)
+		if (statmap_get(&r->stats, *k))
+			return *k;
+	for (size_t i = 0; i < r->stats.n; i++) {
+		const char *name = r->stats.v[i].name;
+		size_t tl = r->testcase ? strlen(r->testcase) : 0;
+
+		if (tl && !strncmp(name, r->testcase, tl) &&
+		    !strcmp(name + tl, ".time.elapsed_time"))
+			return name;
+	}
+	return NULL;
+}

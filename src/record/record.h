@@ -81,6 +81,16 @@ struct run_record {
 	char *job_text;		/* the atomic job as YAML, to reproduce the run */
 };
 
+/*
+ * The stat a run exists for: the job's `kpi` (env "kpi") when the run has
+ * it, else the first the run has of will-it-scale.per_thread_ops,
+ * will-it-scale.per_process_ops, hackbench.throughput,
+ * netperf.Throughput_Mbps, netperf.Throughput_tps,
+ * <testcase>.time.elapsed_time.  NULL when it has none of them.  The
+ * returned name points into the record or a static string.
+ */
+const char *run_record_kpi(const struct run_record *r);
+
 /* Set a string field (copying value; NULL clears it). */
 int record_set_str(char **field, const char *value);
 void run_record_release(struct run_record *r);

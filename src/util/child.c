@@ -132,7 +132,8 @@ int child_spawn(struct child *c, char *const argv[], const struct child_io *io)
 			move_fd(io->stdout_fd, STDOUT_FILENO);
 			move_fd(io->stderr_fd, STDERR_FILENO);
 		}
-		execvp(argv[0], argv);
+		if (!io || !io->cwd || chdir(io->cwd) == 0)
+			execvp(argv[0], argv);
 		err = errno;
 		/* the parent reads why; a short write leaves it with EIO */
 		if (write(report[1], &err, sizeof(err)) < 0)

@@ -34,9 +34,14 @@ struct child {
 	int pidfd;		/* -1 where the kernel has no pidfd_open */
 };
 
-/* Where a spawned command's standard streams go; -1 keeps perfbot's. */
+/*
+ * Where a spawned command's standard streams go; -1 keeps perfbot's.
+ * cwd: the directory the command starts in; NULL keeps perfbot's (a
+ * chdir failure is reported like an exec failure).
+ */
 struct child_io {
 	int stdin_fd, stdout_fd, stderr_fd;
+	const char *cwd;
 };
 
 /*

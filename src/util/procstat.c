@@ -20,9 +20,11 @@ int procstat_parse(const char *text, struct cpu_times *out)
 	/* older kernels lack the last fields; 4 is the historical minimum */
 	if (strncmp(text, "cpu ", 4) ||
 	    sscanf(text + 4, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-		   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+		   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+		   " %" SCNu64 " %" SCNu64,
 		   &out->user, &out->nice, &out->system, &out->idle,
-		   &out->iowait, &out->irq, &out->softirq, &out->steal) < 4)
+		   &out->iowait, &out->irq, &out->softirq, &out->steal,
+		   &out->guest, &out->guest_nice) < 4)
 		return -EPROTO;
 	return 0;
 }
@@ -39,7 +41,7 @@ int procstat_read(int fd, struct cpu_times *out)
 	return procstat_parse(buf, out);
 }
 
-static uint64_t total(const struct cpu_times *t)
+uint64_t cpu_times_total(const struct cpu_times *t)
 {
 	return t->user + t->nice + t->system + t->idle + t->iowait + t->irq +
 	       t->softirq + t->steal;
@@ -47,7 +49,7 @@ static uint64_t total(const struct cpu_times *t)
 
 double cpu_times_idle_pct(const struct cpu_times *a, const struct cpu_times *b)
 {
-	uint64_t ta = total(a), tb = total(b);
+	uint64_t ta = cpu_times_total(a), tb = cpu_times_total(b);
 
 	if (tb <= ta || b->idle < a->idle)
 		return -1;

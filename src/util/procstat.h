@@ -10,9 +10,14 @@
 
 #include <stdint.h>
 
-/* Jiffies (USER_HZ) since boot, all CPUs together. */
+/*
+ * Jiffies (USER_HZ) since boot, all CPUs together.  guest and guest_nice
+ * are already counted inside user and nice (the kernel adds them to both),
+ * so totals leave them out.
+ */
 struct cpu_times {
 	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+	uint64_t guest, guest_nice;
 };
 
 /* An O_RDONLY|O_CLOEXEC descriptor of /proc/stat, or a negative errno. */
@@ -23,5 +28,7 @@ int procstat_read(int fd, struct cpu_times *out);
 int procstat_parse(const char *text, struct cpu_times *out);
 /* Idle % between two readings (guest time is inside user); -1 if no time passed. */
 double cpu_times_idle_pct(const struct cpu_times *a, const struct cpu_times *b);
+/* All jiffies of a reading: user..steal (guest time is inside user and nice). */
+uint64_t cpu_times_total(const struct cpu_times *t);
 
 #endif

@@ -1,0 +1,268 @@
+/*
+ * store_bench.c - how fast the result store writes and reads, and how
+ * big it grows (docs/store.md; figures go to bench/RESULTS.md).
+ *
+ *   store_bench [RUNS [STATS]]     (default 10000 runs x 1000 stats)
+ *
+ * (a) one run of 10,000 stats written with store_put_run(): the median
+ *     of 20 writes (the first, which interns the names, shown apart),
+ *     and the first write of a new connection to a store that has them;
+ * (b) RUNS runs x STATS stats stored through store_put_run() (100 jobs x
+ *     20 commits x 5 runs at the default size), then both commits of one
+ *     job loaded with store_load_samples(), as compare does: the median
+ *     of 20 pairs, and the first pair on a fresh connection;
+ * (c) the database's size per stored value, after the final checkpoint.
+ *
+ * Everything lives in a temp dir under $TMPDIR, removed at the end.
+ */
+#define _GNU_SOURCE
+#include "record/record.h"
+#include "store/store.h"
+#include "util/fsutil.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define NR_WRITES 20
+#define WIDE_STATS 10000
+#define NR_LOADS 20
+#define RUNS_PER_GROUP 5
+#define COMMITS_PER_JOB 20
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A measurement-like value: a per-stat level with ~1% noise. */
+static double value(uint64_t *rng, size_t stat)
+{
+	*rng = *rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (1000.0 + stat * 37.0) * (1 + ((*rng >> 11) * 0x1.0p-53 - 0.5) / 50);
+}
+
+static int make_record(struct run_record *r, size_t nstats)
+{
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	err |= record_set_str(&r->testbox, "benchbox");
+	err |= record_set_str(&r->testcase, "will-it-scale");
+	err |= record_set_str(&r->job, "job");
+	err |= record_set_str(&r->commit, "0");
+	err |= record_set_str(&r->job_text, "suite: will-it-scale\nruntime: 300s\n");
+	err |= strmap_set(&r->params, "mode", "thread");
+	err |= strmap_set(&r->params, "nr_task", "100%");
+	for (int i = 0; i < 12; i++)
+		err |= strmap_setf(&r->env, "env.key%02d", "value of key %d", i);
+	for (size_t i = 0; i < nstats; i++)
+		err |= statmap_addf(&r->stats, 0, "monitor%zu.some.stat_name_%05zu",
+				    i % 17, i);
+	statmap_finish(&r->stats);
+	return err ? -ENOMEM : 0;
+}
+
+static struct store *open_store(const char *path)
+{
+	char err[1024];
+	struct store *s;
+
+	if (store_open(path, STORE_WRITE, &s, err, sizeof(err))) {
+		fprintf(stderr, "store_bench: %s\n", err);
+		return NULL;
+	}
+	return s;
+}
+
+/* (a) */
+static int bench_write(const char *dir)
+{
+	struct run_record r;
+	double t[NR_WRITES], first;
+	struct store *s = NULL;
+	uint64_t rng = 1;
+	char *path = NULL;
+	int ret = -1;
+
+	if (asprintf(&path, "%s/write.db", dir) < 0 || make_record(&r, WIDE_STATS))
+		goto out;
+	s = open_store(path);
+	if (!s)
+		goto out;
+	for (int w = 0; w < NR_WRITES; w++) {
+		double t0;
+
+		for (size_t i = 0; i < r.stats.n; i++)
+			r.stats.v[i].value = value(&rng, i);
+		t0 = now();
+		if (store_put_run(s, &r, NULL)) {
+			fprintf(stderr, "store_bench: %s\n", store_error(s));
+			goto out;
+		}
+		t[w] = now() - t0;
+	}
+	first = t[0];
+	printf("(a) write one run of %d stats: median %.1f ms of %d writes"
+	       " (first, interning the names: %.1f ms; target < 50 ms)\n",
+	       WIDE_STATS, median(t, NR_WRITES) * 1e3, NR_WRITES, first * 1e3);
+	/* a new process: the names are stored but not in its cache yet */
+	store_close(s);
+	s = open_store(path);
+	if (!s)
+		goto out;
+	t[0] = now();
+	if (store_put_run(s, &r, NULL)) {
+		fprintf(stderr, "store_bench: %s\n", store_error(s));
+		goto out;
+	}
+	printf("    first write of a fresh connection, names already stored: %.1f ms\n",
+	       (now() - t[0]) * 1e3);
+	ret = 0;
+out:
+	store_close(s);
+	run_record_release(&r);
+	free(path);
+	return ret;
+}
+
+/* (b) and (c) */
+static int bench_history(const char *dir, size_t nruns, size_t nstats)
+{
+	size_t ngroups = (nruns + RUNS_PER_GROUP - 1) / RUNS_PER_GROUP;
+	size_t njobs = (ngroups + COMMITS_PER_JOB - 1) / COMMITS_PER_JOB;
+	double t[NR_LOADS], t0, build, first = 0;
+	struct run_record r;
+	struct store *s = NULL;
+	uint64_t rng = 2;
+	char *path = NULL, name[64];
+	size_t done = 0, loaded = 0;
+	struct stat st;
+	int ret = -1;
+
+	if (asprintf(&path, "%s/history.db", dir) < 0 || make_record(&r, nstats))
+		goto out;
+	s = open_store(path);
+	if (!s)
+		goto out;
+	t0 = now();
+	/* commits in time order, each job run 5 times at each */
+	for (size_t c = 0; c < COMMITS_PER_JOB && done < nruns; c++) {
+		snprintf(name, sizeof(name), "%040zx", c * 0x1234567 + 0xabc);
+		record_set_str(&r.commit, name);
+		for (size_t j = 0; j < njobs && done < nruns; j++) {
+			snprintf(name, sizeof(name), "will-it-scale-100%%-thread-test%03zu", j);
+			record_set_str(&r.job, name);
+			for (int k = 0; k < RUNS_PER_GROUP && done < nruns; k++, done++) {
+				for (size_t i = 0; i < r.stats.n; i++)
+					r.stats.v[i].value = value(&rng, i);
+				r.started = 1.7e9 + done;
+				if (store_put_run(s, &r, NULL)) {
+					fprintf(stderr, "store_bench: %s\n", store_error(s));
+					goto out;
+				}
+			}
+		}
+		fprintf(stderr, "\r  %zu/%zu runs stored", done, nruns);
+	}
+	build = now() - t0;
+	fprintf(stderr, "\n");
+	printf("(b) stored %zu runs x %zu stats = %zu values in %.1f s (%.0f values/s)\n",
+	       done, nstats, done * nstats, build, done * nstats / build);
+	store_close(s);
+
+	/* a fresh connection, as a compare command would have */
+	s = open_store(path);
+	if (!s)
+		goto out;
+	for (int l = 0; l < NR_LOADS; l++) {
+		struct store_samples a, b;
+		char ca[64], cb[64];
+
+		snprintf(ca, sizeof(ca), "%040zx", (size_t)(COMMITS_PER_JOB - 2) * 0x1234567 + 0xabc);
+		snprintf(cb, sizeof(cb), "%040zx", (size_t)(COMMITS_PER_JOB - 1) * 0x1234567 + 0xabc);
+		snprintf(name, sizeof(name), "will-it-scale-100%%-thread-test%03zu",
+			 (size_t)l % njobs);
+		t0 = now();
+		if (store_load_samples(s, "benchbox", name, ca, &a) ||
+		    store_load_samples(s, "benchbox", name, cb, &b)) {
+			fprintf(stderr, "store_bench: %s\n", store_error(s));
+			goto out;
+		}
+		t[l] = now() - t0;
+		if (!l)
+			first = t[l];
+		loaded = 0;
+		for (size_t i = 0; i < a.nr; i++)
+			loaded += a.counts[i];
+		for (size_t i = 0; i < b.nr; i++)
+			loaded += b.counts[i];
+		store_samples_release(&a);
+		store_samples_release(&b);
+	}
+	printf("    load both commits of one job (%zu values): median %.2f ms of %d"
+	       " (first, fresh connection: %.2f ms; target < 200 ms)\n",
+	       loaded, median(t, NR_LOADS) * 1e3, NR_LOADS, first * 1e3);
+	store_close(s);
+	s = NULL;
+
+	/* closing the last connection checkpoints the WAL into the file */
+	if (stat(path, &st)) {
+		perror("store_bench: stat");
+		goto out;
+	}
+	printf("(c) database: %.1f MiB for %zu values: %.1f bytes per value\n",
+	       st.st_size / 1048576.0, done * nstats,
+	       (double)st.st_size / (done * nstats));
+	ret = 0;
+out:
+	store_close(s);
+	run_record_release(&r);
+	free(path);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	size_t nruns = 10000, nstats = 1000;
+	char *dir = NULL;
+	int ret = 1;
+
+	if (argc > 1)
+		nruns = strtoul(argv[1], NULL, 10);
+	if (argc > 2)
+		nstats = strtoul(argv[2], NULL, 10);
+	if (argc > 3 || !nruns || !nstats) {
+		fprintf(stderr, "usage: store_bench [RUNS [STATS]]\n");
+		return 2;
+	}
+	if (make_temp_dir(NULL, "perfbot-store-bench", &dir)) {
+		perror("store_bench: temp dir");
+		return 1;
+	}
+	if (!bench_write(dir) && !bench_history(dir, nruns, nstats))
+		ret = 0;
+	remove_tree(dir);
+	free(dir);
+	return ret;
+}

@@ -1,0 +1,545 @@
+/*
+ * results.c - perfbot results: list what the store holds, one line per
+ * group of runs (testbox, atomic job, commit) with its KPI, or show one
+ * run in full.
+ */
+#define _GNU_SOURCE
+#include "cmd/cmds.h"
+#include "record/record.h"
+#include "stats/summary.h"
+#include "store/store.h"
+#include "util/parse.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char results_usage[] =
+	"usage: perfbot results [--db PATH] [--testcase T] [--commit C] [--job NAME]\n"
+	"                       [--testbox HOST] [--json]\n"
+	"       perfbot results show RUN_ID [--db PATH] [--json]\n"
+	"\n"
+	"List the stored results: one line per group of runs of one atomic job\n"
+	"on one testbox at one commit, with how many runs completed, failed or\n"
+	"were left incomplete, and the group's KPI as mean ± %stddev over its\n"
+	"complete runs.  'show' prints one run in full: its fields, parameters,\n"
+	"environment, every stat and the job it ran.\n"
+	"\n"
+	"      --db PATH       the results database (default: $PERFBOT_DB, else\n"
+	"                      $XDG_DATA_HOME/perfbot/results.db, else\n"
+	"                      ~/.local/share/perfbot/results.db)\n"
+	"      --testcase T    only runs of testcase T (will-it-scale, hackbench, ...)\n"
+	"      --commit C      only runs of commit C: a full sha, a unique prefix of\n"
+	"                      at least 4 digits, or a label (kernel release)\n"
+	"      --job NAME      only runs of the atomic job NAME\n"
+	"      --testbox HOST  only runs on HOST\n"
+	"      --json          print JSON instead of text\n"
+	"  -h, --help          show this help\n"
+	"\n"
+	"The KPI of a group is the stat its runs' environment names as 'kpi',\n"
+	"else the first stored of will-it-scale.per_thread_ops,\n"
+	"will-it-scale.per_process_ops, hackbench.throughput,\n"
+	"netperf.Throughput_Mbps, netperf.Throughput_tps and\n"
+	"<testcase>.time.elapsed_time, as its latest complete run has them.\n"
+	"\n"
+	"Exit status: 0 done, 1 no database, an unknown run or commit, or a\n"
+	"database that cannot be read, 2 bad usage.\n";
+
+struct results_opts {
+	char *db;		/* owned */
+	struct store_filter filter;
+	bool json;
+	bool show;
+	int64_t run_id;
+};
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perfbot: results: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+static int failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int failure(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perfbot: results: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAILED;
+}
+
+static int parse_args(int argc, char **argv, struct results_opts *o)
+{
+	enum { OPT_DB = 256, OPT_TESTCASE, OPT_COMMIT, OPT_JOB, OPT_TESTBOX, OPT_JSON };
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "testcase", required_argument, NULL, OPT_TESTCASE },
+		{ "commit", required_argument, NULL, OPT_COMMIT },
+		{ "job", required_argument, NULL, OPT_JOB },
+		{ "testbox", required_argument, NULL, OPT_TESTBOX },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL, *filter_opt = NULL;
+	unsigned long id;
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DB:
+			if (!*optarg)
+				return usage_error("--db needs a path");
+			db = optarg;
+			break;
+		case OPT_TESTCASE:
+			o->filter.testcase = optarg;
+			filter_opt = "--testcase";
+			break;
+		case OPT_COMMIT:
+			o->filter.commit = optarg;
+			filter_opt = "--commit";
+			break;
+		case OPT_JOB:
+			o->filter.job = optarg;
+			filter_opt = "--job";
+			break;
+		case OPT_TESTBOX:
+			o->filter.testbox = optarg;
+			filter_opt = "--testbox";
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case 'h':
+			fputs(results_usage, stdout);
+			return -1;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind], "show"))
+			return usage_error("unexpected argument '%s'", argv[optind]);
+		o->show = true;
+		if (++optind == argc)
+			return usage_error("show needs a run id: perfbot results show RUN_ID");
+		if (parse_ulong(argv[optind], 1, INT64_MAX, &id) != PARSE_OK)
+			return usage_error("invalid run id '%s': expected a number of at least 1",
+					   argv[optind]);
+		o->run_id = (int64_t)id;
+		if (++optind < argc)
+			return usage_error("unexpected argument '%s'", argv[optind]);
+		if (filter_opt)
+			return usage_error("%s is for listing, not for show", filter_opt);
+	}
+	o->db = db ? strdup(db) : store_default_location();
+	if (!o->db)
+		return failure("no database location: give --db PATH or set PERFBOT_DB (no home directory is known)");
+	return 0;
+}
+
+/* ---- the listing ---- */
+
+struct kpi {
+	char *name;		/* owned; NULL: no KPI found */
+	struct summary sum;
+};
+
+struct group_line {
+	const struct store_group *g;
+	struct kpi kpi;
+};
+
+static bool find_sample(const struct store_samples *sm, const char *name,
+			size_t *at)
+{
+	for (size_t i = 0; i < sm->nr; i++) {
+		if (!strcmp(sm->names[i], name)) {
+			*at = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The group's KPI over its complete runs; 0 or a negative errno.  Its name
+ * comes from the latest complete run (a failed one may lack the stat).
+ */
+static int group_kpi(struct store *s, const struct store_group *g, struct kpi *k)
+{
+	struct run_record run = { 0 };
+	struct store_samples sm;
+	int64_t *ids = NULL;
+	size_t nids = 0, at;
+	const char *name;
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	err = store_group_runs(s, g->testbox, g->job, g->commit, &ids, &nids);
+	for (size_t i = nids; !err && i-- > 0;) {
+		run_record_release(&run);
+		err = store_get_run(s, ids[i], &run);
+		if (err || run.status == RUN_COMPLETE || !g->runs_complete)
+			break;
+	}
+	if (err || !nids)
+		goto out;
+	name = run_record_kpi(&run);
+	if (!name)
+		goto out;
+	k->name = strdup(name);
+	if (!k->name) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!g->runs_complete)
+		goto out;
+	err = store_load_samples(s, g->testbox, g->job, g->commit, &sm);
+	if (err)
+		goto out;
+	if (find_sample(&sm, k->name, &at))
+		summarize(sm.values[at], sm.counts[at], &k->sum);
+	store_samples_release(&sm);
+out:
+	run_record_release(&run);
+	free(ids);
+	return err;
+}
+
+static double pct_stddev(const struct summary *sum)
+{
+	return sum->mean != 0 ? 100 * sum->stddev / fabs(sum->mean) : 0;
+}
+
+/* A mean as people read it: integers for big numbers, 6 digits else. */
+static void format_mean(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 1e5 && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.6g", v);
+}
+
+static void format_kpi(char *buf, size_t len, const struct kpi *k)
+{
+	char mean[64];
+
+	if (!k->name) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (!k->sum.n) {
+		snprintf(buf, len, "%s -", k->name);
+		return;
+	}
+	format_mean(mean, sizeof(mean), k->sum.mean);
+	if (k->sum.n < 2)
+		snprintf(buf, len, "%s %s", k->name, mean);
+	else
+		snprintf(buf, len, "%s %s ±%.1f%%", k->name, mean, pct_stddev(&k->sum));
+}
+
+/* A sha as git abbreviates it; a label (kernel release) stays whole. */
+static int commit_width(const char *commit)
+{
+	size_t n = strlen(commit);
+
+	if (n > 12 && strspn(commit, "0123456789abcdef") == n)
+		return 12;
+	return (int)n;
+}
+
+static void print_groups_text(const struct group_line *lines, size_t n)
+{
+	int wbox = strlen("testbox"), wjob = strlen("job"), wcommit = strlen("commit");
+
+	for (size_t i = 0; i < n; i++) {
+		const struct store_group *g = lines[i].g;
+		int b = strlen(g->testbox), j = strlen(g->job), c = commit_width(g->commit);
+
+		wbox = b > wbox ? b : wbox;
+		wjob = j > wjob ? j : wjob;
+		wcommit = c > wcommit ? c : wcommit;
+	}
+	printf("%-*s  %-*s  %-*s  %8s %6s %10s  %s\n", wbox, "testbox", wjob, "job",
+	       wcommit, "commit", "complete", "failed", "incomplete",
+	       "kpi (mean ±%stddev)");
+	for (size_t i = 0; i < n; i++) {
+		const struct store_group *g = lines[i].g;
+		char kpi[512];
+
+		format_kpi(kpi, sizeof(kpi), &lines[i].kpi);
+		printf("%-*s  %-*s  %-*.*s  %8zu %6zu %10zu  %s\n", wbox, g->testbox,
+		       wjob, g->job, wcommit, commit_width(g->commit), g->commit,
+		       g->runs_complete, g->runs_failed, g->runs_incomplete, kpi);
+	}
+}
+
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *kpi_json(const struct kpi *k)
+{
+	if (!k->name)
+		return json_null();
+	if (!k->sum.n)
+		return json_pack("{s:s, s:I, s:n, s:n, s:n}", "name", k->name,
+				 "n", (json_int_t)0, "mean", "stddev", "stddev_pct");
+	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "name", k->name,
+			 "n", (json_int_t)k->sum.n, "mean", number_or_null(k->sum.mean),
+			 "stddev", number_or_null(k->sum.stddev),
+			 "stddev_pct", number_or_null(pct_stddev(&k->sum)));
+}
+
+static int print_groups_json(const struct group_line *lines, size_t n)
+{
+	json_t *arr = json_array();
+	int err;
+
+	for (size_t i = 0; arr && i < n; i++) {
+		const struct store_group *g = lines[i].g;
+
+		if (json_array_append_new(arr, json_pack(
+			"{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o}",
+			"testbox", g->testbox, "testcase", g->testcase, "job", g->job,
+			"commit", g->commit,
+			"runs_complete", (json_int_t)g->runs_complete,
+			"runs_failed", (json_int_t)g->runs_failed,
+			"runs_incomplete", (json_int_t)g->runs_incomplete,
+			"last_run_id", (json_int_t)g->last_run_id,
+			"last_started", number_or_null(g->last_started),
+			"kpi", kpi_json(&lines[i].kpi)))) {
+			json_decref(arr);
+			arr = NULL;
+		}
+	}
+	err = !arr || json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	if (!err)
+		putchar('\n');
+	json_decref(arr);
+	return err ? -ENOMEM : 0;
+}
+
+static int list_results(struct store *s, struct results_opts *o)
+{
+	struct store_group *groups = NULL;
+	struct group_line *lines = NULL;
+	char *commit = NULL;
+	size_t n = 0;
+	int ret = EXIT_FAILED, err;
+
+	if (o->filter.commit) {
+		err = store_resolve_commit(s, o->filter.commit, &commit);
+		if (err) {
+			failure("%s", store_error(s));
+			goto out;
+		}
+		o->filter.commit = commit;
+	}
+	err = store_list_groups(s, &o->filter, &groups, &n);
+	if (err) {
+		failure("%s", store_error(s));
+		goto out;
+	}
+	lines = calloc(n ? n : 1, sizeof(*lines));
+	if (!lines) {
+		failure("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		lines[i].g = &groups[i];
+		err = group_kpi(s, &groups[i], &lines[i].kpi);
+		if (err) {
+			failure("%s", err == -ENOMEM ? "out of memory" : store_error(s));
+			goto out;
+		}
+	}
+	if (o->json) {
+		if (print_groups_json(lines, n)) {
+			failure("cannot write JSON");
+			goto out;
+		}
+	} else if (n) {
+		print_groups_text(lines, n);
+	}
+	ret = EXIT_OK;
+out:
+	for (size_t i = 0; lines && i < n; i++)
+		free(lines[i].kpi.name);
+	free(lines);
+	store_groups_release(groups, n);
+	free(commit);
+	return ret;
+}
+
+/* ---- one run ---- */
+
+static void format_time(char *buf, size_t len, double t)
+{
+	time_t secs = (time_t)t;
+	struct tm tm;
+
+	if (!isfinite(t) || !gmtime_r(&secs, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, len, "%.3f", t);
+}
+
+static int strmap_width(const struct strmap *m)
+{
+	int w = 0;
+
+	for (size_t i = 0; i < m->n; i++) {
+		int k = strlen(m->v[i].key);
+
+		w = k > w ? k : w;
+	}
+	return w;
+}
+
+static void print_strmap(const char *title, const struct strmap *m)
+{
+	int w = strmap_width(m);
+
+	printf("\n%s (%zu)\n", title, m->n);
+	for (size_t i = 0; i < m->n; i++)
+		printf("  %-*s  %s\n", w, m->v[i].key, m->v[i].value);
+}
+
+static void print_run_text(int64_t id, const struct run_record *r)
+{
+	char when[64];
+	int w = 0;
+
+	format_time(when, sizeof(when), r->started);
+	printf("run         %lld\n", (long long)id);
+	printf("testbox     %s\n", r->testbox);
+	printf("testcase    %s\n", r->testcase);
+	printf("job         %s\n", r->job);
+	printf("commit      %s\n", r->commit);
+	printf("status      %s\n", run_status_name(r->status));
+	printf("started     %s (%.3f)\n", when, r->started);
+	printf("duration    %.3f s\n", r->duration_s);
+	print_strmap("params", &r->params);
+	print_strmap("env", &r->env);
+	for (size_t i = 0; i < r->stats.n; i++) {
+		int k = strlen(r->stats.v[i].name);
+
+		w = k > w ? k : w;
+	}
+	printf("\nstats (%zu)\n", r->stats.n);
+	for (size_t i = 0; i < r->stats.n; i++)
+		printf("  %-*s  %.15g\n", w, r->stats.v[i].name, r->stats.v[i].value);
+	if (r->job_text) {
+		const char *p = r->job_text;
+
+		printf("\njob\n");
+		while (*p) {
+			size_t len = strcspn(p, "\n");
+
+			printf("  %.*s\n", (int)len, p);
+			p += len + (p[len] == '\n');
+		}
+	}
+}
+
+static json_t *strmap_json(const struct strmap *m)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < m->n; i++)
+		json_object_set_new(o, m->v[i].key, json_string(m->v[i].value));
+	return o;
+}
+
+static int print_run_json(int64_t id, const struct run_record *r)
+{
+	json_t *stats = json_object(), *root;
+	int err;
+
+	for (size_t i = 0; stats && i < r->stats.n; i++)
+		json_object_set_new(stats, r->stats.v[i].name,
+				    number_or_null(r->stats.v[i].value));
+	root = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s?}",
+			 "id", (json_int_t)id, "testbox", r->testbox,
+			 "testcase", r->testcase, "job", r->job, "commit", r->commit,
+			 "status", run_status_name(r->status),
+			 "started", number_or_null(r->started),
+			 "duration_s", number_or_null(r->duration_s),
+			 "params", strmap_json(&r->params), "env", strmap_json(&r->env),
+			 "stats", stats, "job_text", r->job_text);
+	/* full precision: these are the stored values, not a summary */
+	err = !root || json_dumpf(root, stdout, JSON_INDENT(2));
+	if (!err)
+		putchar('\n');
+	json_decref(root);
+	return err ? -ENOMEM : 0;
+}
+
+static int show_run(struct store *s, const struct results_opts *o)
+{
+	struct run_record r;
+	int err = store_get_run(s, o->run_id, &r);
+
+	if (err)
+		return failure("%s", store_error(s));
+	if (o->json) {
+		err = print_run_json(o->run_id, &r);
+		if (err)
+			failure("cannot write JSON");
+	} else {
+		print_run_text(o->run_id, &r);
+	}
+	run_record_release(&r);
+	return err ? EXIT_FAILED : EXIT_OK;
+}
+
+int cmd_results(int argc, char **argv)
+{
+	struct results_opts o = { 0 };
+	struct store *s = NULL;
+	char err[1024];
+	int ret = parse_args(argc, argv, &o);
+
+	if (ret) {
+		ret = ret < 0 ? EXIT_OK : ret;
+		goto out;
+	}
+	if (store_open(o.db, STORE_READ, &s, err, sizeof(err))) {
+		ret = failure("%s", err);
+		goto out;
+	}
+	ret = o.show ? show_run(s, &o) : list_results(s, &o);
+out:
+	store_close(s);
+	free(o.db);
+	return ret;
+}

@@ -1,0 +1,900 @@
+/*
+ * job.c - a job file's tree (yaml.c) checked, overridden and expanded
+ * into atomic jobs.
+ *
+ * Every key whose value is a scalar or a sequence becomes a "dimension"
+ * (a scalar is a dimension of one value), in file order; the atomic jobs
+ * are the cartesian product of the dimensions.  The tree is kept to the
+ * end so that each atomic job's text can be written in the order and
+ * shape of the file it came from.
+ */
+#define _GNU_SOURCE
+#include "job/job.h"
+#include "job/yaml.h"
+#include "util/parse.h"
+#include "util/words.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OVERRIDE_FILE "<command line>"
+/* far beyond any real matrix; a typo in a generated job must not eat RAM */
+#define MAX_ATOMIC_JOBS 100000
+#define MAX_REPEAT 1000000
+
+enum generic_kind {
+	G_STRING,	/* one value: suite, testcase, category, kpi */
+	G_RECORDED,	/* recorded in the run; a list is a dimension */
+	G_DURATION,	/* runtime, interval, timeout */
+	G_REPEAT,
+	G_LIST,		/* monitors, packages: a list, never a dimension */
+	G_BUILD,	/* argv, or a string split like a shell */
+	G_EXEC,		/* mapping: cmd, parse, paths */
+};
+
+struct generic {
+	const char *key;
+	enum generic_kind kind;
+};
+
+static const struct generic generics[] = {
+	{ "suite", G_STRING },
+	{ "testcase", G_STRING },
+	{ "category", G_STRING },
+	{ "kpi", G_STRING },
+	{ "runtime", G_DURATION },
+	{ "interval", G_DURATION },
+	{ "timeout", G_DURATION },
+	{ "repeat", G_REPEAT },
+	{ "monitors", G_LIST },
+	{ "packages", G_LIST },
+	{ "build", G_BUILD },
+	{ "exec", G_EXEC },
+	{ "cpufreq_governor", G_RECORDED },
+	{ "ucode", G_RECORDED },
+	{ "kconfig", G_RECORDED },
+	{ "compiler", G_RECORDED },
+	{ "rootfs", G_RECORDED },
+};
+
+static const char *const exec_parsers[] = { "kv", "json", "gbench", "hyperfine", "time" };
+
+struct dim {
+	const char *key;
+	const struct ynode *keynode;
+	const struct ynode *node;	/* the value: scalar or sequence */
+	const struct generic *g;	/* NULL for a benchmark parameter */
+	bool identity;			/* in the name and params */
+	size_t n;
+};
+
+struct loader {
+	const char *path;
+	struct job_error *err;
+	struct ynode *root;
+	struct dim *dims;
+	size_t nr_dims, cap_dims;
+	size_t nr_sections;
+	const char *section;		/* the first section's name */
+	const char *testcase;
+	bool has_exec;
+	/* the parts every atomic job shares */
+	char **build;
+	bool has_monitors, has_packages;
+	char **monitors, **packages;
+	struct job_exec exec;
+};
+
+static const struct generic *find_generic(const char *key)
+{
+	for (size_t i = 0; i < sizeof(generics) / sizeof(generics[0]); i++)
+		if (!strcmp(generics[i].key, key))
+			return &generics[i];
+	return NULL;
+}
+
+static int fail(struct loader *l, const struct ynode *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* An error at a node; a node from -s names the override instead. */
+static int fail(struct loader *l, const struct ynode *at, const char *fmt, ...)
+{
+	struct job_error *err = l->err;
+	size_t off = 0;
+	va_list ap;
+
+	if (at && at->origin) {
+		snprintf(err->file, sizeof(err->file), "%s", OVERRIDE_FILE);
+		err->line = err->column = 0;
+		off = snprintf(err->msg, sizeof(err->msg), "%s: ", at->origin);
+		if (off >= sizeof(err->msg))
+			off = sizeof(err->msg) - 1;
+	} else {
+		snprintf(err->file, sizeof(err->file), "%s", l->path);
+		err->line = at ? at->line : 0;
+		err->column = at ? at->column : 0;
+	}
+	va_start(ap, fmt);
+	vsnprintf(err->msg + off, sizeof(err->msg) - off, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static const struct ynode *dim_value(const struct dim *d, size_t i)
+{
+	return d->node->type == YNODE_SEQ ? d->node->items[i] : d->node;
+}
+
+static void free_argv(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+static char **dup_argv(char *const *v)
+{
+	size_t n = 0;
+	char **copy;
+
+	if (!v)
+		return NULL;
+	while (v[n])
+		n++;
+	copy = calloc(n + 1, sizeof(*copy));
+	if (!copy)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		copy[i] = strdup(v[i]);
+		if (!copy[i]) {
+			free_argv(copy);
+			return NULL;
+		}
+	}
+	return copy;
+}
+
+/* ---- overrides (-s key=value): edit the tree before it is read ---- */
+
+/* The value slot of key in map, or NULL. */
+static struct ynode **map_slot(struct ynode *map, const char *key)
+{
+	for (size_t i = 0; i + 1 < map->n; i += 2)
+		if (!strcmp(map->items[i]->scalar, key))
+			return &map->items[i + 1];
+	return NULL;
+}
+
+static bool is_section(const char *key, const struct ynode *v)
+{
+	return !find_generic(key) &&
+	       (v->type == YNODE_MAP || (v->type == YNODE_SCALAR && v->null));
+}
+
+static int apply_override(struct loader *l, const char *ov)
+{
+	const char *eq = strchr(ov, '=');
+	struct ynode **slot = NULL, *value = NULL, *key = NULL;
+	char *name = NULL;
+	int ret = -ENOMEM;
+
+	if (!eq || eq == ov) {
+		snprintf(l->err->file, sizeof(l->err->file), "%s", OVERRIDE_FILE);
+		l->err->line = l->err->column = 0;
+		snprintf(l->err->msg, sizeof(l->err->msg),
+			 "invalid override '%s' (expected -s key=value)", ov);
+		return -EINVAL;
+	}
+	name = strndup(ov, eq - ov);
+	value = ynode_scalar(eq + 1, 0, 0);
+	if (!name || !value || asprintf(&value->origin, "-s %s", ov) < 0) {
+		if (value)
+			value->origin = NULL;
+		goto out;
+	}
+	slot = map_slot(l->root, name);
+	/* sections share the job's namespace, as in LKP */
+	for (size_t i = 0; !slot && i + 1 < l->root->n; i += 2) {
+		struct ynode *v = l->root->items[i + 1];
+
+		if (v->type == YNODE_MAP && is_section(l->root->items[i]->scalar, v))
+			slot = map_slot(v, name);
+	}
+	if (slot) {
+		if ((*slot)->type == YNODE_MAP || is_section(name, *slot)) {
+			ret = fail(l, value, "'%s' is a section, not a value", name);
+			goto out;
+		}
+		/* a narrowed dimension stays part of the job's identity */
+		value->was_list = (*slot)->type == YNODE_SEQ || (*slot)->was_list;
+		ytree_free(*slot);
+		*slot = value;
+		value = NULL;
+		ret = 0;
+		goto out;
+	}
+	key = ynode_scalar(name, 0, 0);
+	if (!key || !(key->origin = strdup(value->origin)))
+		goto out;
+	ret = ynode_append(l->root, key);
+	key = NULL;
+	if (!ret) {
+		ret = ynode_append(l->root, value);
+		value = NULL;
+	}
+out:
+	ytree_free(key);
+	ytree_free(value);
+	free(name);
+	return ret;
+}
+
+/* ---- reading the tree ---- */
+
+static int add_dim(struct loader *l, const struct ynode *keynode,
+		   struct ynode *node, const struct generic *g, bool identity)
+{
+	struct dim *d;
+
+	for (size_t i = 0; i < l->nr_dims; i++) {
+		if (strcmp(l->dims[i].key, keynode->scalar))
+			continue;
+		if (l->dims[i].keynode->origin)
+			return fail(l, keynode, "duplicate parameter '%s' (also given with %s)",
+				    keynode->scalar, l->dims[i].keynode->origin);
+		return fail(l, keynode, "duplicate parameter '%s' (also at %u:%u)",
+			    keynode->scalar, l->dims[i].keynode->line,
+			    l->dims[i].keynode->column);
+	}
+	if (l->nr_dims == l->cap_dims) {
+		size_t ncap = l->cap_dims ? 2 * l->cap_dims : 16;
+		struct dim *v = realloc(l->dims, ncap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->dims = v;
+		l->cap_dims = ncap;
+	}
+	d = &l->dims[l->nr_dims];
+	d->key = keynode->scalar;
+	d->keynode = keynode;
+	d->node = node;
+	d->g = g;
+	d->identity = identity;
+	d->n = node->type == YNODE_SEQ ? node->n : 1;
+	node->dim = (int)l->nr_dims++;
+	return 0;
+}
+
+/* A value the matrix can hold: a non-empty scalar, or a list of them. */
+static int check_values(struct loader *l, const char *key, const struct ynode *v)
+{
+	if (v->type == YNODE_MAP)
+		return fail(l, v, "'%s' must be a value or a list of values, not a mapping",
+			    key);
+	if (v->type == YNODE_SCALAR)
+		return v->null ? fail(l, v, "'%s' needs a value", key) : 0;
+	if (!v->n)
+		return fail(l, v, "empty matrix dimension '%s'", key);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ynode *e = v->items[i];
+
+		if (e->type != YNODE_SCALAR)
+			return fail(l, e, "the values of '%s' must be plain values, not %s",
+				    key, e->type == YNODE_MAP ? "mappings" : "lists");
+		if (e->null)
+			return fail(l, e, "empty value in matrix dimension '%s'", key);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(v->items[j]->scalar, e->scalar))
+				return fail(l, e, "duplicate value '%s' in matrix dimension '%s'",
+					    e->scalar, key);
+	}
+	return 0;
+}
+
+static int check_generic_value(struct loader *l, const struct generic *g,
+			       const struct ynode *v)
+{
+	unsigned long n;
+	double s;
+
+	switch (g->kind) {
+	case G_DURATION:
+		if (parse_duration(v->scalar, &s) != PARSE_OK)
+			return fail(l, v, "invalid duration '%s' (expected e.g. 300s, 5m)",
+				    v->scalar);
+		if (!(s > 0))
+			return fail(l, v, "'%s' must be more than 0, not '%s'",
+				    g->key, v->scalar);
+		return 0;
+	case G_REPEAT:
+		if (parse_ulong(v->scalar, 1, MAX_REPEAT, &n) != PARSE_OK)
+			return fail(l, v, "'%s' must be a positive integer, not '%s'",
+				    g->key, v->scalar);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* A list of names: a scalar alone is a list of one; null is empty. */
+static int read_list(struct loader *l, const struct ynode *k,
+		     const struct ynode *v, char ***out)
+{
+	size_t n = v->type == YNODE_SEQ ? v->n : (v->null ? 0 : 1);
+	char **list;
+
+	if (v->type == YNODE_MAP)
+		return fail(l, v, "'%s' must be a list of names, not a mapping",
+			    k->scalar);
+	list = calloc(n + 1, sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	*out = list;
+	for (size_t i = 0; i < n; i++) {
+		const struct ynode *e = v->type == YNODE_SEQ ? v->items[i] : v;
+
+		if (e->type != YNODE_SCALAR || e->null)
+			return fail(l, e, "the items of '%s' must be plain names",
+				    k->scalar);
+		list[i] = strdup(e->scalar);
+		if (!list[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A command: a list of words, or a string split as a shell would. */
+static int read_argv(struct loader *l, const struct ynode *k,
+		     const struct ynode *v, char ***out)
+{
+	int ret;
+
+	if (v->type == YNODE_SCALAR && !v->null) {
+		ret = split_words(v->scalar, out);
+		if (ret == -EINVAL)
+			return fail(l, v, "invalid '%s' command: unterminated quote or trailing backslash",
+				    k->scalar);
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			return fail(l, v, "empty '%s' command", k->scalar);
+		return 0;
+	}
+	if (v->type == YNODE_MAP)
+		return fail(l, v, "'%s' must be a command (a list of words or a string), not a mapping",
+			    k->scalar);
+	ret = read_list(l, k, v, out);
+	if (!ret && !**out)
+		return fail(l, v, "empty '%s' command", k->scalar);
+	return ret;
+}
+
+static int read_exec(struct loader *l, const struct ynode *k, const struct ynode *v)
+{
+	const struct ynode *cmd = NULL, *parse = NULL, *paths = NULL, *paths_key = NULL;
+	const struct ynode *cmd_key = NULL;
+	int ret;
+
+	if (v->type != YNODE_MAP)
+		return fail(l, v, "'exec' must be a mapping (cmd:, parse:, paths:)");
+	for (size_t i = 0; i < v->n; i += 2) {
+		const struct ynode *ek = v->items[i], *ev = v->items[i + 1];
+
+		if (!strcmp(ek->scalar, "cmd")) {
+			cmd_key = ek;
+			cmd = ev;
+		} else if (!strcmp(ek->scalar, "parse")) {
+			parse = ev;
+		} else if (!strcmp(ek->scalar, "paths")) {
+			paths_key = ek;
+			paths = ev;
+		} else {
+			return fail(l, ek, "unknown key '%s' in exec (expected cmd, parse or paths)",
+				    ek->scalar);
+		}
+	}
+	if (!cmd)
+		return fail(l, k, "exec needs cmd: (the command as a list of words)");
+	ret = read_argv(l, cmd_key, cmd, &l->exec.argv);
+	if (ret)
+		return ret;
+	if (parse) {
+		size_t i, n = sizeof(exec_parsers) / sizeof(exec_parsers[0]);
+
+		if (parse->type != YNODE_SCALAR || parse->null)
+			return fail(l, parse, "'parse' must be one of kv, json, gbench, hyperfine, time");
+		for (i = 0; i < n && strcmp(exec_parsers[i], parse->scalar); i++)
+			;
+		if (i == n)
+			return fail(l, parse, "invalid parse '%s' (expected kv, json, gbench, hyperfine or time)",
+				    parse->scalar);
+	}
+	l->exec.parse = strdup(parse ? parse->scalar : "time");
+	if (!l->exec.parse)
+		return -ENOMEM;
+	if (!paths)
+		return 0;
+	if (strcmp(l->exec.parse, "json"))
+		return fail(l, paths_key, "'paths' is only for parse: json");
+	if (paths->type != YNODE_MAP)
+		return fail(l, paths, "'paths' must be a mapping of stat names to json paths");
+	for (size_t i = 0; i < paths->n; i += 2) {
+		const struct ynode *pv = paths->items[i + 1];
+
+		if (pv->type != YNODE_SCALAR || pv->null)
+			return fail(l, pv, "the json path of '%s' must be a plain value",
+				    paths->items[i]->scalar);
+		if (strmap_set(&l->exec.paths, paths->items[i]->scalar, pv->scalar))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int read_generic(struct loader *l, const struct ynode *k, struct ynode *v,
+			const struct generic *g, const char *section)
+{
+	int ret;
+
+	if (section && g->kind >= G_LIST)
+		return fail(l, k, "'%s' belongs at the top level, not in section '%s'",
+			    g->key, section);
+	switch (g->kind) {
+	case G_STRING:
+		if (v->type != YNODE_SCALAR)
+			return fail(l, v, "'%s' must be a single value, not a %s",
+				    g->key, v->type == YNODE_SEQ ? "list" : "mapping");
+		if (v->null)
+			return fail(l, v, "'%s' needs a value", g->key);
+		if (!strcmp(g->key, "testcase"))
+			l->testcase = v->scalar;
+		return add_dim(l, k, v, g, false);
+	case G_RECORDED:
+	case G_DURATION:
+	case G_REPEAT:
+		ret = check_values(l, g->key, v);
+		for (size_t i = 0; !ret && i < (v->type == YNODE_SEQ ? v->n : 1); i++)
+			ret = check_generic_value(l, g, v->type == YNODE_SEQ ?
+						  v->items[i] : v);
+		if (ret)
+			return ret;
+		return add_dim(l, k, v, g, v->type == YNODE_SEQ || v->was_list);
+	case G_LIST:
+		if (!strcmp(g->key, "monitors")) {
+			l->has_monitors = true;
+			return read_list(l, k, v, &l->monitors);
+		}
+		l->has_packages = true;
+		return read_list(l, k, v, &l->packages);
+	case G_BUILD:
+		return read_argv(l, k, v, &l->build);
+	case G_EXEC:
+		if (v->origin)
+			return fail(l, v, "'exec' cannot be set with -s");
+		l->has_exec = true;
+		return read_exec(l, k, v);
+	}
+	return 0;
+}
+
+static int read_param(struct loader *l, const struct ynode *k, struct ynode *v)
+{
+	int ret = check_values(l, k->scalar, v);
+
+	return ret ? ret : add_dim(l, k, v, NULL, true);
+}
+
+static int read_section(struct loader *l, const struct ynode *k, struct ynode *v)
+{
+	int ret = 0;
+
+	if (!l->nr_sections++)
+		l->section = k->scalar;
+	if (v->type != YNODE_MAP)
+		return 0;
+	for (size_t i = 0; !ret && i < v->n; i += 2) {
+		const struct ynode *sk = v->items[i];
+		struct ynode *sv = v->items[i + 1];
+		const struct generic *g = find_generic(sk->scalar);
+
+		if (g)
+			ret = read_generic(l, sk, sv, g, k->scalar);
+		else if (sv->type == YNODE_MAP)
+			ret = fail(l, sk, "'%s' in section '%s' is a mapping; sections do not nest",
+				   sk->scalar, k->scalar);
+		else
+			ret = read_param(l, sk, sv);
+	}
+	return ret;
+}
+
+static int read_job(struct loader *l)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < l->root->n; i += 2) {
+		const struct ynode *k = l->root->items[i];
+		struct ynode *v = l->root->items[i + 1];
+		const struct generic *g = find_generic(k->scalar);
+
+		if (!*k->scalar)
+			ret = fail(l, k, "empty key");
+		else if (g)
+			ret = read_generic(l, k, v, g, NULL);
+		else if (is_section(k->scalar, v))
+			ret = read_section(l, k, v);
+		else
+			ret = read_param(l, k, v);
+	}
+	if (ret)
+		return ret;
+	if (l->testcase)
+		return 0;
+	if (l->nr_sections == 1)
+		l->testcase = l->section;
+	else if (l->nr_sections > 1)
+		return fail(l, l->root, "no testcase: %zu sections, say which with testcase:",
+			    l->nr_sections);
+	else if (l->has_exec)
+		l->testcase = "exec";
+	else
+		return fail(l, l->root, "no testcase: say testcase: or give a benchmark section");
+	return 0;
+}
+
+/* ---- the atomic jobs ---- */
+
+static bool is_plain(const char *s)
+{
+	static const char *const reserved[] = { "~", "null", "Null", "NULL" };
+
+	if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.' && *s != '/')
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.%/+-=@", *p))
+			return false;
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
+		if (!strcmp(s, reserved[i]))
+			return false;
+	return true;
+}
+
+/* A scalar that reads back as the same string (never null). */
+static void put_scalar(FILE *f, const char *s)
+{
+	if (is_plain(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void put_list(FILE *f, char *const *v)
+{
+	fputc('[', f);
+	for (size_t i = 0; v && v[i]; i++) {
+		if (i)
+			fputs(", ", f);
+		put_scalar(f, v[i]);
+	}
+	fputc(']', f);
+}
+
+static void put_dim(FILE *f, const struct loader *l, const struct ynode *v,
+		    const size_t *choice)
+{
+	const struct dim *d = &l->dims[v->dim];
+	const char *s = dim_value(d, choice[v->dim])->scalar;
+
+	/* a generic key is part of the identity only as a list: keep it one */
+	if (d->g && d->identity) {
+		fputc('[', f);
+		put_scalar(f, s);
+		fputc(']', f);
+	} else {
+		put_scalar(f, s);
+	}
+}
+
+static int job_text(const struct loader *l, const size_t *choice, char **out)
+{
+	size_t len;
+	FILE *f = open_memstream(out, &len);
+
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->root->n; i += 2) {
+		const char *key = l->root->items[i]->scalar;
+		const struct ynode *v = l->root->items[i + 1];
+		const struct generic *g = find_generic(key);
+
+		put_scalar(f, key);
+		fputc(':', f);
+		if (v->dim >= 0) {
+			fputc(' ', f);
+			put_dim(f, l, v, choice);
+		} else if (g && g->kind == G_EXEC) {
+			fputs("\n  cmd: ", f);
+			put_list(f, l->exec.argv);
+			fprintf(f, "\n  parse: %s", l->exec.parse);
+			if (l->exec.paths.n)
+				fputs("\n  paths:", f);
+			for (size_t j = 0; j < l->exec.paths.n; j++) {
+				fputs("\n    ", f);
+				put_scalar(f, l->exec.paths.v[j].key);
+				fputs(": ", f);
+				put_scalar(f, l->exec.paths.v[j].value);
+			}
+		} else if (g) {
+			fputc(' ', f);
+			put_list(f, g->kind == G_BUILD ? l->build :
+				 !strcmp(key, "monitors") ? l->monitors : l->packages);
+		} else if (v->type == YNODE_MAP) {
+			for (size_t j = 0; j < v->n; j += 2) {
+				fputs("\n  ", f);
+				put_scalar(f, v->items[j]->scalar);
+				fputs(": ", f);
+				put_dim(f, l, v->items[j + 1], choice);
+			}
+		}
+		fputc('\n', f);
+	}
+	if (ferror(f)) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	return fclose(f) ? -ENOMEM : 0;
+}
+
+static int cmp_param(const void *a, const void *b)
+{
+	return strcmp(((const struct job_param *)a)->key,
+		      ((const struct job_param *)b)->key);
+}
+
+static int apply_generic(struct atomic_job *j, const struct dim *d, const char *s)
+{
+	unsigned long n;
+
+	switch (d->g->kind) {
+	case G_STRING:
+		if (!strcmp(d->key, "category"))
+			return record_set_str(&j->category, s);
+		if (!strcmp(d->key, "kpi"))
+			return record_set_str(&j->kpi, s);
+		return 0;
+	case G_RECORDED:
+		return strmap_set(&j->recorded, d->key, s);
+	case G_DURATION:
+		parse_duration(s, !strcmp(d->key, "runtime") ? &j->runtime_s :
+			       !strcmp(d->key, "interval") ? &j->interval_s :
+			       &j->timeout_s);
+		return 0;
+	case G_REPEAT:
+		parse_ulong(s, 1, MAX_REPEAT, &n);
+		j->repeat = (unsigned)n;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int make_job(const struct loader *l, const size_t *choice,
+		    struct atomic_job *j)
+{
+	size_t len = strlen(l->testcase) + 1, nr = 0;
+	char *p;
+	int ret;
+
+	for (size_t i = 0; i < l->nr_dims; i++) {
+		if (!l->dims[i].identity)
+			continue;
+		nr++;
+		len += strlen(dim_value(&l->dims[i], choice[i])->scalar) + 1;
+	}
+	j->name = malloc(len);
+	j->params = calloc(nr ? nr : 1, sizeof(*j->params));
+	j->testcase = strdup(l->testcase);
+	j->file = strdup(l->path);
+	if (!j->name || !j->params || !j->testcase || !j->file)
+		return -ENOMEM;
+	p = stpcpy(j->name, l->testcase);
+	for (size_t i = 0; i < l->nr_dims; i++) {
+		const struct dim *d = &l->dims[i];
+		const struct ynode *v = dim_value(d, choice[i]);
+
+		if (d->g && (ret = apply_generic(j, d, v->scalar)))
+			return ret;
+		if (!d->identity)
+			continue;
+		*p++ = '-';
+		/* the name becomes a file name: no '/', no blanks */
+		for (const char *s = v->scalar; *s; s++)
+			*p++ = *s == '/' || isspace((unsigned char)*s) ? '_' : *s;
+		*p = '\0';
+		j->params[j->nr_params].key = strdup(d->key);
+		j->params[j->nr_params].value = strdup(v->scalar);
+		j->params[j->nr_params].line = v->line;
+		j->params[j->nr_params].column = v->column;
+		if (!j->params[j->nr_params].key || !j->params[j->nr_params].value) {
+			j->nr_params++;
+			return -ENOMEM;
+		}
+		j->nr_params++;
+	}
+	qsort(j->params, j->nr_params, sizeof(*j->params), cmp_param);
+	if (!j->category && !(j->category = strdup("benchmark")))
+		return -ENOMEM;
+	if ((l->has_monitors && !(j->monitors = dup_argv(l->monitors))) ||
+	    (l->has_packages && !(j->packages = dup_argv(l->packages))) ||
+	    (l->build && !(j->build = dup_argv(l->build))))
+		return -ENOMEM;
+	if (l->has_exec) {
+		if (!(j->exec.argv = dup_argv(l->exec.argv)) ||
+		    !(j->exec.parse = strdup(l->exec.parse)))
+			return -ENOMEM;
+		for (size_t i = 0; i < l->exec.paths.n; i++)
+			if (strmap_set(&j->exec.paths, l->exec.paths.v[i].key,
+				       l->exec.paths.v[i].value))
+				return -ENOMEM;
+	}
+	return job_text(l, choice, &j->text);
+}
+
+static int cmp_job(const void *a, const void *b)
+{
+	return strcmp(((const struct atomic_job *)a)->name,
+		      ((const struct atomic_job *)b)->name);
+}
+
+static int expand(struct loader *l, struct atomic_job **out, size_t *nr_out)
+{
+	struct atomic_job *jobs = NULL;
+	size_t *choice = NULL, total = 1, nr = 0;
+	int ret = -ENOMEM;
+
+	for (size_t i = 0; i < l->nr_dims; i++) {
+		if (total > MAX_ATOMIC_JOBS / l->dims[i].n) {
+			snprintf(l->err->file, sizeof(l->err->file), "%s", l->path);
+			l->err->line = l->err->column = 0;
+			snprintf(l->err->msg, sizeof(l->err->msg),
+				 "the matrix has more than %d atomic jobs",
+				 MAX_ATOMIC_JOBS);
+			return -E2BIG;
+		}
+		total *= l->dims[i].n;
+	}
+	choice = calloc(l->nr_dims + 1, sizeof(*choice));
+	jobs = calloc(total, sizeof(*jobs));
+	if (!choice || !jobs)
+		goto out;
+	for (nr = 0; nr < total;) {
+		ret = make_job(l, choice, &jobs[nr++]);
+		if (ret)
+			goto out;
+		/* an odometer: the last dimension turns fastest */
+		for (size_t i = l->nr_dims; i-- > 0;) {
+			if (++choice[i] < l->dims[i].n)
+				break;
+			choice[i] = 0;
+		}
+	}
+	qsort(jobs, nr, sizeof(*jobs), cmp_job);
+	for (size_t i = 1; i < nr; i++) {
+		if (strcmp(jobs[i - 1].name, jobs[i].name))
+			continue;
+		ret = fail(l, NULL, "two atomic jobs are named '%s'", jobs[i].name);
+		goto out;
+	}
+	*out = jobs;
+	*nr_out = nr;
+	jobs = NULL;
+	ret = 0;
+out:
+	if (jobs)
+		atomic_jobs_release(jobs, nr);
+	free(choice);
+	return ret;
+}
+
+int job_load(const char *path, char *const *overrides, size_t nr_overrides,
+	     struct atomic_job **jobs, size_t *nr, struct job_error *err)
+{
+	struct loader l = { .path = path, .err = err };
+	int ret;
+
+	*jobs = NULL;
+	*nr = 0;
+	memset(err, 0, sizeof(*err));
+	ret = ytree_load(path, &l.root, err);
+	if (ret)
+		goto out;
+	if (!l.root) {
+		ret = fail(&l, NULL, "empty job file");
+		goto out;
+	}
+	if (l.root->type != YNODE_MAP) {
+		ret = fail(&l, l.root, "a job must be a mapping of keys to values");
+		goto out;
+	}
+	for (size_t i = 0; i < nr_overrides; i++)
+		if ((ret = apply_override(&l, overrides[i])))
+			goto out;
+	ret = read_job(&l);
+	if (!ret)
+		ret = expand(&l, jobs, nr);
+out:
+	if (ret == -ENOMEM && !err->msg[0]) {
+		snprintf(err->file, sizeof(err->file), "%s", path);
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	}
+	ytree_free(l.root);
+	free(l.dims);
+	free_argv(l.build);
+	free_argv(l.monitors);
+	free_argv(l.packages);
+	free_argv(l.exec.argv);
+	free(l.exec.parse);
+	strmap_release(&l.exec.paths);
+	return ret;
+}
+
+const struct job_param *atomic_job_param(const struct atomic_job *j,
+					 const char *key)
+{
+	struct job_param k = { .key = (char *)key };
+
+	if (!j->nr_params)
+		return NULL;
+	return bsearch(&k, j->params, j->nr_params, sizeof(k), cmp_param);
+}
+
+void atomic_job_release(struct atomic_job *j)
+{
+	if (!j)
+		return;
+	free(j->name);
+	free(j->testcase);
+	free(j->category);
+	for (size_t i = 0; i < j->nr_params; i++) {
+		free(j->params[i].key);
+		free(j->params[i].value);
+	}
+	free(j->params);
+	free_argv(j->monitors);
+	free_argv(j->packages);
+	free_argv(j->build);
+	free(j->kpi);
+	free_argv(j->exec.argv);
+	free(j->exec.parse);
+	strmap_release(&j->exec.paths);
+	strmap_release(&j->recorded);
+	free(j->text);
+	free(j->file);
+	memset(j, 0, sizeof(*j));
+}
+
+void atomic_jobs_release(struct atomic_job *jobs, size_t nr)
+{
+	if (!jobs)
+		return;
+	for (size_t i = 0; i < nr; i++)
+		atomic_job_release(&jobs[i]);
+	free(jobs);
+}

@@ -1,0 +1,248 @@
+#define _GNU_SOURCE
+#include "job/yaml.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+struct ynode *ynode_new(enum ynode_type type, unsigned line, unsigned column)
+{
+	struct ynode *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->type = type;
+	n->line = line;
+	n->column = column;
+	n->dim = -1;
+	return n;
+}
+
+struct ynode *ynode_scalar(const char *text, unsigned line, unsigned column)
+{
+	struct ynode *n = ynode_new(YNODE_SCALAR, line, column);
+
+	if (!n)
+		return NULL;
+	n->scalar = strdup(text);
+	if (!n->scalar) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+int ynode_append(struct ynode *parent, struct ynode *child)
+{
+	if (parent->n == parent->cap) {
+		size_t ncap = parent->cap ? parent->cap * 2 : 8;
+		struct ynode **v = realloc(parent->items, ncap * sizeof(*v));
+
+		if (!v) {
+			ytree_free(child);
+			return -ENOMEM;
+		}
+		parent->items = v;
+		parent->cap = ncap;
+	}
+	parent->items[parent->n++] = child;
+	return 0;
+}
+
+void ytree_free(struct ynode *node)
+{
+	if (!node)
+		return;
+	for (size_t i = 0; i < node->n; i++)
+		ytree_free(node->items[i]);
+	free(node->items);
+	free(node->scalar);
+	free(node->origin);
+	free(node);
+}
+
+static int fail(struct job_error *err, const char *path, yaml_mark_t mark,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int fail(struct job_error *err, const char *path, yaml_mark_t mark,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(err->file, sizeof(err->file), "%s", path);
+	err->line = mark.line + 1;
+	err->column = mark.column + 1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static bool is_null(const yaml_event_t *ev)
+{
+	static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
+	const char *v = (const char *)ev->data.scalar.value;
+
+	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	for (size_t i = 0; i < sizeof(nulls) / sizeof(nulls[0]); i++)
+		if (!strcmp(v, nulls[i]))
+			return true;
+	return false;
+}
+
+/* A key arriving in a mapping must be new there. */
+static int check_key(struct ynode *map, const struct ynode *key,
+		     struct job_error *err, const char *path, yaml_mark_t mark)
+{
+	for (size_t i = 0; i < map->n; i += 2)
+		if (!strcmp(map->items[i]->scalar, key->scalar))
+			return fail(err, path, mark, "duplicate key '%s'", key->scalar);
+	return 0;
+}
+
+#define MAX_DEPTH 64
+
+int ytree_load(const char *path, struct ynode **root, struct job_error *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	struct ynode *stack[MAX_DEPTH], *top = NULL, *node;
+	size_t depth = 0;
+	unsigned docs = 0;
+	bool done = false, have_event = false;
+	FILE *f;
+	int ret = 0;
+
+	*root = NULL;
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		snprintf(err->file, sizeof(err->file), "%s", path);
+		err->line = err->column = 0;
+		snprintf(err->msg, sizeof(err->msg), "cannot read the job file: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	if (!yaml_parser_initialize(&parser)) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_file(&parser, f);
+
+	while (!done) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			if (parser.error == YAML_MEMORY_ERROR) {
+				ret = -ENOMEM;
+			} else if (parser.context) {
+				ret = fail(err, path, parser.problem_mark, "%s %s at %zu:%zu",
+					   parser.problem, parser.context,
+					   parser.context_mark.line + 1,
+					   parser.context_mark.column + 1);
+			} else if (parser.error == YAML_READER_ERROR) {
+				/* the reader counts bytes, not lines */
+				ret = fail(err, path, parser.problem_mark, "%s at byte %zu",
+					   parser.problem, parser.problem_offset);
+				err->line = err->column = 0;
+				if (ferror(f))
+					snprintf(err->msg, sizeof(err->msg),
+						 "cannot read the job file: %s",
+						 strerror(errno));
+			} else {
+				ret = fail(err, path, parser.problem_mark, "%s",
+					   parser.problem);
+			}
+			goto out;
+		}
+		have_event = true;
+		node = NULL;
+		switch (ev.type) {
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > 1) {
+				ret = fail(err, path, ev.start_mark,
+					   "a job file holds one yaml document; this is a second one");
+				goto out;
+			}
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		case YAML_ALIAS_EVENT:
+			ret = fail(err, path, ev.start_mark,
+				   "yaml aliases are not supported in job files (alias '%s')",
+				   (const char *)ev.data.alias.anchor);
+			goto out;
+		case YAML_SCALAR_EVENT:
+			node = ynode_scalar((const char *)ev.data.scalar.value,
+					    ev.start_mark.line + 1,
+					    ev.start_mark.column + 1);
+			if (!node) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			node->null = is_null(&ev);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			node = ynode_new(ev.type == YAML_MAPPING_START_EVENT ?
+					 YNODE_MAP : YNODE_SEQ,
+					 ev.start_mark.line + 1,
+					 ev.start_mark.column + 1);
+			if (!node) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			top = --depth ? stack[depth - 1] : NULL;
+			break;
+		default:
+			break;
+		}
+		if (node) {
+			if (!top) {
+				*root = node;
+			} else if (top->type == YNODE_MAP && top->n % 2 == 0) {
+				if (node->type != YNODE_SCALAR) {
+					ret = fail(err, path, ev.start_mark,
+						   "mapping keys must be plain words");
+					ytree_free(node);
+					goto out;
+				}
+				ret = check_key(top, node, err, path, ev.start_mark);
+				if (ret) {
+					ytree_free(node);
+					goto out;
+				}
+			}
+			if (top && (ret = ynode_append(top, node)))
+				goto out;
+			if (node->type != YNODE_SCALAR) {
+				if (depth == MAX_DEPTH) {
+					ret = fail(err, path, ev.start_mark,
+						   "nested more than %d levels deep",
+						   MAX_DEPTH);
+					goto out;
+				}
+				stack[depth++] = node;
+				top = node;
+			}
+		}
+		yaml_event_delete(&ev);
+		have_event = false;
+	}
+out:
+	if (have_event)
+		yaml_event_delete(&ev);
+	yaml_parser_delete(&parser);
+	fclose(f);
+	if (ret) {
+		ytree_free(*root);
+		*root = NULL;
+	}
+	return ret;
+}

@@ -1,0 +1,51 @@
+/*
+ * yaml.h - job/'s private YAML tree: libyaml's events turned into nodes
+ * that remember where they were written (1-based line and column), so
+ * every later error can point at the value it is about.
+ *
+ * A mapping keeps its pairs in file order as items[2i] (key, always a
+ * scalar) and items[2i+1] (value); duplicate keys are refused while
+ * parsing.  Aliases are refused (a job is small; an alias would make one
+ * node two places at once and its position ambiguous); anchors and tags
+ * are ignored.  Only one document per file.
+ *
+ * Ownership: ytree_load() returns a tree the caller frees with
+ * ytree_free(); a node owns its children and its scalar.  Errors: 0 or a
+ * negative errno, with err filled.  No state.
+ */
+#ifndef PERFBOT_JOB_YAML_H
+#define PERFBOT_JOB_YAML_H
+
+#include "job/job.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum ynode_type {
+	YNODE_SCALAR,
+	YNODE_SEQ,
+	YNODE_MAP,
+};
+
+struct ynode {
+	enum ynode_type type;
+	unsigned line, column;	/* 1-based; 0 for a -s override */
+	char *scalar;		/* YNODE_SCALAR: the text, never NULL */
+	bool null;		/* a plain empty, ~ or null scalar */
+	bool was_list;		/* an override narrowed a sequence to this */
+	char *origin;		/* "-s key=value" for an override node */
+	int dim;		/* job.c's bookkeeping: matrix dimension, or -1 */
+	struct ynode **items;	/* SEQ: n items; MAP: n/2 key/value pairs */
+	size_t n, cap;
+};
+
+struct ynode *ynode_new(enum ynode_type type, unsigned line, unsigned column);
+struct ynode *ynode_scalar(const char *text, unsigned line, unsigned column);
+/* Append child to a sequence or mapping; on failure child is freed. */
+int ynode_append(struct ynode *parent, struct ynode *child);
+void ytree_free(struct ynode *node);
+
+/* Parse path into *root (NULL for an empty file). */
+int ytree_load(const char *path, struct ynode **root, struct job_error *err);
+
+#endif

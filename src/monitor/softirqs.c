@@ -1,0 +1,21 @@
+/*
+ * softirqs: each /proc/softirqs row's change over the window, per CPU
+ * (softirqs.CPU0.SCHED) and summed (softirqs.SCHED).
+ */
+#include "monitor/monitor_type.h"
+
+static int softirqs_open(const struct monitor_ctx *ctx, void **state,
+			 char *why, size_t whylen)
+{
+	(void)ctx;
+	return irqtable_open("/proc/softirqs", "softirqs", true, state, why,
+			     whylen);
+}
+
+const struct monitor_type monitor_softirqs = {
+	.name = "softirqs",
+	.open = softirqs_open,
+	.start = irqtable_start,
+	.stop = irqtable_stop,
+	.close = irqtable_close,
+};

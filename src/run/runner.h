@@ -1,0 +1,56 @@
+/*
+ * runner.h - one repeat of an atomic job: the benchmark, the monitors
+ * around its measurement window, the environment -> a run record
+ * (DESIGN.md §2).  The runner does not store the record: the command that
+ * called it hands it to the store.
+ *
+ * Benchmarks: the built-ins (will-it-scale, hackbench, netperf) through
+ * their libraries, or `exec:` -- an external command whose stdout is
+ * parsed into stats (bench/parsers.h) and whose process group is killed
+ * at its timeout.  A benchmark that crashes, fails or times out gives a
+ * RUN_FAILED record with `<testcase>.exit_fail: 1`; a stop request gives
+ * RUN_INCOMPLETE with `last_state.is_incomplete_run: 1`.  Both failure
+ * stats are recorded (0 or 1) in every run, so a comparison can count.
+ *
+ * Threading: one run at a time, from the main thread (the benchmarks'
+ * child processes die with the thread that forks them).  Ownership: the
+ * record returned is the caller's (run_record_release()).
+ */
+#ifndef PERFBOT_RUN_RUNNER_H
+#define PERFBOT_RUN_RUNNER_H
+
+#include "job/job.h"
+#include "record/record.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct runner_opts {
+	const char *commit;		/* recorded as the run's commit */
+	const char *src_dir;		/* exec commands run there, with $PERFBOT_SRC set to it; or NULL */
+	bool monitors;			/* false: --no-monitors */
+	volatile sig_atomic_t *stop;	/* may be NULL */
+};
+
+/* The testcases the runner knows, NULL-terminated. */
+extern const char *const runner_testcases[];
+
+/*
+ * Check that `j` can run: a known testcase, every benchmark parameter
+ * known to it with a valid value, known monitors.  0, or -EINVAL with the
+ * bad parameter's position and a message in err.
+ */
+int runner_check_job(const struct atomic_job *j, struct job_error *err);
+
+/* The timeout of one run: the job's, else 2 x runtime + 60 s. */
+double runner_timeout(const struct atomic_job *j);
+
+/*
+ * Run one repeat.  0 when a record was produced -- whatever its status --
+ * or a negative errno when nothing could run (err says why).
+ */
+int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
+	       struct run_record *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * internal.h - what store.c shares with the backends behind store.h.
+ *
+ * store.c owns dispatch (which backend a location names), the default
+ * location and the error buffer; a backend embeds struct store as the
+ * first member of its own connection type and fills in its ops.
+ * Not part of the interface: only the files of src/store include it.
+ */
+#ifndef PERFBOT_STORE_INTERNAL_H
+#define PERFBOT_STORE_INTERNAL_H
+
+#include "store/store.h"
+
+#include <stdarg.h>
+
+#define STORE_ERRLEN 1024
+
+/* Default busy timeout; PERFBOT_DB_BUSY_MS overrides it (tests use 100). */
+#define STORE_BUSY_MS_DEFAULT 5000
+
+struct store_ops {
+	void (*close)(struct store *s);
+	int (*put_run)(struct store *s, const struct run_record *r,
+		       int64_t *run_id);
+	int (*list_groups)(struct store *s, const struct store_filter *f,
+			   struct store_group **groups, size_t *nr);
+	int (*group_runs)(struct store *s, const char *testbox,
+			  const char *job, const char *commit, int64_t **ids,
+			  size_t *nr);
+	int (*get_run)(struct store *s, int64_t run_id, struct run_record *out);
+	int (*load_samples)(struct store *s, const char *testbox,
+			    const char *job, const char *commit,
+			    struct store_samples *out);
+	int (*resolve_commit)(struct store *s, const char *given, char **full);
+};
+
+struct store {
+	const struct store_ops *ops;
+	char err[STORE_ERRLEN];
+};
+
+/* Format the message store_error() returns; returns err, for tail calls. */
+int store_fail(struct store *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int store_vfail(char *buf, size_t len, int err, const char *fmt, va_list ap);
+
+/* PERFBOT_DB_BUSY_MS if set and valid, else STORE_BUSY_MS_DEFAULT. */
+int store_busy_ms(void);
+
+/* mkdir -p of the directory that holds path; 0 or a negative errno. */
+int store_mkdir_parent(const char *path, char *err, size_t errlen);
+
+int sqlite_store_open(const char *path, enum store_mode mode,
+		      struct store **out, char *err, size_t errlen);
+
+/*
+ * The SQLite schema, as a list of migrations: migration i takes the
+ * schema from version i to i + 1 and runs in one transaction with the
+ * update of meta.schema_version.
+ */
+struct store_migration {
+	const char *what;
+	const char *sql;	/* one or more statements */
+};
+
+extern const struct store_migration sqlite_migrations[];
+extern const int sqlite_schema_version;	/* = number of migrations */
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * schema.c - the SQLite schema as a list of migrations (docs/store.md).
+ *
+ * Never edit a migration once released: databases in the field were built
+ * by it.  Change the schema by appending one, which sqlite.c applies in
+ * its own transaction when it opens an older database.
+ */
+#include "store/internal.h"
+
+const struct store_migration sqlite_migrations[] = {
+	{
+		.what = "initial schema",
+		.sql =
+		"CREATE TABLE meta (\n"
+		"	key TEXT PRIMARY KEY NOT NULL,\n"
+		"	value TEXT NOT NULL\n"
+		") WITHOUT ROWID;\n"
+		/*
+		 * AUTOINCREMENT: run ids are shown to users and quoted in
+		 * reports, so a deleted run's id must never name another.
+		 */
+		"CREATE TABLE runs (\n"
+		"	id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+		"	testbox TEXT NOT NULL,\n"
+		"	testcase TEXT NOT NULL,\n"
+		"	job TEXT NOT NULL,\n"
+		"	\"commit\" TEXT NOT NULL,\n"
+		"	status TEXT NOT NULL\n"
+		"		CHECK (status IN ('complete', 'failed', 'incomplete')),\n"
+		"	started REAL NOT NULL,\n"
+		"	duration_s REAL NOT NULL,\n"
+		"	job_text TEXT\n"
+		");\n"
+		"CREATE INDEX runs_group ON runs (testbox, job, \"commit\");\n"
+		"CREATE INDEX runs_commit ON runs (\"commit\");\n"
+		"CREATE TABLE run_param (\n"
+		"	run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+		"	key TEXT NOT NULL,\n"
+		"	value TEXT NOT NULL,\n"
+		"	PRIMARY KEY (run_id, key)\n"
+		") WITHOUT ROWID;\n"
+		"CREATE TABLE run_env (\n"
+		"	run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+		"	key TEXT NOT NULL,\n"
+		"	value TEXT NOT NULL,\n"
+		"	PRIMARY KEY (run_id, key)\n"
+		") WITHOUT ROWID;\n"
+		/* a name is stored once, a run's values refer to it by id */
+		"CREATE TABLE stat_name (\n"
+		"	id INTEGER PRIMARY KEY,\n"
+		"	name TEXT NOT NULL UNIQUE\n"
+		");\n"
+		/* value NULL is NaN: SQLite cannot store a NaN REAL */
+		"CREATE TABLE stat_value (\n"
+		"	run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+		"	name_id INTEGER NOT NULL REFERENCES stat_name (id),\n"
+		"	value REAL,\n"
+		"	PRIMARY KEY (run_id, name_id)\n"
+		") WITHOUT ROWID;\n",
+	},
+};
+
+const int sqlite_schema_version =
+	sizeof(sqlite_migrations) / sizeof(sqlite_migrations[0]);

@@ -1,0 +1,1290 @@
+/*
+ * sqlite.c - the SQLite backend of store.h (docs/store.md).
+ *
+ * One connection per struct store.  Statements are prepared once, on
+ * first use, and kept for the connection's life; a run is written in one
+ * BEGIN IMMEDIATE transaction; stat names are interned through an
+ * in-memory name -> id table so a 10,000-stat run costs one insert per
+ * value, not a lookup query per name.
+ */
+#define _GNU_SOURCE
+#include "store/internal.h"
+#include "version.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum stmt_id {
+	ST_BEGIN_WRITE,
+	ST_BEGIN_READ,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_CLASSIFY,
+	ST_META_GET,
+	ST_META_SET,
+	ST_NAME_GET,
+	ST_NAME_ADD,
+	ST_RUN_ADD,
+	ST_PARAM_ADD,
+	ST_ENV_ADD,
+	ST_VALUE_ADD,
+	ST_GROUPS,
+	ST_GROUP_RUNS,
+	ST_RUN_GET,
+	ST_PARAMS_GET,
+	ST_ENV_GET,
+	ST_STATS_GET,
+	ST_COUNT_COMPLETE,
+	ST_SAMPLES,
+	ST_COMMIT_EXACT,
+	ST_COMMIT_RANGE,
+	NR_STMTS
+};
+
+static const char *const stmt_sql[NR_STMTS] = {
+	[ST_BEGIN_WRITE] = "BEGIN IMMEDIATE",
+	[ST_BEGIN_READ] = "BEGIN",
+	[ST_COMMIT] = "COMMIT",
+	[ST_ROLLBACK] = "ROLLBACK",
+	[ST_CLASSIFY] =
+		"SELECT count(*), coalesce(sum(type = 'table' AND name = 'meta'), 0)"
+		" FROM sqlite_master",
+	[ST_META_GET] = "SELECT value FROM meta WHERE key = ?1",
+	[ST_META_SET] = "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+	[ST_NAME_GET] = "SELECT id FROM stat_name WHERE name = ?1",
+	[ST_NAME_ADD] = "INSERT INTO stat_name (name) VALUES (?1)",
+	[ST_RUN_ADD] =
+		"INSERT INTO runs (testbox, testcase, job, \"commit\", status,"
+		" started, duration_s, job_text)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	[ST_PARAM_ADD] =
+		"INSERT OR REPLACE INTO run_param (run_id, key, value) VALUES (?1, ?2, ?3)",
+	[ST_ENV_ADD] =
+		"INSERT OR REPLACE INTO run_env (run_id, key, value) VALUES (?1, ?2, ?3)",
+	/* OR REPLACE: an unfinished statmap may hold a name twice, last wins */
+	[ST_VALUE_ADD] =
+		"INSERT OR REPLACE INTO stat_value (run_id, name_id, value) VALUES (?1, ?2, ?3)",
+	[ST_GROUPS] =
+		"SELECT testbox, job, \"commit\", max(testcase),"
+		" sum(status = 'complete'), sum(status = 'failed'),"
+		" sum(status = 'incomplete'), max(id), max(started)"
+		" FROM runs"
+		" WHERE (?1 IS NULL OR testcase = ?1)"
+		" AND (?2 IS NULL OR \"commit\" = ?2"
+		"      OR (\"commit\" >= ?2 AND (?3 IS NULL OR \"commit\" < ?3)))"
+		" AND (?4 IS NULL OR job = ?4)"
+		" AND (?5 IS NULL OR testbox = ?5)"
+		" GROUP BY testbox, job, \"commit\""
+		" ORDER BY testbox, job, min(id)",
+	[ST_GROUP_RUNS] =
+		"SELECT id FROM runs WHERE testbox = ?1 AND job = ?2 AND \"commit\" = ?3"
+		" ORDER BY started, id",
+	[ST_RUN_GET] =
+		"SELECT testbox, testcase, job, \"commit\", status, started,"
+		" duration_s, job_text FROM runs WHERE id = ?1",
+	[ST_PARAMS_GET] = "SELECT key, value FROM run_param WHERE run_id = ?1",
+	[ST_ENV_GET] = "SELECT key, value FROM run_env WHERE run_id = ?1",
+	[ST_STATS_GET] =
+		"SELECT n.name, v.value FROM stat_value v"
+		" JOIN stat_name n ON n.id = v.name_id WHERE v.run_id = ?1",
+	[ST_COUNT_COMPLETE] =
+		"SELECT count(*) FROM runs WHERE testbox = ?1 AND job = ?2"
+		" AND \"commit\" = ?3 AND status = 'complete'",
+	/*
+	 * One pass: the group's few complete runs through runs_group, their
+	 * values by primary key, sorted by name id so each stat's values
+	 * arrive together.  NULL (NaN) is no sample.
+	 */
+	[ST_SAMPLES] =
+		"SELECT v.name_id, n.name, v.value FROM runs r"
+		" CROSS JOIN stat_value v ON v.run_id = r.id"
+		" CROSS JOIN stat_name n ON n.id = v.name_id"
+		" WHERE r.testbox = ?1 AND r.job = ?2 AND r.\"commit\" = ?3"
+		" AND r.status = 'complete' AND v.value IS NOT NULL"
+		" ORDER BY v.name_id, r.id",
+	[ST_COMMIT_EXACT] = "SELECT 1 FROM runs WHERE \"commit\" = ?1 LIMIT 1",
+	[ST_COMMIT_RANGE] =
+		"SELECT DISTINCT \"commit\" FROM runs"
+		" WHERE \"commit\" >= ?1 AND \"commit\" < ?2"
+		" ORDER BY \"commit\" LIMIT 3",
+};
+
+/* name -> id of the stat names this connection has seen (open addressing) */
+struct name_slot {
+	char *name;
+	uint64_t hash;
+	int64_t id;
+};
+
+struct name_cache {
+	struct name_slot *slots;
+	size_t cap, n;		/* cap is a power of two */
+};
+
+struct sqlite_store {
+	struct store base;
+	sqlite3 *db;
+	char *path;
+	enum store_mode mode;
+	int busy_ms;
+	int last_err;		/* of the last failed SQLite call */
+	sqlite3_stmt *st[NR_STMTS];
+	struct name_cache names;
+};
+
+static const struct store_ops sqlite_ops;
+
+static struct sqlite_store *to_ss(struct store *s)
+{
+	return (struct sqlite_store *)s;
+}
+
+/* ---- names ---- */
+
+static uint64_t hash_name(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static void names_clear(struct name_cache *c)
+{
+	for (size_t i = 0; i < c->cap; i++)
+		free(c->slots[i].name);
+	free(c->slots);
+	memset(c, 0, sizeof(*c));
+}
+
+static struct name_slot *names_find(struct name_cache *c, const char *name,
+				    uint64_t h)
+{
+	size_t mask = c->cap - 1;
+
+	if (!c->cap)
+		return NULL;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct name_slot *slot = &c->slots[i];
+
+		if (!slot->name || (slot->hash == h && !strcmp(slot->name, name)))
+			return slot;
+	}
+}
+
+static int names_add(struct name_cache *c, const char *name, uint64_t h,
+		     int64_t id)
+{
+	struct name_slot *slot;
+	char *copy;
+
+	if ((c->n + 1) * 10 > c->cap * 7) {
+		struct name_cache bigger = { .cap = c->cap ? c->cap * 2 : 1024 };
+
+		bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+		if (!bigger.slots)
+			return -ENOMEM;
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->slots[i].name)
+				continue;
+			*names_find(&bigger, c->slots[i].name, c->slots[i].hash) =
+				c->slots[i];
+		}
+		bigger.n = c->n;
+		free(c->slots);
+		*c = bigger;
+	}
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	slot = names_find(c, name, h);
+	slot->name = copy;
+	slot->hash = h;
+	slot->id = id;
+	c->n++;
+	return 0;
+}
+
+/* ---- errors and statements ---- */
+
+static int errno_of(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_OK:
+		return 0;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	case SQLITE_NOTADB:
+	case SQLITE_CORRUPT:
+	case SQLITE_SCHEMA:
+		return -EPROTO;
+	case SQLITE_CONSTRAINT:
+	case SQLITE_MISMATCH:
+	case SQLITE_TOOBIG:
+	case SQLITE_RANGE:
+		return -EINVAL;
+	case SQLITE_CANTOPEN:
+		return -EACCES;
+	default:
+		return -EIO;
+	}
+}
+
+/* The message for a failed SQLite call: busy is the one users meet. */
+static int db_fail(struct sqlite_store *ss, int rc, const char *what)
+{
+	int err = errno_of(rc) ?: -EIO;
+
+	ss->last_err = err;
+	if (err == -EBUSY)
+		return store_fail(&ss->base, err,
+				  "%s: database is locked by another writer (waited %d ms)",
+				  ss->path, ss->busy_ms);
+	if (err == -EPROTO && (rc & 0xff) == SQLITE_NOTADB)
+		return store_fail(&ss->base, err,
+				  "%s is not a perfbot database (not an SQLite file)",
+				  ss->path);
+	return store_fail(&ss->base, err, "%s: %s: %s", ss->path, what,
+			  ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
+}
+
+/* The error stmt() recorded (its message is in store_error()). */
+static int prep_err(struct sqlite_store *ss)
+{
+	return ss->last_err ?: -EIO;
+}
+
+static sqlite3_stmt *stmt(struct sqlite_store *ss, enum stmt_id id)
+{
+	int rc;
+
+	if (ss->st[id])
+		return ss->st[id];
+	rc = sqlite3_prepare_v3(ss->db, stmt_sql[id], -1,
+				SQLITE_PREPARE_PERSISTENT, &ss->st[id], NULL);
+	if (rc != SQLITE_OK) {
+		db_fail(ss, rc, "cannot prepare a query");
+		ss->st[id] = NULL;
+	}
+	return ss->st[id];
+}
+
+/*
+ * Reset after every use: a statement left mid-result would hold a read
+ * snapshot open, hiding other writers' runs and blocking checkpoints.
+ */
+static void done(sqlite3_stmt *st)
+{
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+	}
+}
+
+static int bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)
+		 : sqlite3_bind_null(st, i);
+}
+
+/* A statement that returns no rows: prepare (cached), step, reset. */
+static int exec_stmt(struct sqlite_store *ss, enum stmt_id id, const char *what)
+{
+	sqlite3_stmt *st = stmt(ss, id);
+	int rc;
+
+	if (!st)
+		return prep_err(ss);
+	rc = sqlite3_step(st);
+	done(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_fail(ss, rc, what);
+	return 0;
+}
+
+
+static void rollback(struct sqlite_store *ss)
+{
+	char keep[STORE_ERRLEN];
+
+	/* keep the error that made us roll back, not ROLLBACK's own */
+	memcpy(keep, ss->base.err, sizeof(keep));
+	if (!sqlite3_get_autocommit(ss->db))
+		exec_stmt(ss, ST_ROLLBACK, "cannot roll back");
+	memcpy(ss->base.err, keep, sizeof(keep));
+}
+
+static char *col_strdup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? strdup((const char *)s) : NULL;
+}
+
+static double col_double(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN
+							 : sqlite3_column_double(st, i);
+}
+
+static int bind_value(sqlite3_stmt *st, int i, double v)
+{
+	/* SQLite would store NaN as NULL anyway; say so explicitly */
+	return isnan(v) ? sqlite3_bind_null(st, i) : sqlite3_bind_double(st, i, v);
+}
+
+/* ---- opening, classification, migrations ---- */
+
+enum db_kind { DB_EMPTY, DB_PERFBOT, DB_FOREIGN };
+
+static int meta_get(struct sqlite_store *ss, const char *key, char **value)
+{
+	sqlite3_stmt *st = stmt(ss, ST_META_GET);
+	int rc;
+
+	*value = NULL;
+	if (!st) {
+		/* a "meta" table of someone else's, with other columns */
+		return store_fail(&ss->base, -EPROTO,
+				  "%s is not a perfbot database (its meta table is not perfbot's)",
+				  ss->path);
+	}
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*value = col_strdup(st, 0);
+		if (!*value)
+			rc = SQLITE_NOMEM;
+		else
+			rc = SQLITE_DONE;
+	}
+	done(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(ss, rc, "cannot read the meta table");
+	return 0;
+}
+
+/* What the file holds; a perfbot database's schema version in *version. */
+static int classify(struct sqlite_store *ss, enum db_kind *kind, int *version)
+{
+	sqlite3_stmt *st = stmt(ss, ST_CLASSIFY);
+	char *creator = NULL, *ver = NULL, *end;
+	long ntables = 0, has_meta = 0, v;
+	int rc, err = 0;
+
+	*version = 0;
+	if (!st)
+		return prep_err(ss);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		ntables = sqlite3_column_int64(st, 0);
+		has_meta = sqlite3_column_int64(st, 1);
+		rc = SQLITE_DONE;
+	}
+	done(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(ss, rc, "cannot read the schema");
+	if (!ntables) {
+		*kind = DB_EMPTY;
+		return 0;
+	}
+	*kind = DB_FOREIGN;
+	if (!has_meta)
+		return store_fail(&ss->base, -EPROTO,
+				  "%s is not a perfbot database (it holds other tables)",
+				  ss->path);
+	err = meta_get(ss, "created_by", &creator);
+	if (!err)
+		err = meta_get(ss, "schema_version", &ver);
+	if (err)
+		goto out;
+	if (!creator || strcmp(creator, "perfbot")) {
+		err = store_fail(&ss->base, -EPROTO,
+				 "%s is not a perfbot database (its meta table is not perfbot's)",
+				 ss->path);
+		goto out;
+	}
+	errno = 0;
+	v = ver ? strtol(ver, &end, 10) : -1;
+	if (!ver || errno || *end || v < 1 || v > 1000000) {
+		err = store_fail(&ss->base, -EPROTO,
+				 "%s: perfbot database with an invalid schema version '%s'",
+				 ss->path, ver ? ver : "(none)");
+		goto out;
+	}
+	if (v > sqlite_schema_version) {
+		err = store_fail(&ss->base, -EPROTO,
+				 "%s has schema version %ld, newer than this perfbot's (%d): use a newer perfbot",
+				 ss->path, v, sqlite_schema_version);
+		goto out;
+	}
+	*kind = DB_PERFBOT;
+	*version = (int)v;
+out:
+	free(creator);
+	free(ver);
+	return err;
+}
+
+static int meta_set(struct sqlite_store *ss, const char *key, const char *value)
+{
+	sqlite3_stmt *st = stmt(ss, ST_META_SET);
+	int rc;
+
+	if (!st)
+		return prep_err(ss);
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	done(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(ss, rc, "cannot write the meta table");
+}
+
+/* One migration per transaction, re-checking under the write lock. */
+static int migrate(struct sqlite_store *ss)
+{
+	for (;;) {
+		enum db_kind kind;
+		char *errmsg = NULL, ver[16];
+		int version, rc, err;
+
+		err = exec_stmt(ss, ST_BEGIN_WRITE, "cannot begin a transaction");
+		if (err)
+			return err;
+		/* another process may have migrated it meanwhile */
+		err = classify(ss, &kind, &version);
+		if (err)
+			goto fail;
+		if (version >= sqlite_schema_version)
+			return exec_stmt(ss, ST_COMMIT, "cannot commit");
+		rc = sqlite3_exec(ss->db, sqlite_migrations[version].sql, NULL, NULL,
+				  &errmsg);
+		if (rc != SQLITE_OK) {
+			err = store_fail(&ss->base, errno_of(rc),
+					 "%s: cannot apply schema migration %d (%s): %s",
+					 ss->path, version + 1,
+					 sqlite_migrations[version].what,
+					 errmsg ? errmsg : sqlite3_errstr(rc));
+			sqlite3_free(errmsg);
+			goto fail;
+		}
+		if (version == 0) {
+			err = meta_set(ss, "created_by", "perfbot");
+			if (!err)
+				err = meta_set(ss, "created_with", PERFBOT_VERSION);
+			if (err)
+				goto fail;
+		}
+		snprintf(ver, sizeof(ver), "%d", version + 1);
+		err = meta_set(ss, "schema_version", ver);
+		if (!err)
+			err = exec_stmt(ss, ST_COMMIT, "cannot commit");
+		if (err)
+			goto fail;
+		continue;
+fail:
+		rollback(ss);
+		return err;
+	}
+}
+
+static int pragma(struct sqlite_store *ss, const char *sql)
+{
+	char *errmsg = NULL;
+	int rc = sqlite3_exec(ss->db, sql, NULL, NULL, &errmsg);
+
+	if (rc == SQLITE_OK)
+		return 0;
+	store_fail(&ss->base, errno_of(rc), "%s: %s: %s", ss->path, sql,
+		   errmsg ? errmsg : sqlite3_errstr(rc));
+	sqlite3_free(errmsg);
+	return errno_of(rc);
+}
+
+/* Refuse what is not SQLite before the library sees it. */
+static int check_magic(const char *path, char *err, size_t errlen)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return ret;
+	}
+	n = read(fd, head, sizeof(head));
+	if (n < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	} else if (n != sizeof(head) || memcmp(head, magic, sizeof(magic))) {
+		ret = -EPROTO;
+		snprintf(err, errlen, "%s is not a perfbot database (not an SQLite file)",
+			 path);
+	}
+	close(fd);
+	return ret;
+}
+
+static int check_writable(const char *path, bool exists, char *err, size_t errlen)
+{
+	char *dir = strdup(path), *slash;
+	int ret = 0;
+
+	if (!dir) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	/* WAL keeps its -wal and -shm files beside the database */
+	if (access(dir, W_OK | X_OK)) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
+	} else if (exists && access(path, R_OK | W_OK)) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	}
+	free(dir);
+	return ret;
+}
+
+int sqlite_store_open(const char *path, enum store_mode mode,
+		      struct store **out, char *err, size_t errlen)
+{
+	struct sqlite_store *ss = NULL;
+	char dummy[STORE_ERRLEN];
+	enum db_kind kind;
+	struct stat st;
+	bool exists = true;
+	int version, flags, rc, ret;
+
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	err[0] = '\0';
+	if (stat(path, &st)) {
+		if (errno != ENOENT) {
+			ret = -errno;
+			snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+			return ret;
+		}
+		if (mode == STORE_READ) {
+			snprintf(err, errlen, "no results yet at %s", path);
+			return -ENOENT;
+		}
+		exists = false;
+		ret = store_mkdir_parent(path, err, errlen);
+		if (ret)
+			return ret;
+	} else if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s is a directory, not a database", path);
+		return -EISDIR;
+	} else if (st.st_size > 0) {
+		ret = check_magic(path, err, errlen);
+		if (ret)
+			return ret;
+	}
+	if (mode == STORE_WRITE) {
+		ret = check_writable(path, exists, err, errlen);
+		if (ret)
+			return ret;
+	}
+
+	ss = calloc(1, sizeof(*ss));
+	if (!ss || !(ss->path = strdup(path))) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	ss->base.ops = &sqlite_ops;
+	ss->mode = mode;
+	ss->busy_ms = store_busy_ms();
+	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	if (mode == STORE_WRITE)
+		flags |= SQLITE_OPEN_CREATE;
+	rc = sqlite3_open_v2(path, &ss->db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		ret = errno_of(rc);
+		snprintf(err, errlen, "cannot open %s: %s", path,
+			 ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
+		goto out;
+	}
+	sqlite3_extended_result_codes(ss->db, 1);
+	sqlite3_busy_timeout(ss->db, ss->busy_ms);
+
+	/* look before touching anything: a foreign file stays as it is */
+	ret = classify(ss, &kind, &version);
+	if (ret)
+		goto fail;
+	if (kind == DB_EMPTY && mode == STORE_READ) {
+		snprintf(err, errlen, "no results yet at %s", path);
+		ret = -ENOENT;
+		goto out;
+	}
+	ret = pragma(ss, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL");
+	if (ret)
+		goto fail;
+	if (mode == STORE_WRITE) {
+		ret = pragma(ss, "PRAGMA journal_mode = WAL");
+		if (ret)
+			goto fail;
+	}
+	if (kind == DB_EMPTY || version < sqlite_schema_version) {
+		ret = migrate(ss);
+		if (ret)
+			goto fail;
+	}
+	*out = &ss->base;
+	return 0;
+fail:
+	snprintf(err, errlen, "%s", ss->base.err);
+out:
+	if (ss)
+		sqlite_ops.close(&ss->base);
+	return ret;
+}
+
+static void sqlite_close(struct store *s)
+{
+	struct sqlite_store *ss = to_ss(s);
+
+	for (int i = 0; i < NR_STMTS; i++)
+		sqlite3_finalize(ss->st[i]);
+	if (ss->db)
+		sqlite3_close(ss->db);
+	names_clear(&ss->names);
+	free(ss->path);
+	free(ss);
+}
+
+/* ---- writing ---- */
+
+static int intern(struct sqlite_store *ss, const char *name, int64_t *id)
+{
+	uint64_t h = hash_name(name);
+	struct name_slot *slot = names_find(&ss->names, name, h);
+	sqlite3_stmt *st;
+	int rc;
+
+	if (slot && slot->name) {
+		*id = slot->id;
+		return 0;
+	}
+	st = stmt(ss, ST_NAME_GET);
+	if (!st)
+		return prep_err(ss);
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	done(st);
+	if (rc == SQLITE_DONE) {
+		st = stmt(ss, ST_NAME_ADD);
+		if (!st)
+			return prep_err(ss);
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		done(st);
+		if (rc != SQLITE_DONE)
+			return db_fail(ss, rc, "cannot add a stat name");
+		*id = sqlite3_last_insert_rowid(ss->db);
+	} else if (rc != SQLITE_ROW) {
+		return db_fail(ss, rc, "cannot look up a stat name");
+	}
+	if (names_add(&ss->names, name, h, *id))
+		return store_fail(&ss->base, -ENOMEM, "out of memory");
+	return 0;
+}
+
+static int put_strmap(struct sqlite_store *ss, enum stmt_id id, int64_t run_id,
+		      const struct strmap *m)
+{
+	sqlite3_stmt *st = stmt(ss, id);
+
+	if (!st)
+		return prep_err(ss);
+	for (size_t i = 0; i < m->n; i++) {
+		int rc;
+
+		sqlite3_bind_int64(st, 1, run_id);
+		bind_text(st, 2, m->v[i].key);
+		bind_text(st, 3, m->v[i].value ? m->v[i].value : "");
+		rc = sqlite3_step(st);
+		done(st);
+		if (rc != SQLITE_DONE)
+			return db_fail(ss, rc, id == ST_ENV_ADD ? "cannot store the environment"
+								: "cannot store the parameters");
+	}
+	return 0;
+}
+
+static int sqlite_put_run(struct store *s, const struct run_record *r,
+			  int64_t *run_id)
+{
+	struct sqlite_store *ss = to_ss(s);
+	size_t names_before = ss->names.n;
+	sqlite3_stmt *st;
+	int64_t id;
+	int rc, err;
+
+	if (!r->testbox || !r->testcase || !r->job || !r->commit)
+		return store_fail(s, -EINVAL, "a run needs a testbox, testcase, job and commit");
+	if (ss->mode != STORE_WRITE)
+		return store_fail(s, -EBADF, "%s: opened for reading only", ss->path);
+	err = exec_stmt(ss, ST_BEGIN_WRITE, "cannot begin a transaction");
+	if (err)
+		return err;
+
+	st = stmt(ss, ST_RUN_ADD);
+	if (!st) {
+		err = prep_err(ss);
+		goto fail;
+	}
+	bind_text(st, 1, r->testbox);
+	bind_text(st, 2, r->testcase);
+	bind_text(st, 3, r->job);
+	bind_text(st, 4, r->commit);
+	bind_text(st, 5, run_status_name(r->status));
+	sqlite3_bind_double(st, 6, isfinite(r->started) ? r->started : 0);
+	sqlite3_bind_double(st, 7, isfinite(r->duration_s) ? r->duration_s : 0);
+	bind_text(st, 8, r->job_text);
+	rc = sqlite3_step(st);
+	done(st);
+	if (rc != SQLITE_DONE) {
+		err = db_fail(ss, rc, "cannot store the run");
+		goto fail;
+	}
+	id = sqlite3_last_insert_rowid(ss->db);
+
+	err = put_strmap(ss, ST_PARAM_ADD, id, &r->params);
+	if (!err)
+		err = put_strmap(ss, ST_ENV_ADD, id, &r->env);
+	if (err)
+		goto fail;
+
+	for (size_t i = 0; i < r->stats.n; i++) {
+		int64_t name_id = 0;
+
+		err = intern(ss, r->stats.v[i].name, &name_id);
+		if (err)
+			goto fail;
+		st = stmt(ss, ST_VALUE_ADD);
+		if (!st) {
+			err = prep_err(ss);
+			goto fail;
+		}
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, name_id);
+		bind_value(st, 3, r->stats.v[i].value);
+		rc = sqlite3_step(st);
+		done(st);
+		if (rc != SQLITE_DONE) {
+			err = db_fail(ss, rc, "cannot store a stat");
+			goto fail;
+		}
+	}
+	err = exec_stmt(ss, ST_COMMIT, "cannot commit the run");
+	if (err)
+		goto fail;
+	if (run_id)
+		*run_id = id;
+	return 0;
+fail:
+	rollback(ss);
+	/* names added in the rolled-back transaction no longer exist */
+	if (ss->names.n != names_before)
+		names_clear(&ss->names);
+	return err;
+}
+
+/* ---- reading ---- */
+
+/*
+ * The exclusive upper bound of the strings that begin with prefix (its
+ * last byte incremented), or NULL when there is none (all 0xff).
+ */
+static char *prefix_end(const char *prefix)
+{
+	char *end = strdup(prefix);
+	size_t n;
+
+	if (!end)
+		return NULL;
+	n = strlen(end);
+	while (n && (unsigned char)end[n - 1] == 0xff)
+		end[--n] = '\0';
+	if (!n) {
+		free(end);
+		return NULL;
+	}
+	end[n - 1]++;
+	return end;
+}
+
+static int sqlite_list_groups(struct store *s, const struct store_filter *f,
+			      struct store_group **groups, size_t *nr)
+{
+	struct sqlite_store *ss = to_ss(s);
+	sqlite3_stmt *st = stmt(ss, ST_GROUPS);
+	struct store_group *v = NULL;
+	size_t n = 0, cap = 0;
+	char *commit_end = NULL;
+	int rc, err = 0;
+
+	if (!st)
+		return prep_err(ss);
+	if (f->commit && *f->commit && !(commit_end = prefix_end(f->commit)) &&
+	    strspn(f->commit, "\xff") != strlen(f->commit))
+		return store_fail(s, -ENOMEM, "out of memory");
+	bind_text(st, 1, f->testcase);
+	bind_text(st, 2, f->commit);
+	bind_text(st, 3, commit_end);
+	bind_text(st, 4, f->job);
+	bind_text(st, 5, f->testbox);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_group *g;
+
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct store_group *nv = realloc(v, ncap * sizeof(*v));
+
+			if (!nv) {
+				err = store_fail(s, -ENOMEM, "out of memory");
+				goto out;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		g = &v[n++];
+		memset(g, 0, sizeof(*g));
+		g->testbox = col_strdup(st, 0);
+		g->job = col_strdup(st, 1);
+		g->commit = col_strdup(st, 2);
+		g->testcase = col_strdup(st, 3);
+		g->runs_complete = sqlite3_column_int64(st, 4);
+		g->runs_failed = sqlite3_column_int64(st, 5);
+		g->runs_incomplete = sqlite3_column_int64(st, 6);
+		g->last_run_id = sqlite3_column_int64(st, 7);
+		g->last_started = sqlite3_column_double(st, 8);
+		if (!g->testbox || !g->job || !g->commit || !g->testcase) {
+			err = store_fail(s, -ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		err = db_fail(ss, rc, "cannot list the runs");
+out:
+	done(st);
+	free(commit_end);
+	if (err) {
+		store_groups_release(v, n);
+		return err;
+	}
+	*groups = v;
+	*nr = n;
+	return 0;
+}
+
+static int sqlite_group_runs(struct store *s, const char *testbox,
+			     const char *job, const char *commit, int64_t **ids,
+			     size_t *nr)
+{
+	struct sqlite_store *ss = to_ss(s);
+	sqlite3_stmt *st = stmt(ss, ST_GROUP_RUNS);
+	int64_t *v = NULL;
+	size_t n = 0, cap = 0;
+	int rc, err = 0;
+
+	if (!st)
+		return prep_err(ss);
+	bind_text(st, 1, testbox);
+	bind_text(st, 2, job);
+	bind_text(st, 3, commit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			int64_t *nv = realloc(v, ncap * sizeof(*v));
+
+			if (!nv) {
+				err = store_fail(s, -ENOMEM, "out of memory");
+				goto out;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		v[n++] = sqlite3_column_int64(st, 0);
+	}
+	if (rc != SQLITE_DONE)
+		err = db_fail(ss, rc, "cannot list the runs");
+out:
+	done(st);
+	if (err) {
+		free(v);
+		return err;
+	}
+	*ids = v;
+	*nr = n;
+	return 0;
+}
+
+static int get_strmap(struct sqlite_store *ss, enum stmt_id id, int64_t run_id,
+		      struct strmap *m)
+{
+	sqlite3_stmt *st = stmt(ss, id);
+	int rc, err = 0;
+
+	if (!st)
+		return prep_err(ss);
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 0);
+		const char *v = (const char *)sqlite3_column_text(st, 1);
+
+		if (!k || !v || strmap_set(m, k, v)) {
+			err = store_fail(&ss->base, -ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = db_fail(ss, rc, "cannot read a run");
+	done(st);
+	return err;
+}
+
+static int parse_status(const char *s, enum run_status *status)
+{
+	static const enum run_status all[] = { RUN_COMPLETE, RUN_FAILED,
+					       RUN_INCOMPLETE };
+
+	for (size_t i = 0; s && i < sizeof(all) / sizeof(all[0]); i++) {
+		if (!strcmp(s, run_status_name(all[i]))) {
+			*status = all[i];
+			return 0;
+		}
+	}
+	return -EPROTO;
+}
+
+static int sqlite_get_run(struct store *s, int64_t run_id, struct run_record *r)
+{
+	struct sqlite_store *ss = to_ss(s);
+	sqlite3_stmt *st;
+	int rc, err = 0;
+
+	/* one snapshot: the run and its stats as one writer committed them */
+	err = exec_stmt(ss, ST_BEGIN_READ, "cannot begin a transaction");
+	if (err)
+		return err;
+	st = stmt(ss, ST_RUN_GET);
+	if (!st) {
+		err = prep_err(ss);
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		r->testbox = col_strdup(st, 0);
+		r->testcase = col_strdup(st, 1);
+		r->job = col_strdup(st, 2);
+		r->commit = col_strdup(st, 3);
+		if (parse_status((const char *)sqlite3_column_text(st, 4), &r->status))
+			err = store_fail(s, -EPROTO, "%s: run %lld has an unknown status",
+					 ss->path, (long long)run_id);
+		r->started = sqlite3_column_double(st, 5);
+		r->duration_s = sqlite3_column_double(st, 6);
+		r->job_text = col_strdup(st, 7);
+		if (!err && (!r->testbox || !r->testcase || !r->job || !r->commit ||
+			     (!r->job_text && sqlite3_column_type(st, 7) != SQLITE_NULL)))
+			err = store_fail(s, -ENOMEM, "out of memory");
+	} else if (rc == SQLITE_DONE) {
+		err = store_fail(s, -ENOENT, "no run %lld in %s", (long long)run_id,
+				 ss->path);
+	} else {
+		err = db_fail(ss, rc, "cannot read a run");
+	}
+	done(st);
+	if (err)
+		goto out;
+	err = get_strmap(ss, ST_PARAMS_GET, run_id, &r->params);
+	if (!err)
+		err = get_strmap(ss, ST_ENV_GET, run_id, &r->env);
+	if (err)
+		goto out;
+
+	st = stmt(ss, ST_STATS_GET);
+	if (!st) {
+		err = prep_err(ss);
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		if (!name || statmap_add(&r->stats, name, col_double(st, 1))) {
+			err = store_fail(s, -ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = db_fail(ss, rc, "cannot read a run's stats");
+	done(st);
+	if (!err)
+		statmap_finish(&r->stats);
+out:
+	rollback(ss);	/* ends the read transaction */
+	if (err)
+		run_record_release(r);
+	return err;
+}
+
+/* Sort the parallel arrays by name through a permutation. */
+struct by_name {
+	char *name;
+	double *values;
+	size_t count;
+};
+
+static int cmp_by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct by_name *)a)->name,
+		      ((const struct by_name *)b)->name);
+}
+
+static int sort_samples(struct store_samples *out)
+{
+	struct by_name *t;
+
+	if (out->nr < 2)
+		return 0;
+	t = malloc(out->nr * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < out->nr; i++)
+		t[i] = (struct by_name){ out->names[i], out->values[i], out->counts[i] };
+	qsort(t, out->nr, sizeof(*t), cmp_by_name);
+	for (size_t i = 0; i < out->nr; i++) {
+		out->names[i] = t[i].name;
+		out->values[i] = t[i].values;
+		out->counts[i] = t[i].count;
+	}
+	free(t);
+	return 0;
+}
+
+static int sqlite_load_samples(struct store *s, const char *testbox,
+			       const char *job, const char *commit,
+			       struct store_samples *out)
+{
+	struct sqlite_store *ss = to_ss(s);
+	size_t cap = 0, vcap = 0, per_run;
+	int64_t cur = -1;
+	sqlite3_stmt *st;
+	int rc, err;
+
+	err = exec_stmt(ss, ST_BEGIN_READ, "cannot begin a transaction");
+	if (err)
+		return err;
+	st = stmt(ss, ST_COUNT_COMPLETE);
+	if (!st) {
+		err = prep_err(ss);
+		goto out;
+	}
+	bind_text(st, 1, testbox);
+	bind_text(st, 2, job);
+	bind_text(st, 3, commit);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		out->nr_runs = sqlite3_column_int64(st, 0);
+	else
+		err = db_fail(ss, rc, "cannot count the runs");
+	done(st);
+	if (err || !out->nr_runs)
+		goto out;
+	per_run = out->nr_runs;
+
+	st = stmt(ss, ST_SAMPLES);
+	if (!st) {
+		err = prep_err(ss);
+		goto out;
+	}
+	bind_text(st, 1, testbox);
+	bind_text(st, 2, job);
+	bind_text(st, 3, commit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t name_id = sqlite3_column_int64(st, 0);
+		size_t i;
+
+		if (name_id != cur) {
+			const char *name = (const char *)sqlite3_column_text(st, 1);
+
+			if (out->nr == cap) {
+				size_t ncap = cap ? cap * 2 : 256;
+				char **nn = realloc(out->names, ncap * sizeof(*nn));
+				double **nv;
+				size_t *nc;
+
+				if (nn)
+					out->names = nn;
+				nv = nn ? realloc(out->values, ncap * sizeof(*nv)) : NULL;
+				if (nv)
+					out->values = nv;
+				nc = nv ? realloc(out->counts, ncap * sizeof(*nc)) : NULL;
+				if (!nc)
+					goto nomem;
+				out->counts = nc;
+				cap = ncap;
+			}
+			i = out->nr;
+			out->names[i] = name ? strdup(name) : NULL;
+			out->values[i] = malloc(per_run * sizeof(double));
+			out->counts[i] = 0;
+			out->nr++;
+			if (!out->names[i] || !out->values[i])
+				goto nomem;
+			vcap = per_run;
+			cur = name_id;
+		}
+		i = out->nr - 1;
+		/* more values than runs: a writer committed between the queries */
+		if (out->counts[i] == vcap) {
+			double *nv = realloc(out->values[i], 2 * vcap * sizeof(*nv));
+
+			if (!nv)
+				goto nomem;
+			out->values[i] = nv;
+			vcap *= 2;
+		}
+		out->values[i][out->counts[i]++] = sqlite3_column_double(st, 2);
+	}
+	if (rc != SQLITE_DONE)
+		err = db_fail(ss, rc, "cannot read the samples");
+	done(st);
+	if (!err && sort_samples(out))
+		err = store_fail(s, -ENOMEM, "out of memory");
+	goto out;
+nomem:
+	done(st);
+	err = store_fail(s, -ENOMEM, "out of memory");
+out:
+	rollback(ss);	/* ends the read transaction */
+	if (err)
+		store_samples_release(out);
+	return err;
+}
+
+static bool is_hex(const char *s)
+{
+	for (; *s; s++)
+		if (!isxdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static int sqlite_resolve_commit(struct store *s, const char *given, char **full)
+{
+	struct sqlite_store *ss = to_ss(s);
+	char *lower = NULL, *end = NULL, *found[3] = { NULL };
+	size_t nfound = 0, len = strlen(given);
+	sqlite3_stmt *st;
+	int rc, err = 0;
+
+	if (!len)
+		return store_fail(s, -ENOENT, "empty commit");
+	/* a label (kernel release) or full sha: as given */
+	st = stmt(ss, ST_COMMIT_EXACT);
+	if (!st)
+		return prep_err(ss);
+	bind_text(st, 1, given);
+	rc = sqlite3_step(st);
+	done(st);
+	if (rc == SQLITE_ROW) {
+		*full = strdup(given);
+		return *full ? 0 : store_fail(s, -ENOMEM, "out of memory");
+	}
+	if (rc != SQLITE_DONE)
+		return db_fail(ss, rc, "cannot look up a commit");
+	/* as git: an abbreviated sha has at least 4 hex digits */
+	if (len < 4 || !is_hex(given))
+		return store_fail(s, -ENOENT, "no commit '%s' in %s", given, ss->path);
+
+	lower = strdup(given);
+	if (!lower)
+		return store_fail(s, -ENOMEM, "out of memory");
+	for (char *p = lower; *p; p++)
+		*p = tolower((unsigned char)*p);
+	end = prefix_end(lower);
+	st = stmt(ss, ST_COMMIT_RANGE);
+	if (!end || !st) {
+		err = st ? store_fail(s, -ENOMEM, "out of memory") : prep_err(ss);
+		goto out;
+	}
+	bind_text(st, 1, lower);
+	bind_text(st, 2, end);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && nfound < 3) {
+		found[nfound] = col_strdup(st, 0);
+		if (!found[nfound++]) {
+			err = store_fail(s, -ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (!err && rc != SQLITE_DONE && rc != SQLITE_ROW)
+		err = db_fail(ss, rc, "cannot look up a commit");
+	done(st);
+	if (err)
+		goto out;
+	if (nfound == 0) {
+		err = store_fail(s, -ENOENT, "no commit '%s' in %s", given, ss->path);
+	} else if (nfound > 1) {
+		err = store_fail(s, -EEXIST, "commit '%s' is ambiguous in %s: %s, %s%s",
+				 given, ss->path, found[0], found[1],
+				 nfound > 2 ? ", ..." : "");
+	} else {
+		*full = found[0];
+		found[0] = NULL;
+	}
+out:
+	for (size_t i = 0; i < nfound; i++)
+		free(found[i]);
+	free(lower);
+	free(end);
+	return err;
+}
+
+static const struct store_ops sqlite_ops = {
+	.close = sqlite_close,
+	.put_run = sqlite_put_run,
+	.list_groups = sqlite_list_groups,
+	.group_runs = sqlite_group_runs,
+	.get_run = sqlite_get_run,
+	.load_samples = sqlite_load_samples,
+	.resolve_commit = sqlite_resolve_commit,
+};

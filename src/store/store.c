@@ -1,0 +1,237 @@
+/*
+ * store.c - store.h's entry points: pick the backend a location names,
+ * the default location, errors.  The backends do the work.
+ */
+#define _GNU_SOURCE
+#include "store/internal.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int store_vfail(char *buf, size_t len, int err, const char *fmt, va_list ap)
+{
+	if (buf && len)
+		vsnprintf(buf, len, fmt, ap);
+	return err;
+}
+
+int store_fail(struct store *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	store_vfail(s->err, sizeof(s->err), err, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static int open_fail(char *buf, size_t len, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int open_fail(char *buf, size_t len, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	store_vfail(buf, len, err, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int store_busy_ms(void)
+{
+	const char *v = getenv("PERFBOT_DB_BUSY_MS");
+	char *end;
+	long ms;
+
+	if (!v || !*v)
+		return STORE_BUSY_MS_DEFAULT;
+	errno = 0;
+	ms = strtol(v, &end, 10);
+	if (errno || *end || ms < 0 || ms > 3600 * 1000)
+		return STORE_BUSY_MS_DEFAULT;
+	return (int)ms;
+}
+
+int store_mkdir_parent(const char *path, char *err, size_t errlen)
+{
+	char *dir = strdup(path), *slash, *p;
+	int ret = 0;
+
+	if (!dir)
+		return open_fail(err, errlen, -ENOMEM, "out of memory");
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		goto out;	/* the current directory or / : nothing to make */
+	*slash = '\0';
+	/* each prefix in turn, as mkdir -p */
+	for (p = dir + 1;; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0777) && errno != EEXIST) {
+			ret = -errno;
+			open_fail(err, errlen, ret, "cannot create directory %s: %s",
+				  dir, strerror(errno));
+			goto out;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	{
+		struct stat st;
+
+		if (stat(dir, &st)) {
+			ret = -errno;
+			open_fail(err, errlen, ret, "cannot create directory %s: %s",
+				  dir, strerror(errno));
+		} else if (!S_ISDIR(st.st_mode)) {
+			ret = -ENOTDIR;
+			open_fail(err, errlen, ret, "cannot create directory %s: %s",
+				  dir, strerror(ENOTDIR));
+		}
+	}
+out:
+	free(dir);
+	return ret;
+}
+
+char *store_default_location(void)
+{
+	const char *env = getenv("PERFBOT_DB");
+	const char *home;
+	char *path;
+
+	if (env && *env)
+		return strdup(env);
+	env = getenv("XDG_DATA_HOME");
+	/* the XDG spec: a relative path is invalid and must be ignored */
+	if (env && env[0] == '/') {
+		if (asprintf(&path, "%s/perfbot/results.db", env) < 0)
+			return NULL;
+		return path;
+	}
+	home = getenv("HOME");
+	if (!home || !*home) {
+		struct passwd *pw = getpwuid(getuid());
+
+		home = pw ? pw->pw_dir : NULL;
+	}
+	if (!home || !*home)
+		return NULL;
+	if (asprintf(&path, "%s/.local/share/perfbot/results.db", home) < 0)
+		return NULL;
+	return path;
+}
+
+static int is_postgres(const char *location)
+{
+	return !strncmp(location, "postgresql://", 13) ||
+	       !strncmp(location, "postgres://", 11);
+}
+
+int store_open(const char *location, enum store_mode mode, struct store **out,
+	       char *err, size_t errlen)
+{
+	*out = NULL;
+	if (err && errlen)
+		err[0] = '\0';
+	if (!location || !*location)
+		return open_fail(err, errlen, -EINVAL, "no database location given");
+	if (is_postgres(location))
+		return open_fail(err, errlen, -ENOTSUP,
+				 "%s: PostgreSQL backend not built yet", location);
+	return sqlite_store_open(location, mode, out, err, errlen);
+}
+
+void store_close(struct store *s)
+{
+	if (s)
+		s->ops->close(s);
+}
+
+const char *store_error(const struct store *s)
+{
+	return s ? s->err : "no store";
+}
+
+int store_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
+{
+	s->err[0] = '\0';
+	return s->ops->put_run(s, r, run_id);
+}
+
+int store_list_groups(struct store *s, const struct store_filter *f,
+		      struct store_group **groups, size_t *nr)
+{
+	static const struct store_filter all;
+
+	*groups = NULL;
+	*nr = 0;
+	s->err[0] = '\0';
+	return s->ops->list_groups(s, f ? f : &all, groups, nr);
+}
+
+void store_groups_release(struct store_group *groups, size_t nr)
+{
+	for (size_t i = 0; groups && i < nr; i++) {
+		free(groups[i].testbox);
+		free(groups[i].testcase);
+		free(groups[i].job);
+		free(groups[i].commit);
+	}
+	free(groups);
+}
+
+int store_group_runs(struct store *s, const char *testbox, const char *job,
+		     const char *commit, int64_t **ids, size_t *nr)
+{
+	*ids = NULL;
+	*nr = 0;
+	s->err[0] = '\0';
+	return s->ops->group_runs(s, testbox, job, commit, ids, nr);
+}
+
+int store_get_run(struct store *s, int64_t run_id, struct run_record *out)
+{
+	memset(out, 0, sizeof(*out));
+	s->err[0] = '\0';
+	return s->ops->get_run(s, run_id, out);
+}
+
+int store_load_samples(struct store *s, const char *testbox, const char *job,
+		       const char *commit, struct store_samples *out)
+{
+	memset(out, 0, sizeof(*out));
+	s->err[0] = '\0';
+	return s->ops->load_samples(s, testbox, job, commit, out);
+}
+
+void store_samples_release(struct store_samples *samples)
+{
+	if (!samples)
+		return;
+	for (size_t i = 0; i < samples->nr; i++) {
+		free(samples->names ? samples->names[i] : NULL);
+		free(samples->values ? samples->values[i] : NULL);
+	}
+	free(samples->names);
+	free(samples->values);
+	free(samples->counts);
+	memset(samples, 0, sizeof(*samples));
+}
+
+int store_resolve_commit(struct store *s, const char *given, char **full)
+{
+	*full = NULL;
+	s->err[0] = '\0';
+	return s->ops->resolve_commit(s, given, full);
+}

@@ -1,0 +1,735 @@
+#define _GNU_SOURCE
+#include "vcs/git.h"
+#include "util/child.h"
+#include "util/fsutil.h"
+#include "util/timeutil.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define GIT_MAX_ARGS 32
+
+/* What a finished git command left behind. */
+struct git_result {
+	int status;		/* exit code, or 128 + signal */
+	char *out;		/* stdout, NUL-terminated */
+	size_t outlen;
+	char *errtext;		/* stderr, NUL-terminated */
+};
+
+static void git_result_release(struct git_result *r)
+{
+	free(r->out);
+	free(r->errtext);
+	r->out = r->errtext = NULL;
+}
+
+static int decode_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 255;
+}
+
+/* The whole content of a memfd, NUL-terminated. */
+static int slurp(int fd, char **buf, size_t *len)
+{
+	struct stat st;
+	size_t got = 0;
+	char *b;
+
+	if (fstat(fd, &st))
+		return -errno;
+	b = malloc((size_t)st.st_size + 1);
+	if (!b)
+		return -ENOMEM;
+	while (got < (size_t)st.st_size) {
+		ssize_t n = pread(fd, b + got, (size_t)st.st_size - got,
+				  (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			free(b);
+			return n < 0 ? -errno : -EIO;
+		}
+		got += (size_t)n;
+	}
+	b[got] = '\0';
+	*buf = b;
+	if (len)
+		*len = got;
+	return 0;
+}
+
+/*
+ * Run argv to its end with stdout and stderr captured.  Files rather
+ * than pipes: a command that writes more than a pipe holds while we wait
+ * for its exit cannot block on us.
+ */
+static int run_captured(char *const argv[], struct git_result *r)
+{
+	struct child c = { 0 };
+	struct child_io io;
+	sigset_t mask;
+	int out_fd = -1, err_fd = -1, null_fd = -1, st = 0, ret;
+
+	memset(r, 0, sizeof(*r));
+	out_fd = memfd_create("perfbot-git-out", MFD_CLOEXEC);
+	err_fd = memfd_create("perfbot-git-err", MFD_CLOEXEC);
+	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (out_fd < 0 || err_fd < 0 || null_fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	io = (struct child_io){ .stdin_fd = null_fd, .stdout_fd = out_fd,
+				.stderr_fd = err_fd };
+	child_signals_block(&mask);
+	ret = child_spawn(&c, argv, &io);
+	if (!ret) {
+		child_wait_until(&c, INFINITY, NULL, &mask);
+		child_stop(&c, &st, NULL);
+	}
+	child_signals_restore(&mask);
+	if (ret)
+		goto out;
+	r->status = decode_status(st);
+	ret = slurp(out_fd, &r->out, &r->outlen);
+	if (!ret)
+		ret = slurp(err_fd, &r->errtext, NULL);
+	if (ret)
+		git_result_release(r);
+out:
+	if (out_fd >= 0)
+		close(out_fd);
+	if (err_fd >= 0)
+		close(err_fd);
+	if (null_fd >= 0)
+		close(null_fd);
+	return ret;
+}
+
+/* "git -C repo args..." into argv; args NULL-terminated. */
+static int build_argv(const char *repo, const char *const *args,
+		      const char **argv)
+{
+	size_t n = 0;
+
+	argv[n++] = "git";
+	if (repo) {
+		argv[n++] = "-C";
+		argv[n++] = repo;
+	}
+	for (; *args; args++) {
+		if (n >= GIT_MAX_ARGS - 1)
+			return -E2BIG;
+		argv[n++] = *args;
+	}
+	argv[n] = NULL;
+	return 0;
+}
+
+/* git's complaint, one line, without "fatal: " */
+static void first_line(const char *text, char *buf, size_t len)
+{
+	const char *p = text ? text : "";
+
+	while (*p == '\n' || *p == ' ')
+		p++;
+	if (!strncmp(p, "fatal: ", 7))
+		p += 7;
+	else if (!strncmp(p, "error: ", 7))
+		p += 7;
+	snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+}
+
+/*
+ * Run git and fill *r; 0 when it ran, whatever its exit status (the
+ * caller interprets it).  what: the subcommand, for messages.
+ */
+static int git_run(const char *repo, const char *const *args,
+		   struct git_result *r, const char *what, char *err,
+		   size_t errlen)
+{
+	const char *argv[GIT_MAX_ARGS];
+	int ret = build_argv(repo, args, argv);
+
+	if (!ret)
+		ret = run_captured((char *const *)argv, r);
+	if (ret)
+		snprintf(err, errlen, "git %s: %s", what,
+			 ret == -ENOENT ? "git is not installed (not in PATH)"
+					: strerror(-ret));
+	return ret;
+}
+
+/* Run git, and make a non-zero exit an error (-EIO) that says why. */
+static int git_run_ok(const char *repo, const char *const *args,
+		      struct git_result *r, const char *what, char *err,
+		      size_t errlen)
+{
+	char line[512];
+	int ret = git_run(repo, args, r, what, err, errlen);
+
+	if (ret || r->status == 0)
+		return ret;
+	first_line(r->errtext, line, sizeof(line));
+	if (*line)
+		snprintf(err, errlen, "git %s: %s", what, line);
+	else
+		snprintf(err, errlen, "git %s: exited with status %d", what,
+			 r->status);
+	git_result_release(r);
+	return -EIO;
+}
+
+/* "commit" of "-c user.name=x commit -m y", for messages */
+static const char *subcommand(const char *const *args)
+{
+	for (size_t i = 0; args[i]; i++) {
+		if (!strcmp(args[i], "-c") && args[i + 1])
+			i++;
+		else if (args[i][0] != '-')
+			return args[i];
+	}
+	return args[0] ? args[0] : "";
+}
+
+int git_cmd(const char *repo, char **out, char *err, size_t errlen,
+	    const char *arg, ...)
+{
+	const char *args[GIT_MAX_ARGS];
+	struct git_result r;
+	size_t n = 0;
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	for (const char *a = arg; a; a = va_arg(ap, const char *)) {
+		if (n >= GIT_MAX_ARGS - 4) {
+			va_end(ap);
+			snprintf(err, errlen, "git %s: too many arguments", arg);
+			return -E2BIG;
+		}
+		args[n++] = a;
+	}
+	va_end(ap);
+	args[n] = NULL;
+	if (out)
+		*out = NULL;
+	ret = git_run_ok(repo, args, &r, subcommand(args), err, errlen);
+	if (ret)
+		return ret;
+	if (out) {
+		*out = r.out;
+		r.out = NULL;
+	}
+	git_result_release(&r);
+	return 0;
+}
+
+static void chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
+static bool bad_rev(const char *rev)
+{
+	return !rev || !*rev || rev[0] == '-';
+}
+
+int git_resolve(const char *repo, const char *rev, char **sha, char *err,
+		size_t errlen)
+{
+	struct git_result r = { 0 };
+	char *spec = NULL, line[512];
+	int ret;
+
+	*sha = NULL;
+	if (bad_rev(rev)) {
+		snprintf(err, errlen, "git rev-parse: invalid revision '%s'",
+			 rev ? rev : "");
+		return -EINVAL;
+	}
+	/* ^{commit}: a tag resolves to its commit, a tree or blob is refused */
+	if (asprintf(&spec, "%s^{commit}", rev) < 0) {
+		spec = NULL;
+		ret = -ENOMEM;
+		snprintf(err, errlen, "git rev-parse: %s", strerror(ENOMEM));
+		goto out;
+	}
+	ret = git_run(repo, (const char *[]){ "rev-parse", "--verify", "--quiet",
+					      spec, NULL },
+		      &r, "rev-parse", err, errlen);
+	if (ret)
+		goto out;
+	if (r.status == 1) {
+		/* --quiet: a revision git does not know exits 1, silently */
+		snprintf(err, errlen, "git rev-parse: unknown revision '%s'", rev);
+		ret = -ENOENT;
+		goto out;
+	}
+	if (r.status != 0) {
+		first_line(r.errtext, line, sizeof(line));
+		snprintf(err, errlen, "git rev-parse: %s: %s", repo,
+			 *line ? line : "not a git repository");
+		ret = -EINVAL;
+		goto out;
+	}
+	chomp(r.out);
+	*sha = r.out;
+	r.out = NULL;
+out:
+	git_result_release(&r);
+	free(spec);
+	return ret;
+}
+
+void git_commit_release(struct git_commit *c)
+{
+	free(c->sha);
+	free(c->subject);
+	free(c->author);
+	free(c->date);
+	memset(c, 0, sizeof(*c));
+}
+
+int git_commit_info(const char *repo, const char *sha, struct git_commit *out)
+{
+	struct git_result r = { 0 };
+	char err[256], *fields[4], *spec;
+	const char *p, *end;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (bad_rev(sha))
+		return -EINVAL;
+	/* ^{commit}: git show of a tag would print the tag first */
+	if (asprintf(&spec, "%s^{commit}", sha) < 0)
+		return -ENOMEM;
+	/* NUL separators: a subject can hold any other character */
+	ret = git_run_ok(repo, (const char *[]){ "show", "-s",
+			 "--format=%H%x00%s%x00%an <%ae>%x00%aI", spec, "--", NULL },
+			 &r, "show", err, sizeof(err));
+	free(spec);
+	if (ret)
+		return ret == -EIO ? -ENOENT : ret;
+	p = r.out;
+	end = r.out + r.outlen;
+	for (int i = 0; i < 4; i++) {
+		size_t n = strnlen(p, (size_t)(end - p));
+
+		fields[i] = strndup(p, n);
+		if (!fields[i]) {
+			while (i-- > 0)
+				free(fields[i]);
+			ret = -ENOMEM;
+			goto out;
+		}
+		chomp(fields[i]);
+		p += n < (size_t)(end - p) ? n + 1 : n;
+	}
+	out->sha = fields[0];
+	out->subject = fields[1];
+	out->author = fields[2];
+	out->date = fields[3];
+	if (!*out->sha || !*out->date) {
+		git_commit_release(out);
+		ret = -EIO;
+	}
+out:
+	git_result_release(&r);
+	return ret;
+}
+
+/*
+ * git -C repo resolves a relative path from repo; callers mean perfbot's
+ * working directory.
+ */
+static int absolute(const char *path, char **abs)
+{
+	char *cwd;
+	int ret = 0;
+
+	if (path[0] == '/') {
+		*abs = strdup(path);
+		return *abs ? 0 : -ENOMEM;
+	}
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return -errno;
+	if (asprintf(abs, "%s/%s", cwd, path) < 0) {
+		*abs = NULL;
+		ret = -ENOMEM;
+	}
+	free(cwd);
+	return ret;
+}
+
+int git_worktree_add(const char *repo, const char *sha, const char *dir,
+		     char *err, size_t errlen)
+{
+	struct git_result r = { 0 };
+	char *abs = NULL;
+	int ret;
+
+	if (bad_rev(sha)) {
+		snprintf(err, errlen, "git worktree add: invalid revision '%s'",
+			 sha ? sha : "");
+		return -EINVAL;
+	}
+	ret = absolute(dir, &abs);
+	if (ret) {
+		snprintf(err, errlen, "git worktree add: %s: %s", dir,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = git_run_ok(repo, (const char *[]){ "worktree", "add", "--detach",
+						 "--", abs, sha, NULL },
+			 &r, "worktree add", err, errlen);
+	git_result_release(&r);
+	free(abs);
+	return ret;
+}
+
+int git_worktree_remove(const char *repo, const char *dir)
+{
+	struct git_result r = { 0 };
+	char err[256], *abs = NULL;
+	struct stat st;
+	int ret;
+
+	ret = absolute(dir, &abs);
+	if (ret)
+		return ret;
+	if (git_run(repo, (const char *[]){ "worktree", "remove", "--force",
+					    "--", abs, NULL },
+		    &r, "worktree remove", err, sizeof(err)) == 0)
+		git_result_release(&r);
+	/* git refuses a half-made or unregistered worktree: delete it anyway */
+	if (lstat(abs, &st) == 0)
+		remove_tree(abs);
+	if (git_run(repo, (const char *[]){ "worktree", "prune", NULL }, &r,
+		    "worktree prune", err, sizeof(err)) == 0)
+		git_result_release(&r);
+	ret = lstat(abs, &st) == 0 ? -EEXIST : 0;
+	free(abs);
+	return ret;
+}
+
+int git_build(const char *worktree, char *const *build_argv, double timeout_s,
+	      volatile sig_atomic_t *stop, const char *log_path,
+	      int *exit_status, char *err, size_t errlen)
+{
+	struct child c = { 0 };
+	struct child_io io;
+	enum child_wait how;
+	sigset_t mask;
+	int log_fd = -1, null_fd = -1, st = 0, ret;
+	double deadline;
+
+	*exit_status = -1;
+	if (!build_argv || !build_argv[0]) {
+		snprintf(err, errlen, "build: empty command");
+		return -EINVAL;
+	}
+	log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (log_fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "build: %s: %s", log_path, strerror(-ret));
+		goto out;
+	}
+	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null_fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "build: /dev/null: %s", strerror(-ret));
+		goto out;
+	}
+	io = (struct child_io){ .stdin_fd = null_fd, .stdout_fd = log_fd,
+				.stderr_fd = log_fd, .cwd = worktree };
+	if (access(worktree, X_OK)) {
+		ret = -errno;
+		snprintf(err, errlen, "build: %s: %s", worktree, strerror(-ret));
+		goto out;
+	}
+	child_signals_block(&mask);
+	deadline = timeout_s > 0 ? mono_now() + timeout_s : INFINITY;
+	ret = child_spawn(&c, build_argv, &io);
+	if (ret) {
+		child_signals_restore(&mask);
+		snprintf(err, errlen, "build: cannot run '%s': %s",
+			 build_argv[0], strerror(-ret));
+		goto out;
+	}
+	how = child_wait_until(&c, deadline, stop, &mask);
+	child_stop(&c, &st, NULL);
+	child_signals_restore(&mask);
+	switch (how) {
+	case CHILD_DEADLINE:
+		ret = -ETIMEDOUT;
+		snprintf(err, errlen, "build: '%s' timed out after %gs (log: %s)",
+			 build_argv[0], timeout_s, log_path);
+		break;
+	case CHILD_STOPPED:
+		ret = -ECANCELED;
+		snprintf(err, errlen, "build: '%s' stopped (log: %s)",
+			 build_argv[0], log_path);
+		break;
+	case CHILD_EXITED:
+		*exit_status = decode_status(st);
+		if (*exit_status == 0)
+			break;
+		ret = -GIT_EBUILD;
+		if (WIFSIGNALED(st))
+			snprintf(err, errlen, "build: '%s' killed by signal %d (log: %s)",
+				 build_argv[0], WTERMSIG(st), log_path);
+		else
+			snprintf(err, errlen, "build: '%s' exited with status %d (log: %s)",
+				 build_argv[0], *exit_status, log_path);
+		break;
+	}
+out:
+	if (log_fd >= 0)
+		close(log_fd);
+	if (null_fd >= 0)
+		close(null_fd);
+	return ret;
+}
+
+/* The cache */
+
+static bool full_sha(const char *sha)
+{
+	size_t n = 0;
+
+	for (; sha && isxdigit((unsigned char)sha[n]); n++)
+		if (isupper((unsigned char)sha[n]))
+			return false;
+	return sha && !sha[n] && (n == 40 || n == 64);
+}
+
+static int mkdir_p(const char *path)
+{
+	char *p, *copy = strdup(path);
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (p = copy + 1; ; p++) {
+		char c = *p;
+
+		if (c != '/' && c)
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0755) && errno != EEXIST) {
+			ret = -errno;
+			break;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	free(copy);
+	return ret;
+}
+
+/* The marker's content: the build command, one argument a line. */
+static char *marker_text(char *const *build_argv)
+{
+	size_t len = 1;
+	char *text, *p;
+
+	for (char *const *a = build_argv; a && *a; a++)
+		len += strlen(*a) + 1;
+	text = malloc(len);
+	if (!text)
+		return NULL;
+	p = text;
+	for (char *const *a = build_argv; a && *a; a++)
+		p += sprintf(p, "%s\n", *a);
+	*p = '\0';
+	return text;
+}
+
+static bool file_is(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	char *buf = malloc(len + 2);
+	bool same = false;
+	ssize_t n;
+	int fd;
+
+	if (!buf)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, len + 1);
+		same = n == (ssize_t)len && !memcmp(buf, text, len);
+		close(fd);
+	}
+	free(buf);
+	return same;
+}
+
+/* Written under a temporary name: a marker is whole or absent. */
+static int write_marker(const char *path, const char *text)
+{
+	char *tmp = NULL;
+	size_t len = strlen(text);
+	int fd, ret = 0;
+
+	if (asprintf(&tmp, "%s.tmp", path) < 0)
+		return -ENOMEM;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (write(fd, text, len) != (ssize_t)len)
+		ret = errno ? -errno : -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+out:
+	free(tmp);
+	return ret;
+}
+
+/* Is wt a worktree at sha?  (Its directory may have been tampered with.) */
+static bool worktree_at(const char *wt, const char *sha)
+{
+	char err[256], *head = NULL;
+	bool ok;
+
+	if (git_cmd(wt, &head, err, sizeof(err), "rev-parse", "HEAD", NULL))
+		return false;
+	chomp(head);
+	ok = !strcmp(head, sha);
+	free(head);
+	return ok;
+}
+
+/* Wait for the commit's lock; *stop ends the wait. */
+static int lock_commit(const char *path, volatile sig_atomic_t *stop, int *fd)
+{
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		return -errno;
+	while (flock(*fd, LOCK_EX)) {
+		int ret = -errno;
+
+		if (ret == -EINTR && !(stop && *stop))
+			continue;
+		close(*fd);
+		*fd = -1;
+		return ret == -EINTR ? -ECANCELED : ret;
+	}
+	return 0;
+}
+
+int git_checkout_built(const char *repo, const char *sha,
+		       char *const *build_argv, const char *cache_dir,
+		       double timeout_s, volatile sig_atomic_t *stop,
+		       char **worktree_out, char *err, size_t errlen)
+{
+	char *cache = NULL, *wt = NULL, *marker = NULL, *log = NULL;
+	char *lock = NULL, *text = NULL;
+	struct git_result r = { 0 };
+	struct stat st;
+	int ret, lock_fd = -1, status;
+
+	*worktree_out = NULL;
+	if (!full_sha(sha)) {
+		snprintf(err, errlen, "checkout: '%s' is not a full sha",
+			 sha ? sha : "");
+		return -EINVAL;
+	}
+	ret = mkdir_p(cache_dir);
+	if (!ret)
+		ret = absolute(cache_dir, &cache);
+	if (ret) {
+		snprintf(err, errlen, "checkout: %s: %s", cache_dir,
+			 strerror(-ret));
+		goto out;
+	}
+	text = marker_text(build_argv);
+	if (!text || asprintf(&wt, "%s/%s", cache, sha) < 0 ||
+	    asprintf(&marker, "%s.ok", wt) < 0 ||
+	    asprintf(&log, "%s.log", wt) < 0 ||
+	    asprintf(&lock, "%s.lock", wt) < 0) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "checkout: %s", strerror(ENOMEM));
+		goto out;
+	}
+	ret = lock_commit(lock, stop, &lock_fd);
+	if (ret) {
+		snprintf(err, errlen, "checkout: %s: %s", lock, strerror(-ret));
+		goto out;
+	}
+	if (file_is(marker, text) && worktree_at(wt, sha))
+		goto done;
+	/* whatever is there is stale: an interrupted build, another command */
+	unlink(marker);
+	if (lstat(wt, &st) == 0 && git_worktree_remove(repo, wt)) {
+		ret = -EEXIST;
+		snprintf(err, errlen, "checkout: cannot remove stale worktree %s",
+			 wt);
+		goto out;
+	}
+	/* a worktree deleted behind git's back stays registered until pruned */
+	ret = git_run_ok(repo, (const char *[]){ "worktree", "prune", NULL },
+			 &r, "worktree prune", err, errlen);
+	git_result_release(&r);
+	if (ret)
+		goto out;
+	ret = git_worktree_add(repo, sha, wt, err, errlen);
+	if (ret)
+		goto out;
+	if (build_argv) {
+		ret = git_build(wt, build_argv, timeout_s, stop, log, &status,
+				err, errlen);
+		if (ret) {
+			git_worktree_remove(repo, wt);
+			goto out;
+		}
+	}
+	ret = write_marker(marker, text);
+	if (ret) {
+		snprintf(err, errlen, "checkout: %s: %s", marker, strerror(-ret));
+		git_worktree_remove(repo, wt);
+		goto out;
+	}
+done:
+	*worktree_out = wt;
+	wt = NULL;
+out:
+	if (lock_fd >= 0)
+		close(lock_fd);	/* releases the lock; the file stays, harmless */
+	free(cache);
+	free(wt);
+	free(marker);
+	free(log);
+	free(lock);
+	free(text);
+	return ret;
+}

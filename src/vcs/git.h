@@ -1,0 +1,109 @@
+/*
+ * git.h - git through its command line: resolve revisions, read commit
+ * metadata, check commits out into worktrees and build them, with a
+ * cache of built worktrees so that a commit is built once per machine.
+ *
+ * Every git command is spawned with an argv (util/child.h), never through
+ * a shell: revisions and paths are data, and a revision that starts with
+ * '-' is refused rather than read as an option.  Output is captured, the
+ * exit status checked, and failures come back as a negative errno with a
+ * message in err naming the git command and its subject:
+ * "git rev-parse: unknown revision 'v9.9'".
+ *
+ * Ownership: strings returned through char ** and struct git_commit are
+ * malloc'd and belong to the caller (free(), git_commit_release()).
+ * Threading: no shared state, but child processes are reaped by the
+ * calling thread (util/child.h): use from one thread.  git calls block
+ * SIGINT/SIGTERM/SIGHUP while they run (child_signals_block()); the
+ * build steps honour *stop.
+ */
+#ifndef PERFBOT_VCS_GIT_H
+#define PERFBOT_VCS_GIT_H
+
+#include <signal.h>
+#include <stddef.h>
+
+/*
+ * Returned negated (-GIT_EBUILD) when the build command ran and failed
+ * (non-zero exit or killed by a signal): a property of the commit, which
+ * a bisection skips, unlike an error of perfbot or of the machine.
+ * Above every errno, so it cannot be mistaken for one.
+ */
+#define GIT_EBUILD 4096
+
+/*
+ * Run `git -C repo <args...>` (NULL-terminated; repo NULL: no -C) and
+ * return its standard output in *out (malloc'd, NUL-terminated; out may
+ * be NULL).  Non-zero exit: -EIO, with git's first line of stderr in err.
+ */
+int git_cmd(const char *repo, char **out, char *err, size_t errlen,
+	    const char *arg, ...) __attribute__((sentinel));
+
+/*
+ * rev (a sha, a branch, a tag, HEAD~3...) to the full sha of the commit
+ * it names.  -ENOENT: unknown revision; -EINVAL: repo is not a git
+ * repository, or rev is empty or starts with '-'.
+ */
+int git_resolve(const char *repo, const char *rev, char **sha, char *err,
+		size_t errlen);
+
+struct git_commit {
+	char *sha;		/* full sha */
+	char *subject;
+	char *author;		/* "Name <email>" */
+	char *date;		/* author date, strict ISO 8601 */
+};
+
+/* Fill *out (zeroed on failure); -ENOENT when sha names no commit. */
+int git_commit_info(const char *repo, const char *sha, struct git_commit *out);
+void git_commit_release(struct git_commit *c);
+
+/*
+ * Check sha out, detached, in a new worktree at dir (which must not
+ * exist).  A relative dir is taken from perfbot's working directory.
+ */
+int git_worktree_add(const char *repo, const char *sha, const char *dir,
+		     char *err, size_t errlen);
+
+/*
+ * Remove the worktree at dir, even with changes or build products in it,
+ * and prune git's record of worktrees that are gone.  0 when dir no
+ * longer exists afterwards.
+ */
+int git_worktree_remove(const char *repo, const char *dir);
+
+/*
+ * Run build_argv in the directory worktree, its stdout and stderr to
+ * log_path (truncated), stdin from /dev/null.  timeout_s 0: none; stop
+ * may be NULL.  The build's process group is killed at the end, so
+ * nothing it started outlives it.  *exit_status: the exit code, or 128 +
+ * the signal that killed it.  0 when it exited 0; -GIT_EBUILD when it
+ * failed; -ETIMEDOUT, -ECANCELED (*stop), or the errno that kept it from
+ * starting (-ENOENT: no such command).  err names the log.
+ */
+int git_build(const char *worktree, char *const *build_argv, double timeout_s,
+	      volatile sig_atomic_t *stop, const char *log_path,
+	      int *exit_status, char *err, size_t errlen);
+
+/*
+ * The runner's one call: a worktree of sha (a full sha) that has been
+ * built with build_argv (NULL: no build step), in *worktree_out
+ * ("<cache_dir>/<sha>", malloc'd).
+ *
+ * cache_dir (created if missing) holds, per commit, the worktree
+ * "<sha>", the build log "<sha>.log", and the marker "<sha>.ok" written
+ * only after a successful build, holding the build command.  A marked
+ * worktree whose HEAD is sha and whose marker names the same command is
+ * reused without building; anything else there (an interrupted build, a
+ * different command) is removed and redone.  A failed, timed-out or
+ * stopped build removes the worktree and keeps the log; err gives its
+ * path.  Errors as git_build(), plus git's (-EIO) and -EINVAL for a sha
+ * that is not a full hex sha.  Concurrent callers on one cache_dir are
+ * serialised per commit by a lock file "<sha>.lock".
+ */
+int git_checkout_built(const char *repo, const char *sha,
+		       char *const *build_argv, const char *cache_dir,
+		       double timeout_s, volatile sig_atomic_t *stop,
+		       char **worktree_out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,181 @@
+#!/bin/bash
+# perfbot run: atomic jobs repeated with monitors into the store; failures,
+# timeouts, interrupts and bad jobs; --repo worktrees; perfbot install.
+. "$(dirname "$0")/lib.sh"
+
+DB="$SANDBOX/results.db"
+cd "$SANDBOX" || exit 1
+
+cat > wis.yaml <<'YAML'
+suite: will-it-scale
+testcase: will-it-scale
+category: benchmark
+runtime: 0.6s
+repeat: 2
+nr_task: 1
+will-it-scale:
+  mode: [process, thread]
+  test: futex1
+YAML
+
+run_perfbot 60 run wis.yaml --dry-run --db "$DB"
+check "--dry-run: exit 0" [ "$rc" -eq 0 ]
+check "--dry-run: lists both atomic jobs x2" bash -c \
+	'grep -q "will-it-scale-1-process-futex1  x2" "$1" && grep -q "will-it-scale-1-thread-futex1  x2" "$1"' _ "$SANDBOX/out"
+check "--dry-run: writes no database" [ ! -e "$DB" ]
+
+run_perfbot 120 run wis.yaml --db "$DB"
+check "run: exit 0" [ "$rc" -eq 0 ]
+check "run: four runs stored" [ "$(grep -c '^run [0-9]*: .* complete' "$SANDBOX/out")" -eq 4 ]
+check "run: progress shows job i/n and repeat j/k" grep -q '^\[2/2\] will-it-scale-1-thread-futex1: repeat 2/2, about' "$SANDBOX/err"
+run_perfbot 30 results --db "$DB" --json
+check "results: two groups of two complete runs, with a KPI" python3 -c '
+import json, sys
+groups = json.load(open(sys.argv[1]))
+assert len(groups) == 2, groups
+for g in groups:
+    assert g["runs_complete"] == 2 and g["runs_failed"] == 0, g
+' "$SANDBOX/out"
+run_perfbot 30 results show 1 --db "$DB" --json
+check "results show: KPI, monitors, time, failure stats, environment" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+s, env = r["stats"], r["env"]
+assert s["will-it-scale.per_process_ops"] > 0
+assert s["will-it-scale.exit_fail"] == 0 and s["last_state.is_incomplete_run"] == 0
+assert 0 <= s["mpstat.cpu.all.idle%"] <= 100, s["mpstat.cpu.all.idle%"]
+assert "proc-vmstat.pgfault" in s and s["meminfo.MemTotal"] > 0
+assert s["will-it-scale.time.user_time"] + s["will-it-scale.time.system_time"] > 0
+assert "threads" in env["machine"] and "memory" in env["machine"], env["machine"]
+assert r["params"]["nr_task"] == "1" and r["commit"] == env["kernel"]
+' "$SANDBOX/out"
+
+run_perfbot 60 run wis.yaml --db "$DB" -s mode=thread -r 1 --no-monitors --commit mylabel
+check "-s narrows, -r 1, --commit labels, --no-monitors" bash -c \
+	'[ "$(grep -c "^run " "$1")" -eq 1 ] && grep -q "thread-futex1 complete" "$1"' _ "$SANDBOX/out"
+run_perfbot 30 results show 5 --db "$DB" --json
+check "--no-monitors: no monitor stats, commit mylabel" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["commit"] == "mylabel"
+assert not any(k.startswith("mpstat.") for k in r["stats"]), list(r["stats"])
+' "$SANDBOX/out"
+
+# a benchmark that fails, and one that outlives its timeout
+cat > fail.yaml <<'YAML'
+testcase: failer
+repeat: 2
+exec:
+  cmd: [sh, -c, "echo 'score: 7'; exit 3"]
+  parse: kv
+YAML
+run_perfbot 60 run fail.yaml --db "$DB" --no-monitors
+check "failing benchmark: exit 1" [ "$rc" -eq 1 ]
+check "failing benchmark: both repeats stored as failed with the reason" \
+	[ "$(grep -c 'failer failed  (exit status 3)' "$SANDBOX/out")" -eq 2 ]
+cat > slow.yaml <<'YAML'
+testcase: sleeper
+repeat: 1
+timeout: 0.5s
+exec:
+  cmd: [sleep, "30"]
+YAML
+run_perfbot 30 run slow.yaml --db "$DB" --no-monitors
+check "timeout: killed on time ($secs s), stored failed" bash -c \
+	'[ "$(echo "$2 < 10" | bc)" -eq 1 ] && grep -q "sleeper failed  (timed out after 0.5 s)" "$1"' _ "$SANDBOX/out" "$secs"
+
+cat > kv.yaml <<'YAML'
+testcase: mybench
+repeat: 1
+exec:
+  cmd: [sh, -c, "echo 'score: 42 ops/s'; echo 'latency: 1.5 ms'"]
+  parse: kv
+kpi: mybench.score
+YAML
+run_perfbot 30 run kv.yaml --db "$DB" --no-monitors
+check "exec + kv: the KPI is the job's" grep -q 'mybench complete  mybench.score 42' "$SANDBOX/out"
+
+# bad jobs: file:line:column, exit 2, nothing stored
+cat > bad.yaml <<'YAML'
+testcase: will-it-scale
+runtime: 1s
+nr_tsk: 1
+will-it-scale:
+  test: futex1
+YAML
+before=$(stat -c %Y "$DB")
+run_perfbot 30 run bad.yaml --db "$DB"
+check "unknown parameter: exit 2" [ "$rc" -eq 2 ]
+check "unknown parameter: file:line:column and a suggestion" grep -q "bad.yaml:3:9: unknown parameter 'nr_tsk' for will-it-scale (did you mean 'nr_task'?)" "$SANDBOX/err"
+printf 'testcase: will-it-scale\nwill-it-scale:\n  test: futx1\n' > bad2.yaml
+run_perfbot 30 run bad2.yaml --db "$DB"
+check "bad value: exit 2 with position" bash -c '[ "$2" -eq 2 ] && grep -q "bad2.yaml:3:9: invalid test .futx1." "$1"' _ "$SANDBOX/err" "$rc"
+check "bad jobs stored nothing" [ "$(stat -c %Y "$DB")" = "$before" ]
+
+# ^C in the middle: incomplete or nothing, never complete; the db is sound
+printf 'testcase: will-it-scale\nruntime: 20s\nrepeat: 1\nnr_task: 2\nwill-it-scale:\n  test: getppid1\n' > long.yaml
+"$PERFBOT" run long.yaml --db "$DB" >"$SANDBOX/out" 2>"$SANDBOX/err" &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+rc=$?
+check "SIGINT: exit 130 (got $rc)" [ "$rc" -eq 130 ]
+check "SIGINT: the partial run stored as incomplete" grep -q 'getppid1 incomplete' "$SANDBOX/out"
+check "SIGINT: no complete run of it" bash -c '! grep -q "getppid1 complete" "$1"' _ "$SANDBOX/out"
+check "SIGINT: database integrity" [ "$(sqlite3 "$DB" 'PRAGMA integrity_check')" = ok ]
+
+# perfbot killed outright: its tasks die with it, the database stays sound
+"$PERFBOT" run long.yaml --db "$DB" >/dev/null 2>&1 &
+pid=$!
+sleep 3
+kill -KILL $pid
+wait $pid 2>/dev/null
+sleep 0.5
+check "SIGKILL: no task survives perfbot" [ -z "$(sandbox_pids)" ]
+check "SIGKILL: database integrity" [ "$(sqlite3 "$DB" 'PRAGMA integrity_check')" = ok ]
+rm -rf "${TMPDIR:?}"/* "${PERFBOT_SHMDIR:?}"/*
+
+# --repo: the commit resolved to a sha, built in a worktree, $PERFBOT_SRC
+git init -q repo
+printf '#!/bin/sh\necho "value: $(cat built)"\n' > repo/bench.sh
+chmod +x repo/bench.sh
+git -C repo add bench.sh
+git -C repo -c user.name=t -c user.email=t@example.invalid commit -qm one
+sha=$(git -C repo rev-parse HEAD)
+cat > repo.yaml <<'YAML'
+testcase: repobench
+repeat: 1
+build: [sh, -c, "echo 5 > built"]
+exec:
+  cmd: [sh, -c, "$PERFBOT_SRC/bench.sh"]
+  parse: kv
+YAML
+run_perfbot 60 run repo.yaml --db "$DB" --repo repo --commit HEAD --no-monitors
+check "--repo: exit 0" [ "$rc" -eq 0 ]
+check "--repo: the build ran in the worktree, the command found it" grep -q 'repobench complete' "$SANDBOX/out"
+run_perfbot 30 results --db "$DB" --json --testcase repobench
+check "--repo: the full sha is the commit" python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))
+assert len(g) == 1 and g[0]["commit"] == sys.argv[2], g
+' "$SANDBOX/out" "$sha"
+check "--repo: the worktree is gone afterwards" [ "$(git -C repo worktree list | wc -l)" -eq 1 ]
+run_perfbot 30 run repo.yaml --db "$DB" --repo repo --commit nosuchrev
+check "--repo: an unknown revision is named, exit 2" bash -c '[ "$2" -eq 2 ] && grep -q nosuchrev "$1"' _ "$SANDBOX/err" "$rc"
+
+# perfbot install
+printf 'testcase: x\npackages: [coreutils]\nexec:\n  cmd: [true]\n' > pkg.yaml
+if command -v setpriv >/dev/null; then
+	chmod 755 "$SANDBOX"	# readable by the unprivileged user
+	chmod 644 pkg.yaml
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFBOT" install pkg.yaml > "$SANDBOX/out" 2>&1
+	rc=$?
+	check "install without root: prints the command, exit 1" bash -c \
+		'[ "$2" -eq 1 ] && grep -q "apt-get install -y coreutils" "$1"' _ "$SANDBOX/out" "$rc"
+fi
+run_perfbot 120 install pkg.yaml
+check "install as root: apt-get installs what the job lists" bash -c \
+	'[ "$2" -eq 0 ] && grep -q "^packages: coreutils" "$1"' _ "$SANDBOX/out" "$rc"
+check_nothing_left "run"
+finish

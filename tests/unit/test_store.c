@@ -1,0 +1,745 @@
+/*
+ * Unit tests: store (the SQLite backend behind store.h): round trips,
+ * groups, samples, commits, refusing foreign files, locking, bad paths.
+ * Each test works in its own temp dir under $TMPDIR, removed afterwards.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "record/record.h"
+#include "store/store.h"
+#include "util/fsutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+struct fixture {
+	char *dir;
+	char *db;	/* <dir>/results.db */
+	struct store *s;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f || make_temp_dir(NULL, "perfbot-unit-store", &f->dir))
+		return -1;
+	if (asprintf(&f->db, "%s/results.db", f->dir) < 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	store_close(f->s);
+	f->s = NULL;
+	remove_tree(f->dir);
+	free(f->dir);
+	free(f->db);
+	free(f);
+	unsetenv("PERFBOT_DB_BUSY_MS");
+	return 0;
+}
+
+static struct store *open_ok(const char *path, enum store_mode mode)
+{
+	char err[1024] = "";
+	struct store *s = NULL;
+	int ret = store_open(path, mode, &s, err, sizeof(err));
+
+	if (ret)
+		fail_msg("store_open(%s): %d %s", path, ret, err);
+	return s;
+}
+
+static void make_run(struct run_record *r, const char *testbox, const char *job,
+		     const char *commit, enum run_status status, double started)
+{
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(record_set_str(&r->testbox, testbox), 0);
+	assert_int_equal(record_set_str(&r->testcase, "will-it-scale"), 0);
+	assert_int_equal(record_set_str(&r->job, job), 0);
+	assert_int_equal(record_set_str(&r->commit, commit), 0);
+	r->status = status;
+	r->started = started;
+	r->duration_s = 30.5;
+}
+
+static int64_t put(struct store *s, struct run_record *r)
+{
+	int64_t id = -1;
+	int ret = store_put_run(s, r, &id);
+
+	if (ret)
+		fail_msg("store_put_run: %d %s", ret, store_error(s));
+	assert_true(id > 0);
+	run_record_release(r);
+	return id;
+}
+
+/* A run of one group with the given stats: name i = "s.<i>" = base + i. */
+static int64_t put_simple(struct store *s, const char *testbox, const char *job,
+			  const char *commit, enum run_status status,
+			  double started, size_t nstats, double base)
+{
+	struct run_record r;
+
+	make_run(&r, testbox, job, commit, status, started);
+	for (size_t i = 0; i < nstats; i++)
+		assert_int_equal(statmap_addf(&r.stats, base + i, "s.%04zu", i), 0);
+	return put(s, &r);
+}
+
+static void round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct run_record r, got;
+	char *deep;
+	int64_t id;
+
+	/* STORE_WRITE makes the directories */
+	assert_true(asprintf(&deep, "%s/a/b/c/results.db", f->dir) > 0);
+	f->s = open_ok(deep, STORE_WRITE);
+
+	make_run(&r, "box1", "will-it-scale-100%-thread-futex3",
+		 "0123456789abcdef0123456789abcdef01234567", RUN_FAILED, 1700000000.25);
+	r.duration_s = 301.125;
+	assert_int_equal(record_set_str(&r.job_text, "suite: will-it-scale\nnr_task: 100%\n"), 0);
+	assert_int_equal(strmap_set(&r.params, "nr_task", "100%"), 0);
+	assert_int_equal(strmap_set(&r.params, "mode", "thread"), 0);
+	assert_int_equal(strmap_set(&r.params, "test", "futex3"), 0);
+	for (int i = 0; i < 40; i++)
+		assert_int_equal(strmap_setf(&r.env, "k", "%d", i) |
+				 strmap_setf(&r.env, "env.zz", "last") |
+				 strmap_setf(&r.env, i % 2 ? "odd" : "even", "v%d", i), 0);
+	assert_int_equal(strmap_set(&r.env, "kernel", "6.1.0-13-amd64 \"quoted\" 'x' ünï"), 0);
+	/* 1,500 stats, added in reverse, one name twice (last wins) */
+	for (int i = 1499; i >= 0; i--)
+		assert_int_equal(statmap_addf(&r.stats, i * 1.5 - 100, "stat.%04d", i), 0);
+	assert_int_equal(statmap_add(&r.stats, "stat.0007", 42), 0);
+	assert_int_equal(statmap_add(&r.stats, "x.nan", NAN), 0);
+	assert_int_equal(statmap_add(&r.stats, "x.inf", INFINITY), 0);
+	assert_int_equal(statmap_add(&r.stats, "x.tiny", 1e-300), 0);
+	assert_int_equal(statmap_add(&r.stats, "x.int", 12345678901234.0), 0);
+	id = put(f->s, &r);
+
+	/* read it back through a new connection */
+	store_close(f->s);
+	f->s = NULL;
+	f->s = open_ok(deep, STORE_READ);
+	assert_int_equal(store_get_run(f->s, id, &got), 0);
+	assert_string_equal(got.testbox, "box1");
+	assert_string_equal(got.testcase, "will-it-scale");
+	assert_string_equal(got.job, "will-it-scale-100%-thread-futex3");
+	assert_string_equal(got.commit, "0123456789abcdef0123456789abcdef01234567");
+	assert_int_equal(got.status, RUN_FAILED);
+	assert_true(got.started == 1700000000.25);
+	assert_true(got.duration_s == 301.125);
+	assert_string_equal(got.job_text, "suite: will-it-scale\nnr_task: 100%\n");
+	assert_int_equal(got.params.n, 3);
+	assert_string_equal(strmap_get(&got.params, "nr_task"), "100%");
+	assert_string_equal(strmap_get(&got.params, "mode"), "thread");
+	assert_string_equal(strmap_get(&got.params, "test"), "futex3");
+	assert_int_equal(got.env.n, 5);
+	assert_string_equal(strmap_get(&got.env, "k"), "39");
+	assert_string_equal(strmap_get(&got.env, "odd"), "v39");
+	assert_string_equal(strmap_get(&got.env, "even"), "v38");
+	assert_string_equal(strmap_get(&got.env, "kernel"),
+			    "6.1.0-13-amd64 \"quoted\" 'x' ünï");
+	assert_int_equal(got.stats.n, 1504);
+	assert_true(got.stats.sorted);
+	for (size_t i = 1; i < got.stats.n; i++)
+		assert_true(strcmp(got.stats.v[i - 1].name, got.stats.v[i].name) < 0);
+	for (int i = 0; i < 1500; i++) {
+		char name[32];
+		const double *v;
+
+		snprintf(name, sizeof(name), "stat.%04d", i);
+		v = statmap_get(&got.stats, name);
+		assert_non_null(v);
+		assert_true(*v == (i == 7 ? 42 : i * 1.5 - 100));
+	}
+	assert_true(isnan(*statmap_get(&got.stats, "x.nan")));
+	assert_true(isinf(*statmap_get(&got.stats, "x.inf")));
+	assert_true(*statmap_get(&got.stats, "x.tiny") == 1e-300);
+	assert_true(*statmap_get(&got.stats, "x.int") == 12345678901234.0);
+	run_record_release(&got);
+
+	/* an unknown run */
+	assert_int_equal(store_get_run(f->s, id + 1, &got), -ENOENT);
+	assert_non_null(strstr(store_error(f->s), "no run"));
+	assert_non_null(strstr(store_error(f->s), deep));
+	/* a reader cannot write */
+	make_run(&r, "b", "j", "c", RUN_COMPLETE, 1);
+	assert_int_equal(store_put_run(f->s, &r, NULL), -EBADF);
+	run_record_release(&r);
+	free(deep);
+}
+
+static void incomplete_record_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct run_record r;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	make_run(&r, "box", "job", "c0ffee", RUN_COMPLETE, 1);
+	record_set_str(&r.commit, NULL);
+	assert_int_equal(store_put_run(f->s, &r, NULL), -EINVAL);
+	run_record_release(&r);
+}
+
+static void groups_and_counts(void **state)
+{
+	struct fixture *f = *state;
+	static const char *A = "aaaa000000000000000000000000000000000000";
+	static const char *B = "bbbb000000000000000000000000000000000000";
+	struct store_filter flt = { 0 };
+	struct store_group *g;
+	int64_t *ids, first, second, third;
+	size_t n, nids;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	assert_int_equal(store_list_groups(f->s, NULL, &g, &n), 0);
+	assert_int_equal(n, 0);
+	store_groups_release(g, n);
+
+	/* group (box1, j1, A): 3 complete, 1 failed, 2 incomplete */
+	second = put_simple(f->s, "box1", "j1", A, RUN_COMPLETE, 200, 3, 0);
+	first = put_simple(f->s, "box1", "j1", A, RUN_COMPLETE, 100, 3, 0);
+	put_simple(f->s, "box1", "j1", A, RUN_FAILED, 300, 3, 0);
+	put_simple(f->s, "box1", "j1", A, RUN_INCOMPLETE, 400, 3, 0);
+	put_simple(f->s, "box1", "j1", A, RUN_INCOMPLETE, 500, 3, 0);
+	third = put_simple(f->s, "box1", "j1", A, RUN_COMPLETE, 600, 3, 0);
+	put_simple(f->s, "box1", "j1", B, RUN_FAILED, 700, 3, 0);
+	put_simple(f->s, "box2", "j1", A, RUN_COMPLETE, 800, 3, 0);
+	put_simple(f->s, "box1", "j2", A, RUN_COMPLETE, 900, 3, 0);
+
+	assert_int_equal(store_list_groups(f->s, NULL, &g, &n), 0);
+	assert_int_equal(n, 4);
+	/* by testbox, job, then first stored */
+	assert_string_equal(g[0].testbox, "box1");
+	assert_string_equal(g[0].job, "j1");
+	assert_string_equal(g[0].commit, A);
+	assert_string_equal(g[0].testcase, "will-it-scale");
+	assert_int_equal(g[0].runs_complete, 3);
+	assert_int_equal(g[0].runs_failed, 1);
+	assert_int_equal(g[0].runs_incomplete, 2);
+	assert_int_equal(g[0].last_run_id, third);
+	assert_true(g[0].last_started == 600);
+	assert_string_equal(g[1].commit, B);
+	assert_int_equal(g[1].runs_complete, 0);
+	assert_int_equal(g[1].runs_failed, 1);
+	assert_string_equal(g[2].job, "j2");
+	assert_string_equal(g[3].testbox, "box2");
+	store_groups_release(g, n);
+
+	flt.commit = "bbbb";
+	assert_int_equal(store_list_groups(f->s, &flt, &g, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(g[0].commit, B);
+	store_groups_release(g, n);
+	flt.commit = A;
+	flt.job = "j1";
+	assert_int_equal(store_list_groups(f->s, &flt, &g, &n), 0);
+	assert_int_equal(n, 2);
+	store_groups_release(g, n);
+	flt.testbox = "box2";
+	assert_int_equal(store_list_groups(f->s, &flt, &g, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(g[0].testbox, "box2");
+	store_groups_release(g, n);
+	flt = (struct store_filter){ .testcase = "hackbench" };
+	assert_int_equal(store_list_groups(f->s, &flt, &g, &n), 0);
+	assert_int_equal(n, 0);
+	store_groups_release(g, n);
+
+	/* oldest first, every status */
+	assert_int_equal(store_group_runs(f->s, "box1", "j1", A, &ids, &nids), 0);
+	assert_int_equal(nids, 6);
+	assert_int_equal(ids[0], first);
+	assert_int_equal(ids[1], second);
+	assert_int_equal(ids[5], third);
+	free(ids);
+	assert_int_equal(store_group_runs(f->s, "box1", "j1", "cafe", &ids, &nids), 0);
+	assert_int_equal(nids, 0);
+	free(ids);
+}
+
+static void samples_from_complete_runs(void **state)
+{
+	struct fixture *f = *state;
+	struct store_samples sm;
+	struct run_record r;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	/* complete runs: 10, 20, 30 (+ i); others must not count */
+	put_simple(f->s, "box", "job", "c1", RUN_COMPLETE, 1, 100, 10);
+	put_simple(f->s, "box", "job", "c1", RUN_FAILED, 2, 100, 1000);
+	put_simple(f->s, "box", "job", "c1", RUN_COMPLETE, 3, 100, 20);
+	put_simple(f->s, "box", "job", "c1", RUN_INCOMPLETE, 4, 100, 2000);
+	put_simple(f->s, "box", "job", "c2", RUN_COMPLETE, 5, 100, 5000);
+	put_simple(f->s, "box", "job2", "c1", RUN_COMPLETE, 5, 100, 6000);
+	put_simple(f->s, "box9", "job", "c1", RUN_COMPLETE, 5, 100, 7000);
+	/* a run with fewer stats, one only it has, and a NaN */
+	make_run(&r, "box", "job", "c1", RUN_COMPLETE, 6);
+	for (size_t i = 0; i < 50; i++)
+		assert_int_equal(statmap_addf(&r.stats, 30.0 + i, "s.%04zu", i), 0);
+	assert_int_equal(statmap_add(&r.stats, "a.only", -1), 0);
+	assert_int_equal(statmap_add(&r.stats, "s.0060", NAN), 0);
+	put(f->s, &r);
+
+	assert_int_equal(store_load_samples(f->s, "box", "job", "c1", &sm), 0);
+	assert_int_equal(sm.nr_runs, 3);
+	assert_int_equal(sm.nr, 101);
+	/* sorted by name */
+	for (size_t i = 1; i < sm.nr; i++)
+		assert_true(strcmp(sm.names[i - 1], sm.names[i]) < 0);
+	assert_string_equal(sm.names[0], "a.only");
+	assert_int_equal(sm.counts[0], 1);
+	assert_true(sm.values[0][0] == -1);
+	for (size_t i = 1; i < sm.nr; i++) {
+		size_t k = i - 1;
+		char name[32];
+
+		snprintf(name, sizeof(name), "s.%04zu", k);
+		assert_string_equal(sm.names[i], name);
+		/* in run order; NaN is no sample */
+		assert_int_equal(sm.counts[i], k < 50 ? 3 : 2);
+		assert_true(sm.values[i][0] == 10.0 + k);
+		assert_true(sm.values[i][1] == 20.0 + k);
+		if (k < 50)
+			assert_true(sm.values[i][2] == 30.0 + k);
+	}
+	store_samples_release(&sm);
+
+	/* a group without complete runs, and no group at all */
+	put_simple(f->s, "box", "job", "c3", RUN_FAILED, 7, 10, 0);
+	assert_int_equal(store_load_samples(f->s, "box", "job", "c3", &sm), 0);
+	assert_int_equal(sm.nr, 0);
+	assert_int_equal(sm.nr_runs, 0);
+	store_samples_release(&sm);
+	assert_int_equal(store_load_samples(f->s, "nobox", "job", "c1", &sm), 0);
+	assert_int_equal(sm.nr, 0);
+	store_samples_release(&sm);
+}
+
+static void resolve_commit(void **state)
+{
+	struct fixture *f = *state;
+	static const char *C1 = "0123456789abcdef0123456789abcdef01234567";
+	static const char *C2 = "0123ffff9abcdef0123456789abcdef012345678";
+	static const char *C3 = "abcdef0123456789abcdef0123456789abcdef01";
+	char *full;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	put_simple(f->s, "box", "job", C1, RUN_COMPLETE, 1, 1, 0);
+	put_simple(f->s, "box", "job", C2, RUN_COMPLETE, 2, 1, 0);
+	put_simple(f->s, "box", "job", C3, RUN_FAILED, 3, 1, 0);
+	put_simple(f->s, "box", "job", "6.1.0-13-amd64", RUN_COMPLETE, 4, 1, 0);
+
+	assert_int_equal(store_resolve_commit(f->s, C1, &full), 0);
+	assert_string_equal(full, C1);
+	free(full);
+	assert_int_equal(store_resolve_commit(f->s, "abcd", &full), 0);
+	assert_string_equal(full, C3);
+	free(full);
+	assert_int_equal(store_resolve_commit(f->s, "ABCDEF01", &full), 0);
+	assert_string_equal(full, C3);
+	free(full);
+	assert_int_equal(store_resolve_commit(f->s, "01234", &full), 0);
+	assert_string_equal(full, C1);
+	free(full);
+	assert_int_equal(store_resolve_commit(f->s, "0123", &full), -EEXIST);
+	assert_null(full);
+	assert_non_null(strstr(store_error(f->s), "ambiguous"));
+	assert_int_equal(store_resolve_commit(f->s, "6.1.0-13-amd64", &full), 0);
+	assert_string_equal(full, "6.1.0-13-amd64");
+	free(full);
+	/* too short to be a prefix; a label is not matched by prefix */
+	assert_int_equal(store_resolve_commit(f->s, "abc", &full), -ENOENT);
+	assert_int_equal(store_resolve_commit(f->s, "6.1", &full), -ENOENT);
+	assert_int_equal(store_resolve_commit(f->s, "6.1.0", &full), -ENOENT);
+	assert_int_equal(store_resolve_commit(f->s, "fedc", &full), -ENOENT);
+	assert_non_null(strstr(store_error(f->s), "no commit 'fedc'"));
+	assert_int_equal(store_resolve_commit(f->s, "", &full), -ENOENT);
+}
+
+/* A file's bytes and mtime, to show it was left alone. */
+struct snapshot {
+	char *bytes;
+	size_t len;
+	struct timespec mtime;
+};
+
+static void take(const char *path, struct snapshot *snap)
+{
+	struct stat st;
+	FILE *fp;
+
+	assert_int_equal(stat(path, &st), 0);
+	snap->len = st.st_size;
+	snap->mtime = st.st_mtim;
+	snap->bytes = malloc(snap->len + 1);
+	fp = fopen(path, "rb");
+	assert_non_null(fp);
+	assert_int_equal(fread(snap->bytes, 1, snap->len, fp), snap->len);
+	fclose(fp);
+}
+
+static void assert_untouched(const char *path, struct snapshot *before)
+{
+	struct snapshot now;
+	char *side;
+
+	take(path, &now);
+	assert_int_equal(now.len, before->len);
+	assert_memory_equal(now.bytes, before->bytes, now.len);
+	assert_int_equal(now.mtime.tv_sec, before->mtime.tv_sec);
+	assert_int_equal(now.mtime.tv_nsec, before->mtime.tv_nsec);
+	free(now.bytes);
+	free(before->bytes);
+	/* and no journal left beside it */
+	assert_true(asprintf(&side, "%s-wal", path) > 0);
+	assert_int_equal(access(side, F_OK), -1);
+	free(side);
+}
+
+static void sql(const char *path, const char *text)
+{
+	sqlite3 *db;
+	char *msg = NULL;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, text, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", text, msg);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+static void expect_refused(const char *path, const char *msg)
+{
+	static const enum store_mode modes[] = { STORE_WRITE, STORE_READ };
+	struct snapshot snap;
+	char err[1024];
+
+	for (int m = 0; m < 2; m++) {
+		struct store *s = NULL;
+
+		take(path, &snap);
+		err[0] = '\0';
+		assert_int_equal(store_open(path, modes[m], &s, err, sizeof(err)),
+				 -EPROTO);
+		assert_null(s);
+		if (!strstr(err, msg) || !strstr(err, path))
+			fail_msg("message '%s' lacks '%s' or the path", err, msg);
+		assert_untouched(path, &snap);
+	}
+}
+
+static void foreign_files_refused(void **state)
+{
+	struct fixture *f = *state;
+	char *path;
+	FILE *fp;
+
+	/* someone else's SQLite database */
+	assert_true(asprintf(&path, "%s/other.db", f->dir) > 0);
+	sql(path, "CREATE TABLE t (a); INSERT INTO t VALUES (1), ('x');");
+	expect_refused(path, "is not a perfbot database (it holds other tables)");
+	free(path);
+
+	/* one with a meta table that is not ours */
+	assert_true(asprintf(&path, "%s/meta.db", f->dir) > 0);
+	sql(path, "CREATE TABLE meta (key TEXT, value TEXT);"
+		  "INSERT INTO meta VALUES ('created_by', 'someone');");
+	expect_refused(path, "is not a perfbot database (its meta table is not perfbot's)");
+	free(path);
+	assert_true(asprintf(&path, "%s/meta2.db", f->dir) > 0);
+	sql(path, "CREATE TABLE meta (x INTEGER);");
+	expect_refused(path, "is not a perfbot database");
+	free(path);
+
+	/* not SQLite at all */
+	assert_true(asprintf(&path, "%s/notes.txt", f->dir) > 0);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("these are my notes, not a database\n", fp);
+	fclose(fp);
+	expect_refused(path, "is not a perfbot database (not an SQLite file)");
+	free(path);
+	/* SQLite's magic followed by garbage */
+	assert_true(asprintf(&path, "%s/garbage.db", f->dir) > 0);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("SQLite format 3", fp);
+	fputc(0, fp);
+	for (int i = 0; i < 5000; i++)
+		fputc(i * 7, fp);
+	fclose(fp);
+	expect_refused(path, "is not a perfbot database");
+	free(path);
+}
+
+static void newer_schema_refused(void **state)
+{
+	struct fixture *f = *state;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	put_simple(f->s, "box", "job", "c", RUN_COMPLETE, 1, 5, 0);
+	store_close(f->s);
+	f->s = NULL;
+	sql(f->db, "UPDATE meta SET value = '99' WHERE key = 'schema_version';"
+		   "PRAGMA journal_mode = DELETE;");
+	expect_refused(f->db, "has schema version 99, newer than this perfbot's");
+	sql(f->db, "UPDATE meta SET value = 'x' WHERE key = 'schema_version';"
+		   "PRAGMA journal_mode = DELETE;");
+	expect_refused(f->db, "invalid schema version 'x'");
+}
+
+static void empty_file_initialised(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s = NULL;
+	struct store_group *g;
+	char err[1024];
+	size_t n;
+	int fd;
+
+	fd = open(f->db, O_CREAT | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	/* a reader does not write: an empty file holds no results */
+	assert_int_equal(store_open(f->db, STORE_READ, &s, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "no results yet at"));
+	f->s = open_ok(f->db, STORE_WRITE);
+	store_close(f->s);
+	f->s = NULL;
+	/* now initialised: a reader opens it, and finds nothing */
+	f->s = open_ok(f->db, STORE_READ);
+	assert_int_equal(store_list_groups(f->s, NULL, &g, &n), 0);
+	assert_int_equal(n, 0);
+	store_groups_release(g, n);
+	store_close(f->s);
+	f->s = NULL;
+	/* and a writer reopening it keeps what was stored */
+	f->s = open_ok(f->db, STORE_WRITE);
+	put_simple(f->s, "box", "job", "c", RUN_COMPLETE, 1, 5, 0);
+	store_close(f->s);
+	f->s = NULL;
+	f->s = open_ok(f->db, STORE_WRITE);
+	assert_int_equal(store_list_groups(f->s, NULL, &g, &n), 0);
+	assert_int_equal(n, 1);
+	store_groups_release(g, n);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void locked_database(void **state)
+{
+	struct fixture *f = *state;
+	struct store_group *g;
+	struct run_record r;
+	sqlite3 *other;
+	double t0, waited;
+	size_t n;
+
+	setenv("PERFBOT_DB_BUSY_MS", "300", 1);
+	f->s = open_ok(f->db, STORE_WRITE);
+	assert_int_equal(sqlite3_open(f->db, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+			 SQLITE_OK);
+
+	make_run(&r, "box", "job", "c", RUN_COMPLETE, 1);
+	assert_int_equal(statmap_add(&r.stats, "x", 1), 0);
+	t0 = now_s();
+	assert_int_equal(store_put_run(f->s, &r, NULL), -EBUSY);
+	waited = now_s() - t0;
+	assert_non_null(strstr(store_error(f->s), "database is locked by another writer"));
+	assert_non_null(strstr(store_error(f->s), f->db));
+	/* it waited for the timeout, and not much longer */
+	if (waited < 0.25 || waited > 3)
+		fail_msg("waited %.3f s for a 0.3 s busy timeout", waited);
+
+	/* a second connection can still open it and read */
+	{
+		struct store *reader = open_ok(f->db, STORE_READ);
+
+		store_close(reader);
+	}
+	assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_close(other), SQLITE_OK);
+	assert_int_equal(store_put_run(f->s, &r, NULL), 0);
+	run_record_release(&r);
+	assert_int_equal(store_list_groups(f->s, NULL, &g, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(g[0].runs_complete, 1);
+	store_groups_release(g, n);
+}
+
+/* A run that fails half-way leaves nothing, and the name cache stays right. */
+static void failed_write_leaves_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct store_group *g;
+	struct run_record r, got;
+	int64_t id;
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	sql(f->db, "CREATE TRIGGER boom BEFORE INSERT ON stat_value"
+		   " WHEN NEW.value = 666 BEGIN SELECT RAISE(ABORT, 'boom'); END;");
+	make_run(&r, "box", "job", "c", RUN_COMPLETE, 1);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(statmap_addf(&r.stats, i == 900 ? 666 : i, "new.%d", i), 0);
+	assert_int_equal(store_put_run(f->s, &r, NULL), -EINVAL);
+	assert_non_null(strstr(store_error(f->s), "boom"));
+	run_record_release(&r);
+	assert_int_equal(store_list_groups(f->s, NULL, &g, &n), 0);
+	assert_int_equal(n, 0);
+	store_groups_release(g, n);
+
+	/* the names of the rolled-back run were not kept with stale ids */
+	sql(f->db, "DROP TRIGGER boom; INSERT INTO stat_name (name) VALUES ('intruder');");
+	make_run(&r, "box", "job", "c", RUN_COMPLETE, 1);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(statmap_addf(&r.stats, i, "new.%d", i), 0);
+	id = put(f->s, &r);
+	assert_int_equal(store_get_run(f->s, id, &got), 0);
+	assert_int_equal(got.stats.n, 1000);
+	assert_true(*statmap_get(&got.stats, "new.0") == 0);
+	assert_true(*statmap_get(&got.stats, "new.999") == 999);
+	assert_null(statmap_get(&got.stats, "intruder"));
+	run_record_release(&got);
+}
+
+static void bad_locations(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s = NULL;
+	char err[1024], *path;
+	FILE *fp;
+
+	/* missing, for reading */
+	assert_int_equal(store_open(f->db, STORE_READ, &s, err, sizeof(err)), -ENOENT);
+	assert_null(s);
+	assert_non_null(strstr(err, "no results yet at "));
+	assert_non_null(strstr(err, f->db));
+	assert_int_equal(access(f->db, F_OK), -1);
+
+	/* a directory that cannot be made: a file is in the way */
+	assert_true(asprintf(&path, "%s/file", f->dir) > 0);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	free(path);
+	assert_true(asprintf(&path, "%s/file/sub/results.db", f->dir) > 0);
+	assert_int_equal(store_open(path, STORE_WRITE, &s, err, sizeof(err)), -ENOTDIR);
+	assert_non_null(strstr(err, "/file/sub"));
+	assert_non_null(strstr(err, strerror(ENOTDIR)));
+	free(path);
+
+	/* a directory is not a database */
+	assert_int_equal(store_open(f->dir, STORE_WRITE, &s, err, sizeof(err)), -EISDIR);
+
+	/* an unwritable directory (root writes anywhere: only as a user) */
+	if (geteuid() != 0) {
+		assert_true(asprintf(&path, "%s/ro", f->dir) > 0);
+		assert_int_equal(mkdir(path, 0555), 0);
+		free(path);
+		assert_true(asprintf(&path, "%s/ro/results.db", f->dir) > 0);
+		assert_int_equal(store_open(path, STORE_WRITE, &s, err, sizeof(err)),
+				 -EACCES);
+		assert_non_null(strstr(err, strerror(EACCES)));
+		assert_non_null(strstr(err, "/ro"));
+		free(path);
+		assert_true(asprintf(&path, "%s/ro/sub/results.db", f->dir) > 0);
+		assert_int_equal(store_open(path, STORE_WRITE, &s, err, sizeof(err)),
+				 -EACCES);
+		free(path);
+	}
+
+	assert_int_equal(store_open("postgresql://db.example/perfbot", STORE_WRITE,
+				    &s, err, sizeof(err)), -ENOTSUP);
+	assert_non_null(strstr(err, "PostgreSQL backend not built yet"));
+	assert_int_equal(store_open("", STORE_WRITE, &s, err, sizeof(err)), -EINVAL);
+	assert_null(s);
+}
+
+static void default_location(void **state)
+{
+	char *saved[3], *loc;
+	static const char *const vars[3] = { "PERFBOT_DB", "XDG_DATA_HOME", "HOME" };
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		saved[i] = getenv(vars[i]) ? strdup(getenv(vars[i])) : NULL;
+
+	setenv("PERFBOT_DB", "/x/y.db", 1);
+	setenv("XDG_DATA_HOME", "/data", 1);
+	setenv("HOME", "/home/u", 1);
+	loc = store_default_location();
+	assert_string_equal(loc, "/x/y.db");
+	free(loc);
+	unsetenv("PERFBOT_DB");
+	loc = store_default_location();
+	assert_string_equal(loc, "/data/perfbot/results.db");
+	free(loc);
+	setenv("XDG_DATA_HOME", "relative", 1);	/* invalid per XDG: ignored */
+	loc = store_default_location();
+	assert_string_equal(loc, "/home/u/.local/share/perfbot/results.db");
+	free(loc);
+	unsetenv("XDG_DATA_HOME");
+	setenv("PERFBOT_DB", "", 1);
+	loc = store_default_location();
+	assert_string_equal(loc, "/home/u/.local/share/perfbot/results.db");
+	free(loc);
+
+	for (int i = 0; i < 3; i++) {
+		if (saved[i])
+			setenv(vars[i], saved[i], 1);
+		else
+			unsetenv(vars[i]);
+		free(saved[i]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(incomplete_record_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(groups_and_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(samples_from_complete_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(resolve_commit, setup, teardown),
+		cmocka_unit_test_setup_teardown(foreign_files_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(newer_schema_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(empty_file_initialised, setup, teardown),
+		cmocka_unit_test_setup_teardown(locked_database, setup, teardown),
+		cmocka_unit_test_setup_teardown(failed_write_leaves_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(bad_locations, setup, teardown),
+		cmocka_unit_test(default_location),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
