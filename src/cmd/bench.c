@@ -7,7 +7,9 @@
 #include "bench/wis.h"
 #include "bench/wis_json.h"
 #include "bench/wis_sweep.h"
+#include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
+#include "util/cpus.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
 #include "version.h"
@@ -57,19 +59,7 @@ struct bench_opts {
 	bool affinity, json, sweep, csv;
 };
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: bench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(...) cmd_usage_error("bench", __VA_ARGS__)
 
 static void list_tests(void)
 {
@@ -83,13 +73,6 @@ static void list_tests(void)
 		if (bench_table[i].kind != BENCH_WIS)
 			printf("  %-18s %s\n", bench_name(&bench_table[i]),
 			       bench_desc(&bench_table[i]));
-}
-
-static unsigned online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (unsigned)n : 1;
 }
 
 static int parse_time_opt(const char *opt, const char *arg, double *out)

@@ -5,7 +5,9 @@
  */
 #define _GNU_SOURCE
 #include "bench/hackbench.h"
+#include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
+#include "util/cpus.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
 #include "version.h"
@@ -51,26 +53,7 @@ struct hb_opts {
 	bool json;
 };
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: bench: hackbench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
-static unsigned online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (unsigned)n : 1;
-}
+#define usage_error(...) cmd_usage_error("bench: hackbench", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct hb_opts *o,
 		      struct hackbench_config *cfg)

@@ -4,7 +4,9 @@
  */
 #define _GNU_SOURCE
 #include "bench/netperf.h"
+#include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
+#include "util/cpus.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
 #include "version.h"
@@ -67,26 +69,7 @@ struct netperf_opts {
 	bool v4, v6, json;
 };
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: bench: netperf: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
-static unsigned online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (unsigned)n : 1;
-}
+#define usage_error(...) cmd_usage_error("bench: netperf", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct netperf_opts *o)
 {

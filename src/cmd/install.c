@@ -4,6 +4,7 @@
  * perfbot twin.
  */
 #include "bench/exec.h"
+#include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
 #include "job/job.h"
 #include "util/interrupt.h"
@@ -24,15 +25,6 @@ static const char install_usage[] =
 	"Install the Debian packages the job lists under packages: with\n"
 	"`apt-get install -y`, after printing them.  Without root, print the\n"
 	"command to run instead (exit 1: nothing was installed).\n";
-
-static void print_job_error(const struct job_error *e)
-{
-	if (e->line)
-		fprintf(stderr, "perfbot: %s:%u:%u: %s\n", e->file, e->line,
-			e->column, e->msg);
-	else
-		fprintf(stderr, "perfbot: %s: %s\n", e->file, e->msg);
-}
 
 /* Every package of every atomic job, once, in first-seen order. */
 static char **collect_packages(const struct atomic_job *jobs, size_t nr,
@@ -92,7 +84,7 @@ int cmd_install(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (job_load(argv[optind], overrides, nr_overrides, &jobs, &nr, &jerr)) {
-		print_job_error(&jerr);
+		cmd_print_job_error(&jerr);
 		return EXIT_USAGE;
 	}
 	apt = collect_packages(jobs, nr, &count);

@@ -3,9 +3,11 @@
  * YAML stream or written one file each.
  */
 #define _GNU_SOURCE
+#include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
 #include "job/job.h"
 #include "run/runner.h"
+#include "util/fsutil.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -46,51 +48,6 @@ static int usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return EXIT_USAGE;
-}
-
-static void print_job_error(const struct job_error *err)
-{
-	if (err->line)
-		fprintf(stderr, "perfbot: %s:%u:%u: %s\n", err->file, err->line,
-			err->column, err->msg);
-	else if (err->file[0])
-		fprintf(stderr, "perfbot: %s: %s\n", err->file, err->msg);
-	else
-		fprintf(stderr, "perfbot: %s\n", err->msg);
-}
-
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-	char *p, *copy = strdup(path);
-	int ret = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	for (p = copy + 1; ; p++) {
-		if (*p && *p != '/')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(copy, 0777) && errno != EEXIST) {
-			ret = -errno;
-			break;
-		}
-		if (!c)
-			break;
-		*p = c;
-	}
-	if (!ret) {
-		struct stat st;
-
-		if (stat(path, &st))
-			ret = -errno;
-		else if (!S_ISDIR(st.st_mode))
-			ret = -ENOTDIR;
-	}
-	free(copy);
-	return ret;
 }
 
 static int write_file(const char *path, const char *text)
@@ -158,14 +115,14 @@ static int split(int argc, char **argv)
 	file = argv[optind];
 	ret = job_load(file, sets, nr_sets, &jobs, &nr, &err);
 	if (ret) {
-		print_job_error(&err);
+		cmd_print_job_error(&err);
 		ret = ret == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
 		goto out;
 	}
 	/* benchmark parameters too, before anything is printed or written */
 	for (size_t i = 0; i < nr; i++)
 		if (runner_check_job(&jobs[i], &err)) {
-			print_job_error(&err);
+			cmd_print_job_error(&err);
 			ret = EXIT_USAGE;
 			goto out;
 		}

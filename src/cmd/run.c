@@ -3,6 +3,7 @@
  * monitors, into the result store.
  */
 #define _GNU_SOURCE
+#include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
 #include "job/job.h"
 #include "record/record.h"
@@ -65,30 +66,7 @@ struct run_opts {
 	size_t nr_overrides;
 };
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: run: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
-static void print_job_error(const struct job_error *e)
-{
-	if (e->line)
-		fprintf(stderr, "perfbot: %s:%u:%u: %s\n", e->file, e->line,
-			e->column, e->msg);
-	else if (e->file[0])
-		fprintf(stderr, "perfbot: %s: %s\n", e->file, e->msg);
-	else
-		fprintf(stderr, "perfbot: %s\n", e->msg);
-}
+#define usage_error(...) cmd_usage_error("run", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
@@ -256,12 +234,12 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (job_load(o.job_path, o.overrides, o.nr_overrides, &jobs, &nr, &jerr)) {
-		print_job_error(&jerr);
+		cmd_print_job_error(&jerr);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		if (runner_check_job(&jobs[i], &jerr)) {
-			print_job_error(&jerr);
+			cmd_print_job_error(&jerr);
 			ret = EXIT_USAGE;
 			goto out;
 		}

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "bench/exec.h"
+#include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
@@ -71,19 +72,7 @@ struct stat_opts {
 	struct variant v[MAX_VARIANTS];
 };
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: stat: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(...) cmd_usage_error("stat", __VA_ARGS__)
 
 static char *join_words(char *const *argv)
 {

@@ -11,6 +11,7 @@
 #include "bench/wis_params.h"
 #include "monitor/monitor.h"
 #include "run/env.h"
+#include "util/cpus.h"
 #include "util/fsutil.h"
 #include "util/parse.h"
 #include "util/timeutil.h"
@@ -52,13 +53,6 @@ static bool generic_key(const char *key)
 		if (!strcmp(*k, key))
 			return true;
 	return false;
-}
-
-static unsigned online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (unsigned)n : 1;
 }
 
 static double runtime_of(const struct atomic_job *j)

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "store/internal.h"
+#include "util/fsutil.h"
 
 #include <errno.h>
 #include <pwd.h>
@@ -60,46 +61,20 @@ int store_busy_ms(void)
 
 int store_mkdir_parent(const char *path, char *err, size_t errlen)
 {
-	char *dir = strdup(path), *slash, *p;
+	char *dir = strdup(path), *slash;
 	int ret = 0;
 
 	if (!dir)
 		return open_fail(err, errlen, -ENOMEM, "out of memory");
 	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		goto out;	/* the current directory or / : nothing to make */
-	*slash = '\0';
-	/* each prefix in turn, as mkdir -p */
-	for (p = dir + 1;; p++) {
-		char c = *p;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0777) && errno != EEXIST) {
-			ret = -errno;
+	/* the current directory or / : nothing to make */
+	if (slash && slash != dir) {
+		*slash = '\0';
+		ret = make_dirs(dir);
+		if (ret)
 			open_fail(err, errlen, ret, "cannot create directory %s: %s",
-				  dir, strerror(errno));
-			goto out;
-		}
-		*p = c;
-		if (!c)
-			break;
+				  dir, strerror(-ret));
 	}
-	{
-		struct stat st;
-
-		if (stat(dir, &st)) {
-			ret = -errno;
-			open_fail(err, errlen, ret, "cannot create directory %s: %s",
-				  dir, strerror(errno));
-		} else if (!S_ISDIR(st.st_mode)) {
-			ret = -ENOTDIR;
-			open_fail(err, errlen, ret, "cannot create directory %s: %s",
-				  dir, strerror(ENOTDIR));
-		}
-	}
-out:
 	free(dir);
 	return ret;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int make_temp_dir(const char *base, const char *prefix, char **out)
@@ -45,5 +46,36 @@ int remove_tree(const char *path)
 
 	if (ret == -1)
 		return errno == ENOENT ? 0 : -errno;
+	return ret;
+}
+
+int make_dirs(const char *path)
+{
+	char *p, *copy = strdup(path);
+	struct stat st;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	/* each prefix in turn; the whole path last */
+	for (p = copy + 1;; p++) {
+		char c = *p;
+
+		if (c && c != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0777) && errno != EEXIST) {
+			ret = -errno;
+			break;
+		}
+		if (!c)
+			break;
+		*p = c;
+	}
+	free(copy);
+	if (!ret && stat(path, &st))
+		ret = -errno;
+	else if (!ret && !S_ISDIR(st.st_mode))
+		ret = -ENOTDIR;
 	return ret;
 }

@@ -2,7 +2,8 @@
  * fsutil.h - temporary directories.
  *
  * make_temp_dir() returns a malloc'd path the caller frees; remove_tree()
- * deletes a directory and everything under it without following symlinks.
+ * deletes a directory and everything under it without following symlinks;
+ * make_dirs() is mkdir -p.
  * Both return 0 or a negative errno.  Thread-safe (no shared state).
  */
 #ifndef PERFBOT_UTIL_FSUTIL_H
@@ -11,5 +12,7 @@
 /* mkdtemp("<base>/<prefix>.XXXXXX"); base NULL means $TMPDIR, else /tmp. */
 int make_temp_dir(const char *base, const char *prefix, char **out);
 int remove_tree(const char *path);
+/* mkdir -p: path and every missing parent; -ENOTDIR when a part is a file. */
+int make_dirs(const char *path);
 
 #endif

@@ -1,0 +1,28 @@
+#include "cmd/cmdutil.h"
+#include "cmd/cmds.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int cmd_usage_error(const char *who, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perfbot: %s: ", who);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+void cmd_print_job_error(const struct job_error *e)
+{
+	if (e->line)
+		fprintf(stderr, "perfbot: %s:%u:%u: %s\n", e->file, e->line,
+			e->column, e->msg);
+	else if (e->file[0])
+		fprintf(stderr, "perfbot: %s: %s\n", e->file, e->msg);
+	else
+		fprintf(stderr, "perfbot: %s\n", e->msg);
+}
