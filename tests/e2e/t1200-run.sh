@@ -84,6 +84,40 @@ run_perfbot 30 run slow.yaml --db "$DB" --no-monitors
 check "timeout: killed on time ($secs s), stored failed" bash -c \
 	'[ "$(echo "$2 < 10" | bc)" -eq 1 ] && grep -q "sleeper failed  (timed out after 0.5 s)" "$1"' _ "$SANDBOX/out" "$secs"
 
+printf 'testcase: crasher\nrepeat: 1\nexec:\n  cmd: [sh, -c, "kill -SEGV $$"]\n' > crash.yaml
+run_perfbot 30 run crash.yaml --db "$DB" --no-monitors
+check "crashing benchmark: stored failed with the signal" bash -c \
+	'[ "$2" -eq 1 ] && grep -q "crasher failed  (killed by signal 11" "$1"' _ "$SANDBOX/out" "$rc"
+
+# a monitor this machine cannot run is recorded unavailable; the run goes on
+printf 'testcase: will-it-scale\nruntime: 0.5s\nrepeat: 1\nmonitors: [perf-stat, time]\nwill-it-scale:\n  test: getppid1\n' > perf.yaml
+run_perfbot 30 run perf.yaml --db "$DB"
+id=$(sed -n 's/^run \([0-9]*\): .*getppid1 complete.*/\1/p' "$SANDBOX/out")
+run_perfbot 30 results show "${id:-0}" --db "$DB" --json
+check "perf-stat: counted, or each event it cannot count recorded unavailable" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+s, env = r["stats"], r["env"]
+assert s["perf-stat.total.context-switches"] > 0, s
+cyc = env.get("monitor.perf-stat.cycles", "")
+assert "perf-stat.total.cycles" in s or cyc.startswith("unavailable"), (cyc, sorted(s))
+' "$SANDBOX/out"
+
+# a database that is locked, or cannot be written: a clear error, exit 1
+printf 'testcase: quick\nrepeat: 1\nexec:\n  cmd: [sh, -c, "echo v: 1"]\n  parse: kv\n' > quick.yaml
+( echo 'BEGIN IMMEDIATE; INSERT INTO meta VALUES ("lock-test", 1);'; sleep 4; echo 'ROLLBACK;' ) | sqlite3 "$DB" &
+locker=$!
+sleep 0.5
+PERFBOT_DB_BUSY_MS=300 run_perfbot 30 run quick.yaml --db "$DB" --no-monitors
+check "locked database: exit 1, says it is locked" bash -c \
+	'[ "$2" -eq 1 ] && grep -q "locked by another writer" "$1"' _ "$SANDBOX/err" "$rc"
+wait $locker
+touch notadir
+run_perfbot 30 run quick.yaml --db notadir/r.db --no-monitors
+check "unwritable location: exit 1, names it" bash -c \
+	'[ "$2" -eq 1 ] && grep -q "notadir" "$1"' _ "$SANDBOX/err" "$rc"
+check "after all that, the database is sound" [ "$(sqlite3 "$DB" 'PRAGMA integrity_check')" = ok ]
+
 cat > kv.yaml <<'YAML'
 testcase: mybench
 repeat: 1
