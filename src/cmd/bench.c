@@ -339,18 +339,6 @@ static int exit_status(enum wis_status st)
 	}
 }
 
-static int print_json(json_t *j)
-{
-	if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10))) {
-		json_decref(j);
-		fprintf(stderr, "perfbot: bench: cannot write the JSON result\n");
-		return -1;
-	}
-	putchar('\n');
-	json_decref(j);
-	return 0;
-}
-
 static int run_one(struct wis_config *cfg, const struct bench_opts *o,
 		   const struct wis_json_context *ctx)
 {
@@ -374,7 +362,7 @@ static int run_one(struct wis_config *cfg, const struct bench_opts *o,
 	}
 	st = wis_run(cfg, &r);
 	if (o->json) {
-		ret = print_json(wis_result_json(cfg, &r, ctx));
+		ret = cmd_print_json("bench", wis_result_json(cfg, &r, ctx));
 	} else {
 		print_result(cfg, &r);
 		ret = 0;
@@ -465,7 +453,7 @@ static int run_sweep(struct wis_config *cfg, const struct bench_opts *o,
 	}
 	wis_sweep_linear(rows, n);
 	if (o->json)
-		ret = print_json(wis_sweep_json(cfg, rows, n, st, why, ctx));
+		ret = cmd_print_json("bench", wis_sweep_json(cfg, rows, n, st, why, ctx));
 	else if (n)
 		print_sweep(rows, n, o->csv);
 	if (st != WIS_OK)

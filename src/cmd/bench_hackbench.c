@@ -263,18 +263,6 @@ fail:
 	return o;
 }
 
-static int print_json(json_t *j)
-{
-	if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10))) {
-		json_decref(j);
-		fprintf(stderr, "perfbot: bench: hackbench: cannot write the JSON result\n");
-		return -1;
-	}
-	putchar('\n');
-	json_decref(j);
-	return 0;
-}
-
 static int exit_status(enum hackbench_status st)
 {
 	if (interrupted)
@@ -318,7 +306,7 @@ int cmd_bench_hackbench(int argc, char **argv)
 	}
 	st = hackbench_run(&cfg, r);
 	if (o.json) {
-		ret = print_json(result_json(&cfg, r));
+		ret = cmd_print_json("bench: hackbench", result_json(&cfg, r));
 	} else {
 		print_result(r);
 		ret = 0;

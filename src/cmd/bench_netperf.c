@@ -360,18 +360,6 @@ fail_owned:
 	return NULL;
 }
 
-static int print_json(json_t *j)
-{
-	if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10))) {
-		json_decref(j);
-		fprintf(stderr, "perfbot: bench: netperf: cannot write the JSON result\n");
-		return -1;
-	}
-	putchar('\n');
-	json_decref(j);
-	return 0;
-}
-
 int cmd_bench_netperf(int argc, char **argv)
 {
 	struct netperf_opts o = { 0 };
@@ -392,7 +380,7 @@ int cmd_bench_netperf(int argc, char **argv)
 		print_header(&cfg);
 	st = netperf_run(&cfg, &r);
 	if (o.json)
-		ret = print_json(result_json(&cfg, &r));
+		ret = cmd_print_json("bench: netperf", result_json(&cfg, &r));
 	else
 		print_result(&r);
 	if (st == NETPERF_UNSUPPORTED || st == NETPERF_ERROR || st == NETPERF_FAILED)

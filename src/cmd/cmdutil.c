@@ -26,3 +26,16 @@ void cmd_print_job_error(const struct job_error *e)
 	else
 		fprintf(stderr, "perfbot: %s\n", e->msg);
 }
+
+int cmd_print_json(const char *who, json_t *j)
+{
+	int err = !j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+
+	json_decref(j);
+	if (err) {
+		fprintf(stderr, "perfbot: %s: cannot write the JSON result\n", who);
+		return -1;
+	}
+	putchar('\n');
+	return 0;
+}

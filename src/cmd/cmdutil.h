@@ -6,14 +6,21 @@
  * `#define usage_error(...) cmd_usage_error("run", __VA_ARGS__)`.
  * cmd_print_job_error() prints a job file error as
  * "perfbot: file:line:column: message" (no position when it has none).
+ * cmd_print_json() writes a JSON result to stdout as every command does
+ * (indented, 10 significant digits) and takes the reference it is given;
+ * NULL (the result could not be built) or a write error prints
+ * "perfbot: <who>: cannot write the JSON result" and returns -1.
  */
 #ifndef PERFBOT_CMD_CMDUTIL_H
 #define PERFBOT_CMD_CMDUTIL_H
 
 #include "job/job.h"
 
+#include <jansson.h>
+
 int cmd_usage_error(const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cmd_print_job_error(const struct job_error *e);
+int cmd_print_json(const char *who, json_t *j);
 
 #endif

@@ -475,7 +475,6 @@ static json_t *variant_json(const struct variant *v, const struct stat_opts *o)
 static int print_json(const struct stat_opts *o)
 {
 	json_t *root, *vars = json_array(), *cmps = json_array();
-	int err;
 
 	for (size_t i = 0; i < o->nr_variants; i++)
 		json_array_append_new(vars, variant_json(&o->v[i], o));
@@ -499,10 +498,7 @@ static int print_json(const struct stat_opts *o)
 			 "repeat", (json_int_t)o->repeat,
 			 "warmup", (json_int_t)o->warmup, "alpha", ALPHA,
 			 "commands", vars, "comparisons", cmps);
-	err = !root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	json_decref(root);
-	putchar('\n');
-	return err;
+	return cmd_print_json("stat", root);
 }
 
 int cmd_stat(int argc, char **argv)
