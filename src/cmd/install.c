@@ -55,8 +55,14 @@ static char **collect_packages(const struct atomic_job *jobs, size_t nr,
 	return argv;
 }
 
+#define usage_error(...) cmd_usage_error("install", __VA_ARGS__)
+
 int cmd_install(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	char *overrides[MAX_OVERRIDES];
 	size_t nr_overrides = 0, nr = 0, count = 0;
 	struct atomic_job *jobs = NULL;
@@ -66,23 +72,26 @@ int cmd_install(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt(argc, argv, ":s:h")) != -1) {
-		if (c == 'h' || (c == '?' && !strcmp(argv[optind - 1], "--help"))) {
+	while ((c = getopt_long(argc, argv, ":s:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			fputs(install_usage, stdout);
 			return EXIT_OK;
-		}
-		if (c == 's' && nr_overrides < MAX_OVERRIDES && strchr(optarg, '=')) {
+		case 's':
+			if (!strchr(optarg, '='))
+				return usage_error("-s '%s': expected KEY=VALUE", optarg);
+			if (nr_overrides == MAX_OVERRIDES)
+				return usage_error("at most %d -s", MAX_OVERRIDES);
 			overrides[nr_overrides++] = optarg;
-			continue;
+			break;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
-		fprintf(stderr, "perfbot: install: bad option '%s' (see --help)\n",
-			argv[optind - 1]);
-		return EXIT_USAGE;
 	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "perfbot: install: expected one job file\n");
-		return EXIT_USAGE;
-	}
+	if (optind + 1 != argc)
+		return usage_error("expected one job file: perfbot install JOB.yaml");
 	if (job_load(argv[optind], overrides, nr_overrides, &jobs, &nr, &jerr)) {
 		cmd_print_job_error(&jerr);
 		return EXIT_USAGE;

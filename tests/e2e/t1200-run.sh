@@ -211,5 +211,14 @@ fi
 run_perfbot 120 install pkg.yaml
 check "install as root: apt-get installs what the job lists" bash -c \
 	'[ "$2" -eq 0 ] && grep -q "^packages: coreutils" "$1"' _ "$SANDBOX/out" "$rc"
+run_perfbot 10 install --help
+check "install --help" bash -c '[ "$2" -eq 0 ] && grep -q "usage: perfbot install" "$1"' _ "$SANDBOX/out" "$rc"
+run_perfbot 10 install --frob pkg.yaml
+check "install: an unknown option is named, exit 2" bash -c \
+	'[ "$2" -eq 2 ] && grep -q "unknown option .--frob." "$1"' _ "$SANDBOX/err" "$rc"
+run_perfbot 10 run
+check "run without a job file: exit 2" bash -c '[ "$2" -eq 2 ] && grep -q "no job file" "$1"' _ "$SANDBOX/err" "$rc"
+run_perfbot 10 run wis.yaml -r 0
+check "run -r 0: exit 2, the value named" bash -c '[ "$2" -eq 2 ] && grep -q "invalid repeat count .0." "$1"' _ "$SANDBOX/err" "$rc"
 check_nothing_left "run"
 finish
