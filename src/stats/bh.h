@@ -1,7 +1,8 @@
 /*
  * bh.h - Benjamini-Hochberg adjustment of p-values, so that calling every
- * stat with q < 0.05 "changed" (as stats/verdict.h decides) keeps the expected share of false
- * discoveries among them at 5%, however many thousand stats are compared.
+ * stat with q < 0.05 "changed" (as stats/verdict.h decides) keeps the
+ * expected share of false discoveries among them at 5%, however many
+ * thousand stats are compared.
  *
  * All own code.  Pure; thread-safe.
  */
