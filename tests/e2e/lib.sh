@@ -41,7 +41,7 @@ not_ok() {
 check() {
 	desc=$1
 	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+	if "$@"; then ok "$desc"; else not_ok "$desc"; return 1; fi
 }
 
 diag() {
