@@ -22,6 +22,8 @@ static const struct subcommand subcommands[] = {
 	{ "install", cmd_install, "install the Debian packages a job file needs" },
 	{ "job", cmd_job, "split a job file into its atomic jobs" },
 	{ "results", cmd_results, "list stored results, or show one run" },
+	{ "compare", cmd_compare, "what changed between commits, with statistics" },
+	{ "import", cmd_import, "load LKP matrix.json or CSV results into the store" },
 	{ "stat", cmd_stat, "time any command over repeated runs, compare variants" },
 	{ "help", cmd_help, "show this help, or a command's (perfbot help bench)" },
 	{ "version", cmd_version, "print perfbot's version" },

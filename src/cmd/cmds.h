@@ -25,6 +25,8 @@ int cmd_bench_hackbench(int argc, char **argv);
 int cmd_bench_netperf(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_results(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 int cmd_job(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_install(int argc, char **argv);

@@ -1,0 +1,294 @@
+/*
+ * import.c - perfbot import: results made elsewhere (LKP's matrix.json, a
+ * CSV) into the store, so that they can be listed and compared like
+ * perfbot's own runs, and tests can start from exact numbers.
+ */
+#define _GNU_SOURCE
+#include "cmd/cmds.h"
+#include "cmd/cmdutil.h"
+#include "record/import.h"
+#include "record/record.h"
+#include "run/env.h"
+#include "store/store.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define usage_error(...) cmd_usage_error("import", __VA_ARGS__)
+
+static const char import_usage[] =
+	"usage: perfbot import lkp-matrix|csv FILE --commit C --job NAME\n"
+	"                      [--testbox T] [--testcase TC] [--db PATH]\n"
+	"\n"
+	"Load results made elsewhere into the store, one run record per run in\n"
+	"FILE, all of atomic job NAME at commit C.  Nothing is written unless\n"
+	"the whole file is valid.\n"
+	"\n"
+	"  lkp-matrix  LKP's matrix.json: an object of stat name -> array of\n"
+	"              per-run values; run i has every stat's i-th value that is\n"
+	"              a number (null: the run lacks the stat).  Keys that are\n"
+	"              not arrays of numbers (stats_source, ...) are skipped.\n"
+	"  csv         a header line 'run,stat,value', then one line per value;\n"
+	"              run is an integer id, and the lines of one id are one\n"
+	"              run.  Fields may be in double quotes.\n"
+	"\n"
+	"      --commit C      the commit the results are of (required)\n"
+	"      --job NAME      the atomic job they are of (required)\n"
+	"      --testbox T     the machine they ran on (default: this hostname)\n"
+	"      --testcase TC   default: the first stat name's part before '.'\n"
+	"                      that is not a monitor's (dmesg, proc-vmstat, ...),\n"
+	"                      else NAME's part before the first '-'\n"
+	"      --db PATH       the results database (default: $PERFBOT_DB, else\n"
+	"                      $XDG_DATA_HOME/perfbot/results.db, else\n"
+	"                      ~/.local/share/perfbot/results.db)\n"
+	"  -h, --help          show this help\n"
+	"\n"
+	"Exit status: 0 imported, 1 a file that cannot be read or parsed, or a\n"
+	"store that cannot be written, 2 bad usage.\n";
+
+struct import_opts {
+	const char *format, *file, *commit, *job, *testbox, *testcase, *db;
+};
+
+static int failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int failure(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perfbot: import: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAILED;
+}
+
+static int parse_args(int argc, char **argv, struct import_opts *o)
+{
+	enum { OPT_DB = 256, OPT_TESTCASE, OPT_COMMIT, OPT_JOB, OPT_TESTBOX };
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "testcase", required_argument, NULL, OPT_TESTCASE },
+		{ "commit", required_argument, NULL, OPT_COMMIT },
+		{ "job", required_argument, NULL, OPT_JOB },
+		{ "testbox", required_argument, NULL, OPT_TESTBOX },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, idx;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, &idx)) != -1) {
+		const char **to = NULL;
+
+		switch (c) {
+		case OPT_DB:
+			to = &o->db;
+			break;
+		case OPT_TESTCASE:
+			to = &o->testcase;
+			break;
+		case OPT_COMMIT:
+			to = &o->commit;
+			break;
+		case OPT_JOB:
+			to = &o->job;
+			break;
+		case OPT_TESTBOX:
+			to = &o->testbox;
+			break;
+		case 'h':
+			fputs(import_usage, stdout);
+			return -1;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+		if (!*optarg)
+			return usage_error("--%s needs a value", longopts[idx].name);
+		*to = optarg;
+	}
+	if (optind == argc)
+		return usage_error("which format? perfbot import lkp-matrix|csv FILE --commit C --job NAME");
+	o->format = argv[optind++];
+	if (strcmp(o->format, "lkp-matrix") && strcmp(o->format, "csv"))
+		return usage_error("unknown format '%s': expected lkp-matrix or csv", o->format);
+	if (optind == argc)
+		return usage_error("%s needs a FILE", o->format);
+	o->file = argv[optind++];
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (!o->commit)
+		return usage_error("--commit is required: the commit the results are of");
+	if (!o->job)
+		return usage_error("--job is required: the atomic job the results are of");
+	return 0;
+}
+
+/* The whole file; 0 or a negative errno. */
+static int slurp(const char *path, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		if (cap - n < 65536) {
+			char *b = realloc(buf, cap + 65536 + 1);
+
+			if (!b) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = b;
+			cap += 65536;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got)
+			continue;
+		if (ferror(f))
+			err = -EIO;
+		break;
+	}
+	fclose(f);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* This machine's name, as perfbot run records it. */
+static char *local_testbox(void)
+{
+	struct strmap env = { 0 };
+	char err[256], *host = NULL;
+
+	if (!env_capture(&env, err, sizeof(err)))
+		host = strmap_get(&env, "testbox") ? strdup(strmap_get(&env, "testbox")) : NULL;
+	strmap_release(&env);
+	return host;
+}
+
+/* Identity and provenance, the same for every run of the file. */
+static int set_identity(struct import_data *d, const struct import_opts *o,
+			const char *testbox, const char *testcase)
+{
+	struct timespec now;
+	double started;
+	int err = 0;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	started = (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+	for (size_t i = 0; !err && i < d->nr; i++) {
+		struct run_record *r = &d->runs[i];
+
+		err |= record_set_str(&r->testbox, testbox);
+		err |= record_set_str(&r->testcase, testcase);
+		err |= record_set_str(&r->job, o->job);
+		err |= record_set_str(&r->commit, o->commit);
+		err |= strmap_set(&r->env, "testbox", testbox);
+		err |= strmap_set(&r->env, "imported_from", o->file);
+		err |= strmap_set(&r->env, "import_format", o->format);
+		r->status = RUN_COMPLETE;
+		/* the file keeps no times: the runs are as old as the import */
+		r->started = started;
+		r->duration_s = 0;
+	}
+	return err ? -ENOMEM : 0;
+}
+
+static int import(const struct import_opts *o)
+{
+	struct import_data d = { 0 };
+	struct store *s = NULL;
+	char err[1024], *text = NULL, *testbox = NULL, *testcase = NULL, *db = NULL;
+	size_t len = 0, done = 0;
+	int ret = EXIT_FAILED, e;
+
+	e = slurp(o->file, &text, &len);
+	if (e) {
+		failure("cannot read %s: %s", o->file, strerror(-e));
+		goto out;
+	}
+	if (!strcmp(o->format, "csv"))
+		e = import_csv(text, len, &d, err, sizeof(err));
+	else
+		e = import_lkp_matrix(text, len, &d, err, sizeof(err));
+	if (e) {
+		/* positions come first in err: FILE:LINE[:COLUMN]: as compilers say it */
+		failure("%s:%s%s", o->file, isdigit((unsigned char)err[0]) ? "" : " ", err);
+		goto out;
+	}
+	testbox = o->testbox ? strdup(o->testbox) : local_testbox();
+	if (o->testcase)
+		testcase = strdup(o->testcase);
+	else if (d.testcase)
+		testcase = strdup(d.testcase);
+	else
+		testcase = strndup(o->job, strcspn(o->job, "-"));
+	if (!testbox || !testcase || set_identity(&d, o, testbox, testcase)) {
+		failure("out of memory");
+		goto out;
+	}
+	db = o->db ? strdup(o->db) : store_default_location();
+	if (!db) {
+		failure("no database location: give --db PATH or set PERFBOT_DB (no home directory is known)");
+		goto out;
+	}
+	if (store_open(db, STORE_WRITE, &s, err, sizeof(err))) {
+		failure("%s", err);
+		goto out;
+	}
+	for (; done < d.nr; done++) {
+		int64_t id;
+
+		if (store_put_run(s, &d.runs[done], &id)) {
+			failure("%s (after %zu of %zu runs were written)", store_error(s),
+				done, d.nr);
+			goto out;
+		}
+	}
+	if (d.skipped)
+		printf("skipped %zu non-numeric key%s\n", d.skipped, d.skipped == 1 ? "" : "s");
+	printf("imported %zu run%s of %s at %s into %s\n", d.nr, d.nr == 1 ? "" : "s",
+	       o->job, o->commit, db);
+	ret = EXIT_OK;
+out:
+	store_close(s);
+	import_data_release(&d);
+	free(text);
+	free(testbox);
+	free(testcase);
+	free(db);
+	return ret;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct import_opts o = { 0 };
+	int ret = parse_args(argc, argv, &o);
+
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	return import(&o);
+}

@@ -1,0 +1,370 @@
+/*
+ * compare.c - what changed between commits, stat by stat (DESIGN.md §7).
+ *
+ * The tests themselves live in ttest.c, mannwhitney.c, fisher.c, bh.c and
+ * verdict.c; this file only decides which stats meet, which family each
+ * belongs to, and feeds them through.
+ */
+#include "stats/compare.h"
+#include "stats/bh.h"
+#include "stats/fisher.h"
+#include "stats/mannwhitney.h"
+#include "stats/ttest.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void compare_opts_init(struct compare_opts *o)
+{
+	*o = (struct compare_opts){
+		.alpha = 0.05,
+		.q = 0.05,
+		.kpi_min_pct = 1,
+		.other_min_pct = 5,
+		.level = 0.95,
+		.kpis = NULL,
+	};
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+bool compare_is_failure_stat(const char *name)
+{
+	return has_prefix(name, "dmesg.") || has_prefix(name, "last_state.") ||
+	       has_suffix(name, ".exit_fail");
+}
+
+bool compare_is_pct_stat(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && name[n - 1] == '%';
+}
+
+unsigned compare_runs_missing(const struct sample_set *set)
+{
+	return set->nr_runs >= 3 ? 0 : 3 - (unsigned)set->nr_runs;
+}
+
+static bool is_kpi(const char *name, const struct compare_opts *o)
+{
+	for (const char *const *k = o->kpis; k && *k; k++)
+		if (!strcmp(*k, name))
+			return true;
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The stat's index in the set, or -1: names are sorted, as the header says. */
+static long find_stat(const struct sample_set *set, const char *name)
+{
+	size_t lo = 0, hi = set->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(set->names[mid], name);
+
+		if (!c)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * fails:runs of a failure stat in one set.  A run without the stat did not
+ * fail that way, so runs is the set's run count, never fewer than values.
+ */
+static void count_fails(const struct sample_set *set, const char *name,
+			unsigned *fails, unsigned *runs)
+{
+	long at = find_stat(set, name);
+	size_t n = set->nr_runs;
+
+	*fails = 0;
+	if (at >= 0) {
+		for (size_t k = 0; k < set->counts[at]; k++)
+			*fails += set->values[at][k] != 0;
+		if (set->counts[at] > n)
+			n = set->counts[at];
+	}
+	*runs = (unsigned)n;
+}
+
+/* The 0/1 sample behind fails:runs, so that the summary means the rate. */
+static void summarize_fails(unsigned fails, unsigned runs, struct summary *s)
+{
+	double rate = runs ? (double)fails / runs : 0;
+
+	memset(s, 0, sizeof(*s));
+	s->n = runs;
+	if (!runs)
+		return;
+	s->mean = rate;
+	s->min = fails < runs ? 0 : 1;
+	s->max = fails ? 1 : 0;
+	s->median = 2 * fails > runs ? 1 : (2 * fails == runs ? 0.5 : 0);
+	if (runs > 1)
+		s->stddev = sqrt((double)fails * (runs - fails) /
+				 ((double)runs * (runs - 1)));
+	s->sem = s->stddev / sqrt((double)runs);
+}
+
+/*
+ * Fisher's exact test cannot reach p < 0.05 with a handful of runs
+ * (2:2 against 0:2 gives p = 1/3), so a differing rate that it does not
+ * confirm is UNKNOWN - more runs would decide - and only identical rates
+ * (both sides never or always failing included) are SAME.
+ */
+static void compare_failure(const struct stat_row *row, struct stat_vs *v,
+			    const struct compare_opts *o)
+{
+	double ra = row->base_runs ? (double)row->base_fails / row->base_runs : 0;
+	double rb = v->runs ? (double)v->fails / v->runs : 0;
+
+	summarize_fails(v->fails, v->runs, &v->s);
+	v->reproduction = 100 * (rb - ra);
+	v->change = (struct pct_change){
+		.pct = v->reproduction, .low = NAN, .high = NAN, .absolute = true,
+	};
+	v->p = fisher_exact(row->base_fails, row->base_runs, v->fails, v->runs);
+	v->q = v->p;
+	v->mwu_p = NAN;
+	if (row->base_runs < 3 || v->runs < 3)
+		v->verdict = VERDICT_FEW_RUNS;
+	else if (row->base_fails * v->runs == v->fails * row->base_runs)
+		v->verdict = VERDICT_SAME;
+	else if (v->p < o->alpha)
+		v->verdict = VERDICT_CHANGED;
+	else
+		v->verdict = VERDICT_UNKNOWN;
+}
+
+/*
+ * A %-unit stat changes by its difference: shifting both summaries by the
+ * base mean gives decide() a base of 0, which makes it work in absolute
+ * terms (the difference and its Welch interval, in percentage points,
+ * against the family's floor read as points).  Shifting keeps the
+ * variances, so p and the constant-sample rule are unchanged.
+ */
+static void shift(struct summary *s, double by)
+{
+	s->mean -= by;
+	s->min -= by;
+	s->max -= by;
+	s->median -= by;
+}
+
+static void decide_numeric(const struct stat_row *row, struct stat_vs *v,
+			   const struct compare_opts *o)
+{
+	struct summary a = row->base, b = v->s;
+	bool kpi = row->family == FAMILY_KPI;
+	struct verdict_input in = {
+		.a = &a, .b = &b, .p = kpi ? v->p : v->q,
+		.min_size_pct = kpi ? o->kpi_min_pct : o->other_min_pct,
+		.alpha = kpi ? o->alpha : o->q,
+		.level = o->level,
+	};
+
+	if (compare_is_pct_stat(row->name)) {
+		double base = a.mean;
+
+		shift(&a, base);
+		shift(&b, base);
+	}
+	v->verdict = decide(&in, &v->change);
+	if (compare_is_pct_stat(row->name))
+		v->change.absolute = true;
+}
+
+static int row_rank(const struct stat_row *r)
+{
+	return r->family == FAMILY_KPI ? 0 : r->family == FAMILY_FAILURE ? 1 : 2;
+}
+
+static int cmp_row(const void *pa, const void *pb)
+{
+	const struct stat_row *a = pa, *b = pb;
+	int d = row_rank(a) - row_rank(b);
+
+	return d ? d : strcmp(a->name, b->name);
+}
+
+/* Every name of any set, once, sorted; *out owns only the array. */
+static int union_names(const struct sample_set *sets, size_t nsets,
+		       char ***out, size_t *nr)
+{
+	size_t total = 0, n = 0;
+	char **all;
+
+	for (size_t i = 0; i < nsets; i++)
+		total += sets[i].nr;
+	all = malloc((total ? total : 1) * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (size_t i = 0; i < nsets; i++)
+		for (size_t k = 0; k < sets[i].nr; k++)
+			all[n++] = sets[i].names[k];
+	qsort(all, n, sizeof(*all), cmp_str);
+	total = 0;
+	for (size_t k = 0; k < n; k++)
+		if (!total || strcmp(all[total - 1], all[k]))
+			all[total++] = all[k];
+	*out = all;
+	*nr = total;
+	return 0;
+}
+
+/* Numeric stats must be on every side: a missing one has nothing to test. */
+static bool on_every_side(const struct sample_set *sets, size_t nsets,
+			  const char *name)
+{
+	for (size_t i = 0; i < nsets; i++) {
+		long at = find_stat(&sets[i], name);
+
+		if (at < 0 || !sets[i].counts[at])
+			return false;
+	}
+	return true;
+}
+
+static int fill_row(const struct sample_set *sets, size_t nsets,
+		    const char *name, const struct compare_opts *o,
+		    struct stat_row *row)
+{
+	long at0 = find_stat(&sets[0], name);
+
+	row->name = name;
+	row->vs = calloc(nsets - 1, sizeof(*row->vs));
+	if (!row->vs)
+		return -ENOMEM;
+	if (compare_is_failure_stat(name)) {
+		row->family = FAMILY_FAILURE;
+		count_fails(&sets[0], name, &row->base_fails, &row->base_runs);
+		summarize_fails(row->base_fails, row->base_runs, &row->base);
+		for (size_t j = 1; j < nsets; j++) {
+			struct stat_vs *v = &row->vs[j - 1];
+
+			count_fails(&sets[j], name, &v->fails, &v->runs);
+			compare_failure(row, v, o);
+		}
+		return 0;
+	}
+	row->family = is_kpi(name, o) ? FAMILY_KPI : FAMILY_OTHER;
+	summarize(sets[0].values[at0], sets[0].counts[at0], &row->base);
+	row->base_runs = (unsigned)sets[0].nr_runs;
+	for (size_t j = 1; j < nsets; j++) {
+		struct stat_vs *v = &row->vs[j - 1];
+		long at = find_stat(&sets[j], name);
+		struct mwu m;
+
+		summarize(sets[j].values[at], sets[j].counts[at], &v->s);
+		v->runs = (unsigned)sets[j].nr_runs;
+		v->p = welch_test(&row->base, &v->s).p;
+		v->q = v->p;
+		m = mann_whitney(sets[0].values[at0], sets[0].counts[at0],
+				 sets[j].values[at], sets[j].counts[at]);
+		v->mwu_p = m.p;
+		v->reproduction = NAN;
+	}
+	return 0;
+}
+
+/* Benjamini-Hochberg over the OTHER family, one column at a time. */
+static int adjust_others(struct stat_row *rows, size_t nr, size_t ncols)
+{
+	double *p = malloc((nr ? nr : 1) * sizeof(*p));
+	size_t m;
+
+	if (!p)
+		return -ENOMEM;
+	for (size_t j = 0; j < ncols; j++) {
+		m = 0;
+		for (size_t i = 0; i < nr; i++)
+			if (rows[i].family == FAMILY_OTHER)
+				p[m++] = rows[i].vs[j].p;
+		benjamini_hochberg(p, m, p);
+		m = 0;
+		for (size_t i = 0; i < nr; i++)
+			if (rows[i].family == FAMILY_OTHER)
+				rows[i].vs[j].q = p[m++];
+	}
+	free(p);
+	return 0;
+}
+
+int compare_sets(const struct sample_set *sets, size_t nsets,
+		 const struct compare_opts *opts, struct stat_row **rows,
+		 size_t *nr_rows)
+{
+	struct stat_row *r = NULL;
+	char **names = NULL;
+	size_t nnames = 0, n = 0;
+	int err;
+
+	*rows = NULL;
+	*nr_rows = 0;
+	if (!sets || nsets < 2 || !opts)
+		return -EINVAL;
+	err = union_names(sets, nsets, &names, &nnames);
+	if (err)
+		goto out;
+	r = calloc(nnames ? nnames : 1, sizeof(*r));
+	if (!r) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t k = 0; k < nnames; k++) {
+		if (!compare_is_failure_stat(names[k]) &&
+		    !on_every_side(sets, nsets, names[k]))
+			continue;
+		err = fill_row(sets, nsets, names[k], opts, &r[n++]);
+		if (err)
+			goto out;
+	}
+	err = adjust_others(r, n, nsets - 1);
+	if (err)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].family == FAMILY_FAILURE)
+			continue;
+		for (size_t j = 0; j < nsets - 1; j++)
+			decide_numeric(&r[i], &r[i].vs[j], opts);
+	}
+	qsort(r, n, sizeof(*r), cmp_row);
+	*rows = r;
+	*nr_rows = n;
+	r = NULL;
+out:
+	if (r)
+		compare_release(r, n);
+	free(names);
+	return err;
+}
+
+void compare_release(struct stat_row *rows, size_t nr_rows)
+{
+	for (size_t i = 0; rows && i < nr_rows; i++)
+		free(rows[i].vs);
+	free(rows);
+}

@@ -1,0 +1,126 @@
+#!/bin/bash
+# perfbot compare: exact inputs from kv exec jobs run with --commit labels;
+# the table's layout, the default/--all/--ci/--json/perf-stat outputs, too
+# few runs, and bad commits.
+. "$(dirname "$0")/lib.sh"
+
+DB="$SANDBOX/db"
+cd "$SANDBOX" || exit 1
+
+# t.throughput is the KPI and moves ~10%; t.other stays within noise
+cat > j.yaml <<YAML
+testcase: t
+kpi: t.throughput
+exec:
+  cmd: [sh, -c, "echo \"throughput: \$(cat $SANDBOX/value)\"; echo \"other: \$(cat $SANDBOX/other)\""]
+  parse: kv
+YAML
+
+# one run of commit $1 with throughput $2 and other $3
+run1() {
+	echo "$2" > value
+	echo "$3" > other
+	"$PERFBOT" run j.yaml --db "$DB" -r 1 --no-monitors --commit "$1" >/dev/null 2>&1
+}
+
+ok_runs=true
+for v in "1000 50" "1010 51" "990 49" "1005 50.5" "995 49.5"; do
+	run1 base $v || ok_runs=false
+done
+for v in "1100 50.2" "1110 49.2" "1090 51.2" "1105 50.7" "1095 49.7"; do
+	run1 new $v || ok_runs=false
+done
+for v in "1100 50" "1110 51"; do
+	run1 two $v || ok_runs=false
+done
+check "setup: 12 runs stored" $ok_runs
+
+run_perfbot 30 compare --db "$DB" base new
+check "default: exit 0" [ "$rc" -eq 0 ]
+check "default: commits line, base first" grep -qx 'base             new' "$SANDBOX/out"
+check "default: the rule" grep -qx -- '---------------- ---------------------------' "$SANDBOX/out"
+check "default: %stddev header and guides" bash -c \
+	'grep -qx "         %stddev     %change         %stddev" "$1" &&
+	 grep -qx "             \\\\          |                \\\\" "$1"' _ "$SANDBOX/out"
+check "default: the changed KPI with +10.0% and improvement" grep -qE \
+	'^      1000 +\+10\.0% +1100 +t\.throughput  improvement$' "$SANDBOX/out"
+check "default: the unchanged stat is not shown" bash -c '! grep -q t.other "$1"' _ "$SANDBOX/out"
+check "default: no failure block (nothing failed)" bash -c '! grep -q fail:runs "$1"' _ "$SANDBOX/out"
+
+run_perfbot 30 compare --db "$DB" base new --all
+check "--all: every stat with its verdict" bash -c \
+	'grep -q "t\.throughput  changed  improvement$" "$1" &&
+	 grep -qE "^ +50 +\+0\.4% +50\.20 +t\.other  same$" "$1"' _ "$SANDBOX/out"
+check "--all: failure rows as fail:runs with guides" bash -c \
+	'grep -qx "       fail:runs  %reproduction    fail:runs" "$1" &&
+	 grep -qx "           |             |             |" "$1" &&
+	 grep -qE "^           :5 +:5     t\.exit_fail  same$" "$1"' _ "$SANDBOX/out"
+check "--all: KPI first" bash -c \
+	'[ "$(grep -n t.throughput "$1" | cut -d: -f1)" -lt "$(grep -n t.other "$1" | cut -d: -f1)" ]' _ "$SANDBOX/out"
+
+run_perfbot 30 compare --db "$DB" base new --ci
+check "--ci: interval and p" grep -qE \
+	't\.throughput  improvement  \[\+[0-9.]+%, \+[0-9.]+%\]  p=[0-9.e-]+$' "$SANDBOX/out"
+
+run_perfbot 30 compare --db "$DB" base new --json
+check "--json: the documented fields" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["commits"] == ["base", "new"] and r["opts"]["alpha"] == 0.05
+j, = r["jobs"]
+assert j["kpi"] == "t.throughput" and j["runs"] == [5, 5] and j["testbox"]
+s = {x["name"]: x for x in j["stats"]}
+k = s["t.throughput"]
+assert k["family"] == "kpi" and k["base"]["mean"] == 1000 and k["base"]["n"] == 5
+v, = k["vs"]
+assert abs(v["pct"] - 10) < 1e-9 and v["low"] < 10 < v["high"] and v["p"] < 0.001
+assert v["q"] == v["p"] and 0 <= v["mwu_p"] < 0.05 and v["verdict"] == "changed"
+assert v["direction"] == "improvement" and v["mean"] == 1100 and "stddev" in v
+o = s["t.other"]["vs"][0]
+assert s["t.other"]["family"] == "other" and o["verdict"] == "same" and o["q"] >= o["p"]
+f = s["t.exit_fail"]
+assert f["family"] == "failure" and f["base"]["fails"] == 0 and f["base"]["runs"] == 5
+assert f["vs"][0]["fails"] == 0 and f["vs"][0]["runs"] == 5 and f["vs"][0]["mwu_p"] is None
+' "$SANDBOX/out"
+
+run_perfbot 30 compare --db "$DB" base two
+check "2 runs a side: exit 0, numbers shown" bash -c \
+	'[ "$2" -eq 0 ] && grep -qE "^      1000 +\+10\.5% +1105 .*t\.throughput  few runs$" "$1"' _ "$SANDBOX/out" "$rc"
+check "2 runs a side: says more runs are needed" grep -qx \
+	'verdicts need 3 runs a side: commit two has 2 (1 more needed)' "$SANDBOX/out"
+
+run_perfbot 30 compare --db "$DB" base new two
+check "3 commits: two column pairs" bash -c \
+	'grep -qx -- "---------------- --------------------------- ---------------------------" "$1" &&
+	 grep -qx "         %stddev     %change         %stddev     %change         %stddev" "$1"' _ "$SANDBOX/out"
+
+run_perfbot 30 compare --db "$DB" base new --format perf-stat
+check "perf-stat: mean +- stderr per commit" grep -qE \
+	'^base +1000 \+- 3\.536 +t\.throughput \( \+- 0\.35% \)$' "$SANDBOX/out"
+check "perf-stat: the ratio line" grep -qE \
+	'^1100 / 1000 = 1\.1000 \( 10\.00% \) improvement, 95% interval 1\.08[0-9]+ \.\. 1\.11[0-9]+ \[changed\]$' "$SANDBOX/out"
+
+run_perfbot 30 compare --db "$DB" base base
+check "nothing changed: says so" grep -qx \
+	'no stat changed (4 compared; --all shows them)' "$SANDBOX/out"
+run_perfbot 30 compare --db "$DB" base new --min-change 20 --all
+check "--min-change 20: the 10% change is no longer 'changed'" bash -c \
+	'! grep -q "t\.throughput  changed" "$1"' _ "$SANDBOX/out"
+run_perfbot 30 compare --db "$DB" base new -s testcase=nope
+check "-s matching nothing: exit 1, names the commits" bash -c \
+	'[ "$2" -eq 1 ] && grep -q "no atomic job has complete runs on all of base, new" "$1"' _ "$SANDBOX/err" "$rc"
+
+run_perfbot 30 compare --db "$DB" base nope
+check "unknown commit: exit 2 naming it" bash -c \
+	'[ "$2" -eq 2 ] && grep -q "unknown commit .nope." "$1"' _ "$SANDBOX/err" "$rc"
+run_perfbot 30 compare --db "$DB" base new --alpha 2
+check "bad --alpha: exit 2 naming the value" bash -c \
+	'[ "$2" -eq 2 ] && grep -q "invalid --alpha .2." "$1"' _ "$SANDBOX/err" "$rc"
+run_perfbot 30 compare --db "$DB" base
+check "one commit: exit 2" [ "$rc" -eq 2 ]
+run_perfbot 30 compare --help
+check "--help: exit 0 with usage" bash -c '[ "$2" -eq 0 ] && grep -q "^usage: perfbot compare" "$1"' _ "$SANDBOX/out" "$rc"
+
+rm -f value other j.yaml
+check_nothing_left "compare"
+finish

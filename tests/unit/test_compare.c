@@ -1,0 +1,193 @@
+/*
+ * Unit tests: stats/compare.  Seed 001's table (will-it-scale, two runs a
+ * side) as a fixture, then five-run sets for the families and verdicts.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "stats/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define KPI "will-it-scale.per_thread_ops"
+
+static const char *const kpis[] = { KPI, NULL };
+
+static const struct stat_row *row_named(const struct stat_row *rows, size_t n,
+					const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].name, name))
+			return &rows[i];
+	return NULL;
+}
+
+/* seed 001: 2 runs a side, so no verdict, but every number is there */
+static void seed_001(void **state)
+{
+	char *na[] = { "dmesg.WARNING:stack_recursion", KPI,
+		       "will-it-scale.time.maximum_resident_set_size" };
+	char *nb[] = { KPI, "will-it-scale.time.maximum_resident_set_size" };
+	double da[] = { 1, 1 }, ka[] = { 6105869, 6106069 }, ma[] = { 9850, 9860 };
+	double kb[] = { 6265464, 6265664 }, mb[] = { 10000, 245550 };
+	double *va[] = { da, ka, ma }, *vb[] = { kb, mb };
+	size_t ca[] = { 2, 2, 2 }, cb[] = { 2, 2 };
+	struct sample_set sets[] = {
+		{ "b121b341e5983bdc", 3, na, va, ca, 2 },
+		{ "492e639f0c222784", 2, nb, vb, cb, 2 },
+	};
+	struct compare_opts o;
+	struct stat_row *rows;
+	const struct stat_row *r;
+	size_t n;
+	char buf[32];
+
+	(void)state;
+	compare_opts_init(&o);
+	o.kpis = kpis;
+	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
+	assert_int_equal(n, 3);
+	/* KPIs first, then failure stats, then the others */
+	assert_string_equal(rows[0].name, KPI);
+	assert_int_equal(rows[0].family, FAMILY_KPI);
+	assert_int_equal(rows[1].family, FAMILY_FAILURE);
+	assert_int_equal(rows[2].family, FAMILY_OTHER);
+
+	r = &rows[0];
+	assert_true(fabs(r->base.mean - 6105969) < 1e-6);
+	assert_true(fabs(r->vs[0].s.mean - 6265564) < 1e-6);
+	snprintf(buf, sizeof(buf), "%+.1f%%", r->vs[0].change.pct);
+	assert_string_equal(buf, "+2.6%");
+	assert_int_equal(r->vs[0].verdict, VERDICT_FEW_RUNS);
+
+	r = row_named(rows, n, "dmesg.WARNING:stack_recursion");
+	assert_non_null(r);
+	assert_int_equal(r->base_fails, 2);
+	assert_int_equal(r->base_runs, 2);
+	assert_int_equal(r->vs[0].fails, 0);
+	assert_int_equal(r->vs[0].runs, 2);
+	assert_true(fabs(r->vs[0].reproduction + 100) < 1e-9);
+	assert_int_equal(r->vs[0].verdict, VERDICT_FEW_RUNS);
+	assert_true(isnan(r->vs[0].mwu_p));
+
+	r = row_named(rows, n, "will-it-scale.time.maximum_resident_set_size");
+	snprintf(buf, sizeof(buf), "%+.1f%%", r->vs[0].change.pct);
+	assert_string_equal(buf, "+1196.5%");
+	assert_int_equal(compare_runs_missing(&sets[0]), 1);
+	compare_release(rows, n);
+}
+
+/* five runs a side: KPI by Welch alone, the others through BH */
+static void families(void **state)
+{
+	char *names[] = { "a.moves", "b.constant", "c.noise", "cpu.idle%",
+			  "dmesg.BUG", KPI, "only.base" };
+	double am[] = { 100, 101, 99, 100.5, 99.5 }, bm[] = { 120, 121, 119, 120.5, 119.5 };
+	double ac[] = { 7, 7, 7, 7, 7 }, bc[] = { 7, 7, 7, 7, 7 };
+	double an[] = { 10, 12, 9, 11, 13 }, bn[] = { 11, 9, 12, 10, 13 };
+	double ai[] = { 50, 51, 49, 50, 50 }, bi[] = { 60, 61, 59, 60, 60 };
+	double ad[] = { 0, 0, 0, 0, 0 }, bd[] = { 1, 1, 1, 1, 1 };
+	double ak[] = { 1000, 1001, 999, 1000.5, 999.5 }, bk[] = { 1100, 1101, 1099, 1100.5, 1099.5 };
+	double ao[] = { 1, 2, 3, 4, 5 };
+	double *va[] = { am, ac, an, ai, ad, ak, ao }, *vb[] = { bm, bc, bn, bi, bd, bk };
+	size_t ca[] = { 5, 5, 5, 5, 5, 5, 5 }, cb[] = { 5, 5, 5, 5, 5, 5 };
+	struct sample_set sets[] = {
+		{ "base", 7, names, va, ca, 5 },
+		{ "new", 6, names, vb, cb, 5 },
+	};
+	struct compare_opts o;
+	struct stat_row *rows;
+	const struct stat_row *r;
+	size_t n;
+
+	(void)state;
+	compare_opts_init(&o);
+	o.kpis = kpis;
+	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
+	/* only.base is on one side only: no row */
+	assert_int_equal(n, 6);
+	assert_null(row_named(rows, n, "only.base"));
+	assert_string_equal(rows[0].name, KPI);
+	assert_string_equal(rows[1].name, "dmesg.BUG");
+
+	r = &rows[0];
+	assert_int_equal(r->vs[0].verdict, VERDICT_CHANGED);
+	assert_true(r->vs[0].q == r->vs[0].p);	/* no BH for KPIs */
+	assert_true(r->vs[0].change.low > 9 && r->vs[0].change.high < 11);
+	assert_false(isnan(r->vs[0].mwu_p));
+
+	/* BH over the 4 OTHER rows: q above p for all but the largest p */
+	r = row_named(rows, n, "a.moves");
+	assert_int_equal(r->family, FAMILY_OTHER);
+	assert_true(r->vs[0].q > r->vs[0].p);
+	assert_int_equal(r->vs[0].verdict, VERDICT_CHANGED);
+
+	r = row_named(rows, n, "b.constant");
+	assert_int_equal(r->vs[0].verdict, VERDICT_SAME);
+
+	r = row_named(rows, n, "c.noise");
+	assert_int_not_equal(r->vs[0].verdict, VERDICT_CHANGED);
+
+	/* a %-unit stat changes by its difference, in points */
+	r = row_named(rows, n, "cpu.idle%");
+	assert_true(r->vs[0].change.absolute);
+	assert_true(fabs(r->vs[0].change.pct - 10) < 1e-9);
+	assert_int_equal(r->vs[0].verdict, VERDICT_CHANGED);
+
+	r = row_named(rows, n, "dmesg.BUG");
+	assert_int_equal(r->family, FAMILY_FAILURE);
+	assert_int_equal(r->base_fails, 0);
+	assert_int_equal(r->vs[0].fails, 5);
+	assert_true(fabs(r->vs[0].reproduction - 100) < 1e-9);
+	assert_true(r->vs[0].p < 0.05);	/* 0:5 vs 5:5, p = 2/252 */
+	assert_int_equal(r->vs[0].verdict, VERDICT_CHANGED);
+	compare_release(rows, n);
+}
+
+/* three commits: two columns, each against the base; failure SAME at 0:0 */
+static void three_commits(void **state)
+{
+	char *names[] = { "dmesg.x", KPI };
+	double d0[] = { 0, 0, 0 }, k0[] = { 10, 10.01, 9.99 };
+	double k1[] = { 10, 10.01, 9.99 }, k2[] = { 20, 20.01, 19.99 };
+	double *v0[] = { d0, k0 }, *v1[] = { d0, k1 }, *v2[] = { d0, k2 };
+	size_t c[] = { 3, 3 };
+	struct sample_set sets[] = {
+		{ "a", 2, names, v0, c, 3 },
+		{ "b", 2, names, v1, c, 3 },
+		{ "c", 2, names, v2, c, 3 },
+	};
+	struct compare_opts o;
+	struct stat_row *rows;
+	size_t n;
+
+	(void)state;
+	compare_opts_init(&o);
+	o.kpis = kpis;
+	assert_int_equal(compare_sets(sets, 3, &o, &rows, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(rows[0].vs[0].verdict, VERDICT_SAME);
+	assert_int_equal(rows[0].vs[1].verdict, VERDICT_CHANGED);
+	assert_true(fabs(rows[0].vs[1].change.pct - 100) < 1e-9);
+	assert_int_equal(rows[1].vs[0].verdict, VERDICT_SAME);
+	assert_int_equal(rows[1].vs[1].verdict, VERDICT_SAME);
+	compare_release(rows, n);
+	assert_int_equal(compare_sets(sets, 1, &o, &rows, &n), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(seed_001),
+		cmocka_unit_test(families),
+		cmocka_unit_test(three_commits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,167 @@
+/*
+ * Unit tests: import (LKP matrix.json and long-form CSV into run
+ * records): runs and holes, skipped keys, the testcase guess, and every
+ * kind of bad input with its position.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "record/import.h"
+
+#include <errno.h>
+#include <string.h>
+
+static int lkp(const char *text, struct import_data *d, char *err)
+{
+	return import_lkp_matrix(text, strlen(text), d, err, 256);
+}
+
+static int csv(const char *text, struct import_data *d, char *err)
+{
+	return import_csv(text, strlen(text), d, err, 256);
+}
+
+static double stat_of(const struct run_record *r, const char *name)
+{
+	const double *v = statmap_get(&r->stats, name);
+
+	assert_non_null(v);
+	return *v;
+}
+
+static void test_matrix_runs(void **state)
+{
+	struct import_data d;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(lkp("{\"dmesg.WARNING:x\": [1, null, 1],\n"
+			     " \"stats_source\": \"/lkp/result/x\",\n"
+			     " \"will-it-scale.per_thread_ops\": [6105969, 6265564.5],\n"
+			     " \"tags\": [\"a\", \"b\"],\n"
+			     " \"holes\": [null, null]}", &d, err), 0);
+	assert_int_equal(d.nr, 3);
+	assert_int_equal(d.skipped, 3);
+	assert_string_equal(d.testcase, "will-it-scale");
+	assert_int_equal(d.runs[0].stats.n, 2);
+	assert_true(stat_of(&d.runs[0], "will-it-scale.per_thread_ops") == 6105969);
+	assert_true(stat_of(&d.runs[1], "will-it-scale.per_thread_ops") == 6265564.5);
+	assert_null(statmap_get(&d.runs[1].stats, "dmesg.WARNING:x"));
+	assert_int_equal(d.runs[2].stats.n, 1);
+	assert_int_equal(d.runs[2].status, RUN_COMPLETE);
+	assert_string_equal(strmap_get(&d.runs[2].env, "import_run"), "2");
+	assert_null(d.runs[0].testbox);
+	import_data_release(&d);
+}
+
+static void test_matrix_monitors_only(void **state)
+{
+	struct import_data d;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(lkp("{\"proc-vmstat.nr_free_pages\": [1],"
+			     " \"time.elapsed_time\": [2]}", &d, err), 0);
+	assert_null(d.testcase);
+	assert_int_equal(d.nr, 1);
+	import_data_release(&d);
+}
+
+static void test_matrix_bad(void **state)
+{
+	struct import_data d;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(lkp("{\"a.b\": [1,\n  }", &d, err), -EINVAL);
+	assert_non_null(strstr(err, "2:3: "));
+	assert_null(d.runs);
+	assert_int_equal(lkp("[1, 2]", &d, err), -EINVAL);
+	assert_non_null(strstr(err, "not an LKP matrix"));
+	assert_int_equal(lkp("{\"stats_source\": \"x\", \"t\": [\"a\"]}", &d, err), -EINVAL);
+	assert_non_null(strstr(err, "no numeric stat"));
+	assert_int_equal(lkp("{\"a.x\": [1], \"a.x\": [2]}", &d, err), -EINVAL);
+	assert_non_null(strstr(err, "duplicate"));
+	assert_int_equal(lkp("{\"a.x\": [1, null], \"a.y\": [2]}", &d, err), -EINVAL);
+	assert_non_null(strstr(err, "run 1 has no numeric stat"));
+	assert_int_equal(lkp("", &d, err), -EINVAL);
+}
+
+static void test_csv_runs(void **state)
+{
+	struct import_data d;
+	char err[256];
+
+	(void)state;
+	/* no comment lines: the header must come first */
+	assert_int_equal(csv("# results\n", &d, err), -EINVAL);
+	assert_non_null(strstr(err, "1: expected the header"));
+	assert_int_equal(csv("\nRun, Stat , value\r\n"
+			     "7,dmesg.x,1\r\n"
+			     "3, hackbench.throughput ,12.5\n"
+			     "\n"
+			     "7,\"hackbench.throughput\",13\n"
+			     "3,\"odd \"\"name\"\", with comma\",-1e3\n", &d, err), 0);
+	assert_int_equal(d.nr, 2);
+	assert_string_equal(d.testcase, "hackbench");
+	/* in run id order, not file order */
+	assert_string_equal(strmap_get(&d.runs[0].env, "import_run"), "3");
+	assert_true(stat_of(&d.runs[0], "hackbench.throughput") == 12.5);
+	assert_true(stat_of(&d.runs[0], "odd \"name\", with comma") == -1000);
+	assert_string_equal(strmap_get(&d.runs[1].env, "import_run"), "7");
+	assert_int_equal(d.runs[1].stats.n, 2);
+	assert_true(stat_of(&d.runs[1], "dmesg.x") == 1);
+	import_data_release(&d);
+}
+
+static void test_csv_bad(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "", "expected the header" },
+		{ "stat,run1,run2\n", "1: expected the header" },
+		{ "run,stat,value\n", "no numeric stat" },
+		{ "run,stat,value\n1,a.b,1\n1,a.c\n", "3: expected 3 fields" },
+		{ "run,stat,value\n1,a.b,1,2\n", "2: expected 3 fields" },
+		{ "run,stat,value\nx,a.b,1\n", "2: run 'x' is not an integer" },
+		{ "run,stat,value\n1.5,a.b,1\n", "2: run '1.5'" },
+		{ "run,stat,value\n1,,1\n", "2: empty stat name" },
+		{ "run,stat,value\n1,a.b,\n", "2: value '' of a.b" },
+		{ "run,stat,value\n1,a.b,nan\n", "2: value 'nan'" },
+		{ "run,stat,value\n1,a.b,1e999\n", "2: value '1e999'" },
+		{ "run,stat,value\n1,\"a.b,1\n", "2: unbalanced double quote" },
+		{ "run,stat,value\n1,\"a.b\"x,1\n", "2: unbalanced double quote" },
+		{ "run,stat,value\n1,a.b,1\n2,a.b,1\n1,a.b,2\n", "4: a.b of run 1 given twice (first on line 2)" },
+	};
+	struct import_data d;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(csv(cases[i].text, &d, err), -EINVAL);
+		if (!strstr(err, cases[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].msg);
+		assert_null(d.runs);
+	}
+	assert_int_equal(import_csv("run,stat,value\n1,a\0b,1\n", 23, &d, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "2: a NUL byte"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_matrix_runs),
+		cmocka_unit_test(test_matrix_monitors_only),
+		cmocka_unit_test(test_matrix_bad),
+		cmocka_unit_test(test_csv_runs),
+		cmocka_unit_test(test_csv_bad),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
