@@ -26,6 +26,7 @@ int cmd_bench_netperf(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_job(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "cmd/cmds.h"
 #include "cmd/cmdutil.h"
+#include "cmd/gather.h"
+#include "report/report.h"
 #include "record/record.h"
 #include "stats/compare.h"
 #include "stats/ttest.h"
@@ -71,12 +73,6 @@ struct compare_args {
 	double alpha;
 	char **given;		/* the commits as given, into argv */
 	size_t nr_commits;
-};
-
-/* One atomic job on one testbox that every commit has complete runs of. */
-struct job {
-	const struct store_group *g;	/* the base's group */
-	struct run_record run;		/* the base's latest run: params, KPI */
 };
 
 static int failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -192,243 +188,9 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	return 0;
 }
 
-/* ---- which jobs ---- */
-
-static const struct store_group *find_group(const struct store_group *gs, size_t n,
-					    const struct store_group *like)
-{
-	for (size_t i = 0; i < n; i++)
-		if (gs[i].runs_complete && !strcmp(gs[i].testbox, like->testbox) &&
-		    !strcmp(gs[i].job, like->job))
-			return &gs[i];
-	return NULL;
-}
-
-/*
- * -s matches the parameters of the base's latest run (every run of an
- * atomic job has the same), or its testcase: the job name alone cannot
- * tell which parameter a part of it came from.
- */
-static bool job_matches(const struct compare_args *a, const struct run_record *r)
-{
-	for (size_t i = 0; i < a->nr_sets; i++) {
-		const char *eq = strchr(a->sets[i], '=');
-		size_t klen = eq - a->sets[i];
-		char key[256];
-		const char *v;
-
-		snprintf(key, sizeof(key), "%.*s", (int)klen, a->sets[i]);
-		v = strmap_get(&r->params, key);
-		if (!v && !strcmp(key, "testcase"))
-			v = r->testcase;
-		if (!v || strcmp(v, eq + 1))
-			return false;
-	}
-	return true;
-}
-
 /* ---- text ---- */
 
-/* As LKP shows means: 4 significant digits for huge ones, else fixed. */
-static void format_number(char *buf, size_t len, double v)
-{
-	double m = fabs(v);
-
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (m >= 1e9)
-		snprintf(buf, len, "%.4g", v);
-	else if (m >= 1000 || m == 0 || v == rint(v))
-		snprintf(buf, len, "%.0f", v);
-	else if (m >= 100)
-		snprintf(buf, len, "%.1f", v);
-	else if (m >= 0.01)
-		snprintf(buf, len, "%.2f", v);
-	else
-		snprintf(buf, len, "%.2e", v);
-}
-
-/* "± N%" fills 6 columns, but '±' takes 2 bytes: pad by hand. */
-static void print_mean(int width, const struct summary *s)
-{
-	char num[64];
-	double rel = s->mean != 0 ? 100 * s->stddev / fabs(s->mean) : 0;
-
-	format_number(num, sizeof(num), s->mean);
-	printf("%*s", width, num);
-	if (rel > 2)
-		printf(" ±%3.0f%%", rel);
-	else
-		printf("      ");
-}
-
-static void format_change(char *buf, size_t len, const struct pct_change *c)
-{
-	if (!isfinite(c->pct))
-		snprintf(buf, len, "-");
-	else if (c->absolute)
-		snprintf(buf, len, "%+.1f", c->pct);
-	else
-		snprintf(buf, len, "%+.1f%%", c->pct);
-}
-
-/* +1 higher is better, -1 lower is better, 0 unknown. */
-static int direction(const char *name)
-{
-	size_t n = strlen(name);
-
-	if ((n > 4 && !strcmp(name + n - 4, "_ops")) || strstr(name, "throughput") ||
-	    strstr(name, "Throughput_") || strstr(name, "workload"))
-		return 1;
-	if (strstr(name, "time") || strstr(name, "latency") ||
-	    compare_is_failure_stat(name))
-		return -1;
-	return 0;
-}
-
-static const char *direction_word(const char *name, double change)
-{
-	int d = direction(name);
-
-	if (!d || change == 0 || !isfinite(change))
-		return NULL;
-	return (d > 0) == (change > 0) ? "improvement" : "regression";
-}
-
-static bool row_changed(const struct stat_row *r, size_t ncols)
-{
-	for (size_t j = 0; j < ncols; j++)
-		if (r->vs[j].verdict == VERDICT_CHANGED)
-			return true;
-	return false;
-}
-
-static void print_mark(const struct compare_args *a, const struct stat_row *r,
-		       size_t ncols)
-{
-	for (size_t j = 0; j < ncols; j++) {
-		const struct stat_vs *v = &r->vs[j];
-		const char *dir = v->verdict == VERDICT_CHANGED ?
-				  direction_word(r->name, v->change.pct) : NULL;
-
-		if (j)
-			printf("  |");
-		if (a->all || v->verdict != VERDICT_CHANGED)
-			printf("  %s", verdict_name(v->verdict));
-		if (dir)
-			printf("  %s", dir);
-		if (a->ci) {
-			const char *unit = v->change.absolute ? "" : "%";
-
-			if (isfinite(v->change.low))
-				printf("  [%+.1f%s, %+.1f%s]", v->change.low, unit,
-				       v->change.high, unit);
-			printf("  p=%.3g", v->p);
-			if (r->family == FAMILY_OTHER)
-				printf(" q=%.3g", v->q);
-		}
-	}
-}
-
-static void print_commits(const struct compare_args *a, char **commits)
-{
-	printf("%-16.16s", commits[0]);
-	/* the last column unpadded: no trailing blanks after a short label */
-	for (size_t j = 1; j < a->nr_commits; j++)
-		printf(j + 1 < a->nr_commits ? " %-27.27s" : " %.27s", commits[j]);
-	printf("\n----------------");
-	for (size_t j = 1; j < a->nr_commits; j++)
-		printf(" ---------------------------");
-	putchar('\n');
-}
-
-static void print_failure_row(const struct compare_args *a, const struct stat_row *r,
-			      size_t ncols)
-{
-	char buf[64];
-
-	if (r->base_fails)
-		snprintf(buf, sizeof(buf), "%u:%u", r->base_fails, r->base_runs);
-	else
-		snprintf(buf, sizeof(buf), ":%u", r->base_runs);
-	printf("%13s   ", buf);
-	for (size_t j = 0; j < ncols; j++) {
-		const struct stat_vs *v = &r->vs[j];
-		char rep[32];
-
-		snprintf(rep, sizeof(rep), "%+.0f%%", v->reproduction);
-		if (v->fails)
-			snprintf(buf, sizeof(buf), "%u:%u", v->fails, v->runs);
-		else
-			snprintf(buf, sizeof(buf), ":%u", v->runs);
-		printf("%11s%14s   ", v->reproduction ? rep : "", buf);
-	}
-	printf("  %s", r->name);
-	print_mark(a, r, ncols);
-	putchar('\n');
-}
-
-static void print_numeric_row(const struct compare_args *a, const struct stat_row *r,
-			      size_t ncols)
-{
-	print_mean(10, &r->base);
-	for (size_t j = 0; j < ncols; j++) {
-		char change[64];
-
-		format_change(change, sizeof(change), &r->vs[j].change);
-		printf("%11s", change);
-		print_mean(11, &r->vs[j].s);
-	}
-	printf("  %s", r->name);
-	print_mark(a, r, ncols);
-	putchar('\n');
-}
-
-static void print_table(const struct compare_args *a, char **commits,
-			const struct stat_row *rows, size_t n, bool show_all)
-{
-	size_t ncols = a->nr_commits - 1, shown = 0;
-	bool header = false;
-
-	print_commits(a, commits);
-	for (size_t i = 0; i < n; i++) {
-		if (rows[i].family != FAMILY_FAILURE || !(show_all || row_changed(&rows[i], ncols)))
-			continue;
-		if (!header) {
-			printf("       fail:runs");
-			for (size_t j = 0; j < ncols; j++)
-				printf("  %%reproduction    fail:runs");
-			printf("\n           |");
-			for (size_t j = 0; j < ncols; j++)
-				printf("             |             |");
-			putchar('\n');
-			header = true;
-		}
-		print_failure_row(a, &rows[i], ncols);
-		shown++;
-	}
-	header = false;
-	for (size_t i = 0; i < n; i++) {
-		if (rows[i].family == FAMILY_FAILURE || !(show_all || row_changed(&rows[i], ncols)))
-			continue;
-		if (!header) {
-			printf("         %%stddev");
-			for (size_t j = 0; j < ncols; j++)
-				printf("     %%change         %%stddev");
-			printf("\n             \\");
-			for (size_t j = 0; j < ncols; j++)
-				printf("          |                \\");
-			putchar('\n');
-			header = true;
-		}
-		print_numeric_row(a, &rows[i], ncols);
-		shown++;
-	}
-	if (!shown)
-		printf("no stat changed (%zu compared; --all shows them)\n", n);
-}
-
-static void print_job_header(const struct job *jb)
+static void print_job_header(const struct gather_job *jb)
 {
 	const struct strmap *p = &jb->run.params;
 
@@ -472,7 +234,7 @@ static void print_perf_stat(const struct compare_args *a, char **commits,
 			if (is_time)
 				word = ri.ratio > 1 ? "slowdown" : "speedup";
 			else
-				word = direction_word(r->name, ri.ratio - 1);
+				word = report_direction_word(r->name, ri.ratio - 1);
 			printf("%.5g / %.5g = %.4f ( %.2f%% ) %s", s->mean, r->base.mean,
 			       ri.ratio, 100 * (ri.ratio - 1), word ? word : "change");
 			if (isfinite(ri.low))
@@ -520,7 +282,7 @@ static json_t *row_json(const struct stat_row *r, char **commits, size_t ncols)
 		const struct stat_vs *v = &r->vs[j];
 		json_t *o = summary_json(&v->s);
 		const char *dir = v->verdict == VERDICT_CHANGED ?
-				  direction_word(r->name, v->change.pct) : NULL;
+				  report_direction_word(r->name, v->change.pct) : NULL;
 
 		if (!o || json_object_update_new(o, json_pack(
 			"{s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:s?, s:I, s:I, s:o}",
@@ -539,7 +301,7 @@ static json_t *row_json(const struct stat_row *r, char **commits, size_t ncols)
 			 "family", family_name(r->family), "base", base, "vs", vs);
 }
 
-static json_t *job_json(const struct job *jb, char **commits, size_t ncommits,
+static json_t *job_json(const struct gather_job *jb, char **commits, size_t ncommits,
 			const struct sample_set *sets, const struct stat_row *rows,
 			size_t n, const char *kpi)
 {
@@ -576,149 +338,71 @@ static void print_few_runs(const struct compare_args *a, char **commits,
 	}
 }
 
+static int print_table(const struct compare_args *a, char **commits,
+		       const struct gather_job *jb)
+{
+	struct report_commit *rc = calloc(a->nr_commits, sizeof(*rc));
+	struct report_job rj = {
+		.testbox = jb->g->testbox, .testcase = jb->g->testcase,
+		.job = jb->g->job, .params = &jb->run.params, .kpi = jb->kpis[0],
+		.sets = jb->sets, .rows = jb->rows, .nr_rows = jb->nr_rows,
+	};
+	struct report r = {
+		.commits = rc, .ncommits = a->nr_commits, .jobs = &rj, .njobs = 1,
+		.show_all = a->all,
+	};
+	int err;
+
+	if (!rc)
+		return failure("out of memory");
+	for (size_t j = 0; j < a->nr_commits; j++)
+		rc[j].id = commits[j];
+	err = report_write_table(stdout, &r, &rj, a->ci);
+	free(rc);
+	return err ? failure("cannot write the table: %s", strerror(-err)) : EXIT_OK;
+}
+
 static int compare_job(struct store *s, const struct compare_args *a,
-		       char **commits, const struct job *jb,
+		       const struct gather *ga, struct gather_job *jb,
 		       const struct compare_opts *base_opts, json_t *jobs_json)
 {
-	struct store_samples *sm = calloc(a->nr_commits, sizeof(*sm));
-	struct sample_set *sets = calloc(a->nr_commits, sizeof(*sets));
 	struct compare_opts o = *base_opts;
-	const char *kpi = run_record_kpi(&jb->run);
-	const char *kpis[] = { kpi, NULL };
-	struct stat_row *rows = NULL;
-	size_t n = 0, loaded = 0;
-	bool few = false;
-	int ret = EXIT_FAILED, err;
+	int ret = gather_compare(s, ga, jb, &o);
 
-	if (!sm || !sets) {
-		failure("out of memory");
-		goto out;
-	}
-	o.kpis = kpis;
-	for (; loaded < a->nr_commits; loaded++) {
-		err = store_load_samples(s, jb->g->testbox, jb->g->job, commits[loaded],
-					 &sm[loaded]);
-		if (err) {
-			failure("%s", store_error(s));
-			goto out;
-		}
-		sets[loaded] = (struct sample_set){
-			.commit = commits[loaded], .nr = sm[loaded].nr,
-			.names = sm[loaded].names, .values = sm[loaded].values,
-			.counts = sm[loaded].counts, .nr_runs = sm[loaded].nr_runs,
-		};
-		few |= compare_runs_missing(&sets[loaded]) > 0;
-	}
-	err = compare_sets(sets, a->nr_commits, &o, &rows, &n);
-	if (err) {
-		failure("cannot compare: %s", strerror(-err));
-		goto out;
-	}
+	if (ret)
+		return ret;
+	o.kpis = jb->kpis;
 	if (a->json) {
-		if (json_array_append_new(jobs_json, job_json(jb, commits, a->nr_commits,
-							      sets, rows, n, kpi))) {
-			failure("out of memory");
-			goto out;
-		}
-	} else {
-		print_job_header(jb);
-		if (a->format == FORMAT_PERF_STAT)
-			print_perf_stat(a, commits, rows, n, &o);
-		else
-			/* too few runs: no verdict, so show every number */
-			print_table(a, commits, rows, n, a->all || few);
-		print_few_runs(a, commits, sets);
+		if (json_array_append_new(jobs_json, job_json(jb, ga->commits, a->nr_commits,
+							      jb->sets, jb->rows, jb->nr_rows,
+							      jb->kpis[0])))
+			return failure("out of memory");
+		return EXIT_OK;
 	}
-	ret = EXIT_OK;
-out:
-	compare_release(rows, n);
-	for (size_t j = 0; sm && j < loaded; j++)
-		store_samples_release(&sm[j]);
-	free(sm);
-	free(sets);
-	return ret;
+	print_job_header(jb);
+	if (a->format == FORMAT_PERF_STAT)
+		print_perf_stat(a, ga->commits, jb->rows, jb->nr_rows, &o);
+	else if ((ret = print_table(a, ga->commits, jb)))
+		return ret;
+	print_few_runs(a, ga->commits, jb->sets);
+	return EXIT_OK;
 }
 
 /* ---- the command ---- */
 
-static int resolve_commits(struct store *s, const struct compare_args *a,
-			   char **commits)
-{
-	for (size_t j = 0; j < a->nr_commits; j++) {
-		int err = store_resolve_commit(s, a->given[j], &commits[j]);
-
-		if (err == -ENOENT)
-			return usage_error("unknown commit '%s' (%s)", a->given[j], store_error(s));
-		if (err == -EEXIST)
-			return usage_error("%s", store_error(s));
-		if (err)
-			return failure("%s", store_error(s));
-	}
-	return 0;
-}
-
-static void no_job_error(const struct compare_args *a)
-{
-	fputs("perfbot: compare: no atomic job has complete runs on all of ", stderr);
-	for (size_t j = 0; j < a->nr_commits; j++)
-		fprintf(stderr, "%s%s", j ? ", " : "", a->given[j]);
-	fputc('\n', stderr);
-}
-
 static int run_compare(struct store *s, const struct compare_args *a)
 {
-	char **commits = calloc(a->nr_commits, sizeof(*commits));
-	struct store_group **groups = calloc(a->nr_commits, sizeof(*groups));
-	size_t *ngroups = calloc(a->nr_commits, sizeof(*ngroups));
-	struct job *jobs = NULL;
-	size_t njobs = 0;
+	struct gather ga = {
+		.who = "compare", .testbox = a->testbox, .sets = a->sets,
+		.nr_sets = a->nr_sets, .given = a->given, .nr_commits = a->nr_commits,
+	};
 	json_t *jobs_json = NULL;
 	struct compare_opts o;
-	int ret = EXIT_FAILED;
+	int ret = gather_jobs(s, &ga);
 
-	if (!commits || !groups || !ngroups) {
-		failure("out of memory");
-		goto out;
-	}
-	ret = resolve_commits(s, a, commits);
 	if (ret)
 		goto out;
 	ret = EXIT_FAILED;
-	for (size_t j = 0; j < a->nr_commits; j++) {
-		struct store_filter f = { .commit = commits[j], .testbox = a->testbox };
-
-		if (store_list_groups(s, &f, &groups[j], &ngroups[j])) {
-			failure("%s", store_error(s));
-			goto out;
-		}
-	}
-	jobs = calloc(ngroups[0] ? ngroups[0] : 1, sizeof(*jobs));
-	if (!jobs) {
-		failure("out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < ngroups[0]; i++) {
-		const struct store_group *g = &groups[0][i];
-		bool everywhere = g->runs_complete > 0;
-
-		for (size_t j = 1; everywhere && j < a->nr_commits; j++)
-			everywhere = find_group(groups[j], ngroups[j], g) != NULL;
-		if (!everywhere)
-			continue;
-		jobs[njobs].g = g;
-		if (store_get_run(s, g->last_run_id, &jobs[njobs].run)) {
-			failure("%s", store_error(s));
-			goto out;
-		}
-		if (job_matches(a, &jobs[njobs].run))
-			njobs++;
-		else
-			run_record_release(&jobs[njobs].run);
-	}
-	if (!njobs) {
-		no_job_error(a);
-		goto out;
-	}
 	compare_opts_init(&o);
 	o.alpha = o.q = a->alpha;
 	if (a->have_min)
@@ -730,10 +414,10 @@ static int run_compare(struct store *s, const struct compare_args *a)
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < njobs; i++) {
+	for (size_t i = 0; i < ga.njobs; i++) {
 		if (i && !a->json)
 			putchar('\n');
-		ret = compare_job(s, a, commits, &jobs[i], &o, jobs_json);
+		ret = compare_job(s, a, &ga, &ga.jobs[i], &o, jobs_json);
 		if (ret)
 			goto out;
 	}
@@ -742,7 +426,7 @@ static int run_compare(struct store *s, const struct compare_args *a)
 
 		for (size_t j = 0; given && full && j < a->nr_commits; j++) {
 			json_array_append_new(given, json_string(a->given[j]));
-			json_array_append_new(full, json_string(commits[j]));
+			json_array_append_new(full, json_string(ga.commits[j]));
 		}
 		ret = cmd_print_json("compare", json_pack(
 			"{s:o, s:o, s:{s:f, s:f, s:f, s:f, s:f}, s:O}",
@@ -753,18 +437,7 @@ static int run_compare(struct store *s, const struct compare_args *a)
 	}
 out:
 	json_decref(jobs_json);
-	for (size_t i = 0; i < njobs; i++)
-		run_record_release(&jobs[i].run);
-	free(jobs);
-	for (size_t j = 0; j < a->nr_commits; j++) {
-		if (groups)
-			store_groups_release(groups[j], ngroups ? ngroups[j] : 0);
-		if (commits)
-			free(commits[j]);
-	}
-	free(groups);
-	free(ngroups);
-	free(commits);
+	gather_release(&ga);
 	return ret;
 }
 

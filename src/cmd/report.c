@@ -1,0 +1,411 @@
+/*
+ * report.c - perfbot report: what compare found, as the report a
+ * developer reads (text), receives (email), opens (html) or a machine
+ * reads (json) -- DESIGN.md §9, docs/report.md.
+ */
+#define _GNU_SOURCE
+#include "cmd/cmds.h"
+#include "cmd/cmdutil.h"
+#include "cmd/gather.h"
+#include "report/report.h"
+#include "store/store.h"
+#include "util/child.h"
+#include "util/words.h"
+#include "vcs/git.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define usage_error(...) cmd_usage_error("report", __VA_ARGS__)
+
+static const char report_usage[] =
+	"usage: perfbot report [--db PATH] --format text|email|html|json [--all]\n"
+	"                      [--repo DIR] [--branch NAME] [--from ADDR] [--to ADDR]\n"
+	"                      [--reported-by ADDR] [--link URL] [--send]\n"
+	"                      [--sendmail CMD] [-s KEY=VALUE ...] BASE OTHER [OTHER ...]\n"
+	"\n"
+	"Write the report of what changed between BASE and the OTHER commits, for\n"
+	"every atomic job with complete runs on all of them (as perfbot compare\n"
+	"finds and judges them).  The email and the headline are about the last\n"
+	"commit against BASE.\n"
+	"\n"
+	"      --db PATH           the results database (as perfbot compare)\n"
+	"      --format FMT        text (default), email (RFC 5322), html (one\n"
+	"                          self-contained file) or json (docs/report.md)\n"
+	"      --all               every stat, not only the changed\n"
+	"      --repo DIR          a git repository: the commits' subjects, authors\n"
+	"                          and dates, and its origin's URL\n"
+	"      --branch NAME       the branch the commits are on, named in the report\n"
+	"      --from ADDR         the email's sender (default perfbot <perfbot@localhost>)\n"
+	"      --to ADDR           the email's recipients\n"
+	"      --reported-by ADDR  add a Reported-by: tag\n"
+	"      --link URL          add a Closes: tag\n"
+	"      --send              send the email (--format email) with sendmail -t\n"
+	"                          instead of printing it\n"
+	"      --sendmail CMD      the command --send runs, the message on its stdin\n"
+	"                          (split into words as a shell would; no shell runs)\n"
+	"  -s, --set KEY=VALUE     only jobs whose parameter KEY is VALUE (repeatable)\n"
+	"  -h, --help              show this help\n"
+	"\n"
+	"Exit status: 0 written (or sent), 1 no atomic job has complete runs on all\n"
+	"the commits, the database cannot be read or sending failed, 2 bad usage or\n"
+	"unknown commit.\n";
+
+enum format { FORMAT_TEXT, FORMAT_EMAIL, FORMAT_HTML, FORMAT_JSON };
+
+struct report_args {
+	const char *db;
+	char *db_owned;
+	enum format format;
+	bool all, send;
+	const char *repo, *branch, *from, *to, *reported_by, *link, *sendmail;
+	char **sets;
+	size_t nr_sets;
+	char **given;
+	size_t nr_commits;
+};
+
+static int failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int failure(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perfbot: report: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAILED;
+}
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	enum { OPT_DB = 256, OPT_FORMAT, OPT_ALL, OPT_REPO, OPT_BRANCH, OPT_FROM,
+	       OPT_TO, OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL };
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, OPT_DB },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "repo", required_argument, NULL, OPT_REPO },
+		{ "branch", required_argument, NULL, OPT_BRANCH },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "reported-by", required_argument, NULL, OPT_REPORTED_BY },
+		{ "link", required_argument, NULL, OPT_LINK },
+		{ "send", no_argument, NULL, OPT_SEND },
+		{ "sendmail", required_argument, NULL, OPT_SENDMAIL },
+		{ "set", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	a->sets = calloc(argc, sizeof(*a->sets));
+	if (!a->sets)
+		return failure("out of memory");
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":hs:", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_DB:
+			if (!*optarg)
+				return usage_error("--db needs a path");
+			a->db = optarg;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
+				a->format = FORMAT_TEXT;
+			else if (!strcmp(optarg, "email"))
+				a->format = FORMAT_EMAIL;
+			else if (!strcmp(optarg, "html"))
+				a->format = FORMAT_HTML;
+			else if (!strcmp(optarg, "json"))
+				a->format = FORMAT_JSON;
+			else
+				return usage_error("invalid --format '%s': expected text, email, html or json",
+						   optarg);
+			break;
+		case OPT_ALL:
+			a->all = true;
+			break;
+		case OPT_REPO:
+			a->repo = optarg;
+			break;
+		case OPT_BRANCH:
+			a->branch = optarg;
+			break;
+		case OPT_FROM:
+			a->from = optarg;
+			break;
+		case OPT_TO:
+			a->to = optarg;
+			break;
+		case OPT_REPORTED_BY:
+			a->reported_by = optarg;
+			break;
+		case OPT_LINK:
+			a->link = optarg;
+			break;
+		case OPT_SEND:
+			a->send = true;
+			break;
+		case OPT_SENDMAIL:
+			if (!*optarg)
+				return usage_error("--sendmail needs a command");
+			a->sendmail = optarg;
+			break;
+		case 's':
+			if (!strchr(optarg, '=') || *optarg == '=')
+				return usage_error("invalid -s '%s': expected KEY=VALUE", optarg);
+			a->sets[a->nr_sets++] = optarg;
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return -1;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind < 2)
+		return usage_error("needs at least two commits: perfbot report BASE OTHER");
+	if ((a->send || a->sendmail) && a->format != FORMAT_EMAIL)
+		return usage_error("--send and --sendmail need --format email");
+	a->given = argv + optind;
+	a->nr_commits = argc - optind;
+	if (!a->db) {
+		a->db = a->db_owned = store_default_location();
+		if (!a->db)
+			return failure("no database location: give --db PATH or set PERFBOT_DB (no home directory is known)");
+	}
+	return 0;
+}
+
+/* ---- sending ---- */
+
+/* The message goes to the command's stdin, as sendmail -t reads it. */
+static int send_message(const char *cmd, const char *msg, size_t len)
+{
+	struct child c = { 0 };
+	struct child_io io = { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1 };
+	void (*old_pipe)(int);
+	sigset_t mask;
+	char **argv = NULL;
+	int fds[2], err, status = 0;
+	size_t done = 0;
+
+	err = split_words(cmd, &argv);
+	if (err < 0)
+		return failure("invalid --sendmail '%s': %s", cmd, strerror(-err));
+	if (!err) {
+		free_words(argv);
+		return failure("invalid --sendmail '%s': no command", cmd);
+	}
+	if (pipe2(fds, O_CLOEXEC)) {
+		free_words(argv);
+		return failure("cannot make a pipe: %s", strerror(errno));
+	}
+	io.stdin_fd = fds[0];
+	child_signals_block(&mask);
+	err = child_spawn(&c, argv, &io);
+	close(fds[0]);
+	if (err) {
+		close(fds[1]);
+		child_signals_restore(&mask);
+		failure("cannot run '%s': %s", argv[0], strerror(-err));
+		free_words(argv);
+		return EXIT_FAILED;
+	}
+	/* a sender that exits early must not kill perfbot with SIGPIPE */
+	old_pipe = signal(SIGPIPE, SIG_IGN);
+	while (done < len) {
+		ssize_t n = write(fds[1], msg + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		done += n;
+	}
+	close(fds[1]);
+	signal(SIGPIPE, old_pipe);
+	child_wait_until(&c, INFINITY, NULL, &mask);
+	child_stop(&c, &status, NULL);
+	child_signals_restore(&mask);
+	if (err)
+		failure("cannot write to '%s': %s", argv[0], strerror(-err));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		err = failure("'%s' failed (%s %d)", argv[0],
+			      WIFEXITED(status) ? "exit status" : "signal",
+			      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	free_words(argv);
+	return err ? EXIT_FAILED : EXIT_OK;
+}
+
+/* ---- the command ---- */
+
+static char *origin_url(const char *repo)
+{
+	char err[256], *out = NULL;
+	size_t n;
+
+	if (git_cmd(repo, &out, err, sizeof(err), "remote", "get-url", "origin", NULL)) {
+		free(out);
+		return NULL;
+	}
+	n = strlen(out);
+	while (n && (out[n - 1] == '\n' || out[n - 1] == '\r'))
+		out[--n] = '\0';
+	if (!n) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static int write_report(FILE *out, const struct report_args *a, const struct report *r)
+{
+	switch (a->format) {
+	case FORMAT_EMAIL:
+		return report_email(out, r);
+	case FORMAT_HTML:
+		return report_html(out, r);
+	case FORMAT_JSON:
+		return report_json(out, r);
+	default:
+		return report_text(out, r);
+	}
+}
+
+static int emit(const struct report_args *a, const struct report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err, ret;
+
+	/* whole or nothing: a failed writer leaves no half report behind */
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return failure("out of memory");
+	err = write_report(mem, a, r);
+	if (fclose(mem) && !err)
+		err = -EIO;
+	if (err) {
+		free(buf);
+		return failure("cannot write the report: %s", strerror(-err));
+	}
+	if (a->send) {
+		ret = send_message(a->sendmail ? a->sendmail : "sendmail -t", buf, len);
+	} else {
+		ret = EXIT_OK;
+		if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
+			ret = failure("cannot write the report: %s", strerror(errno));
+	}
+	free(buf);
+	return ret;
+}
+
+static int run_report(struct store *s, const struct report_args *a)
+{
+	struct gather ga = {
+		.who = "report", .sets = a->sets, .nr_sets = a->nr_sets,
+		.given = a->given, .nr_commits = a->nr_commits,
+	};
+	struct git_commit *gc = NULL;
+	struct report_commit *rc = NULL;
+	struct report_job *rj = NULL;
+	char *url = NULL;
+	struct compare_opts o;
+	struct report r;
+	int ret = gather_jobs(s, &ga);
+
+	if (ret)
+		goto out;
+	ret = EXIT_FAILED;
+	compare_opts_init(&o);
+	gc = calloc(a->nr_commits, sizeof(*gc));
+	rc = calloc(a->nr_commits, sizeof(*rc));
+	rj = calloc(ga.njobs, sizeof(*rj));
+	if (!gc || !rc || !rj) {
+		failure("out of memory");
+		goto out;
+	}
+	for (size_t j = 0; j < a->nr_commits; j++) {
+		rc[j].id = ga.commits[j];
+		/* a label or a commit the repository lacks: the report says less */
+		if (a->repo && !git_commit_info(a->repo, ga.commits[j], &gc[j])) {
+			rc[j].subject = gc[j].subject;
+			rc[j].author = gc[j].author;
+			rc[j].date = gc[j].date;
+		}
+	}
+	if (a->repo)
+		url = origin_url(a->repo);
+	for (size_t i = 0; i < ga.njobs; i++) {
+		struct gather_job *jb = &ga.jobs[i];
+
+		ret = gather_compare(s, &ga, jb, &o);
+		if (ret)
+			goto out;
+		rj[i] = (struct report_job){
+			.testbox = jb->g->testbox, .testcase = jb->g->testcase,
+			.job = jb->g->job, .params = &jb->run.params, .kpi = jb->kpis[0],
+			.machine = strmap_get(&jb->run.env, "machine"),
+			.job_text = jb->run.job_text, .sets = jb->sets, .rows = jb->rows,
+			.nr_rows = jb->nr_rows,
+		};
+	}
+	r = (struct report){
+		.commits = rc, .ncommits = a->nr_commits, .jobs = rj, .njobs = ga.njobs,
+		.repo_url = url, .branch = a->branch, .from = a->from, .to = a->to,
+		.reported_by = a->reported_by, .link = a->link, .show_all = a->all,
+	};
+	ret = emit(a, &r);
+out:
+	for (size_t j = 0; gc && j < a->nr_commits; j++)
+		git_commit_release(&gc[j]);
+	free(gc);
+	free(rc);
+	free(rj);
+	free(url);
+	gather_release(&ga);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { 0 };
+	struct store *s = NULL;
+	char err[1024];
+	int ret = parse_args(argc, argv, &a);
+
+	if (ret) {
+		ret = ret < 0 ? EXIT_OK : ret;
+		goto out;
+	}
+	if (store_open(a.db, STORE_READ, &s, err, sizeof(err))) {
+		ret = failure("%s", err);
+		goto out;
+	}
+	ret = run_report(s, &a);
+out:
+	store_close(s);
+	free(a.db_owned);
+	free(a.sets);
+	return ret;
+}

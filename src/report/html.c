@@ -1,0 +1,542 @@
+/*
+ * html.c - the report as one self-contained HTML5 file (DESIGN.md §9).
+ *
+ * Self-contained because reports are mailed, archived and opened offline:
+ * inline CSS, SVG plots drawn here, no script, no external reference.
+ * Every string from the input goes through html_puts(): stat names hold
+ * '<', '&' and quotes (dmesg.WARNING:at_<function>), and commit subjects
+ * are whatever a developer typed.
+ */
+#include "report/report.h"
+#include "stats/ttest.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Plot geometry, in SVG user units (the viewBox scales it). */
+#define PLOT_W		640
+#define PLOT_H		300
+#define MARGIN_L	90
+#define MARGIN_R	20
+#define MARGIN_T	20
+#define MARGIN_B	50
+
+static void html_puts(FILE *out, const char *s)
+{
+	if (!s)
+		return;
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&#39;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+/* Commit ids are 40-hex shas or labels; 12 characters tell them apart. */
+static void html_short_id(FILE *out, const char *id)
+{
+	char buf[13];
+
+	snprintf(buf, sizeof(buf), "%s", id ? id : "?");
+	html_puts(out, buf);
+}
+
+/* As the text report shows means, so both read the same. */
+static void format_number(char *buf, size_t len, double v)
+{
+	double m = fabs(v);
+
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (m >= 1e9)
+		snprintf(buf, len, "%.4g", v);
+	else if (m >= 1000 || m == 0 || v == rint(v))
+		snprintf(buf, len, "%.0f", v);
+	else if (m >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (m >= 0.01)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.2e", v);
+}
+
+static void put_mean(FILE *out, const struct summary *s)
+{
+	char num[64];
+	double rel = s->mean != 0 ? 100 * s->stddev / fabs(s->mean) : 0;
+
+	format_number(num, sizeof(num), s->mean);
+	fprintf(out, "<td class=\"num\">%s", num);
+	/* under 2% the stddev is noise about noise: the text report hides it too */
+	if (rel > 2)
+		fprintf(out, " &plusmn;%.0f%%", rel);
+	fputs("</td>", out);
+}
+
+static void put_change(FILE *out, const struct pct_change *c)
+{
+	if (!isfinite(c->pct))
+		fputs("<td class=\"num\">-</td>", out);
+	else
+		fprintf(out, "<td class=\"num\">%+.1f%s</td>", c->pct,
+			c->absolute ? "" : "%");
+}
+
+static void put_verdict(FILE *out, enum verdict v)
+{
+	fprintf(out, "<td class=\"v-%s\">%s</td>",
+		v == VERDICT_CHANGED ? "changed" : v == VERDICT_SAME ? "same" : "other",
+		verdict_name(v));
+}
+
+static bool row_changed(const struct stat_row *r, size_t ncols)
+{
+	for (size_t j = 0; j < ncols; j++)
+		if (r->vs[j].verdict == VERDICT_CHANGED)
+			return true;
+	return false;
+}
+
+static bool row_shown(const struct report *r, const struct stat_row *row)
+{
+	return r->show_all || row_changed(row, r->ncommits - 1);
+}
+
+static void put_fails(FILE *out, unsigned fails, unsigned runs)
+{
+	/* ":2" as LKP writes it: no failure reads at a glance */
+	if (fails)
+		fprintf(out, "<td class=\"num\">%u:%u</td>", fails, runs);
+	else
+		fprintf(out, "<td class=\"num\">:%u</td>", runs);
+}
+
+static void commit_headers(FILE *out, const struct report *r, const char *first,
+			   const char *per_commit)
+{
+	fputs("<tr><th rowspan=\"2\">stat</th><th>", out);
+	html_short_id(out, r->commits[0].id);
+	fputs(" (base)</th>", out);
+	for (size_t c = 1; c < r->ncommits; c++) {
+		fputs("<th colspan=\"3\">", out);
+		html_short_id(out, r->commits[c].id);
+		fputs("</th>", out);
+	}
+	fprintf(out, "</tr>\n<tr><th>%s</th>", first);
+	for (size_t c = 1; c < r->ncommits; c++)
+		fprintf(out, "%s<th>verdict</th>", per_commit);
+	fputs("</tr>\n", out);
+}
+
+static size_t failure_table(FILE *out, const struct report *r,
+			    const struct report_job *j)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < j->nr_rows; i++) {
+		const struct stat_row *row = &j->rows[i];
+
+		if (row->family != FAMILY_FAILURE || !row_shown(r, row))
+			continue;
+		if (!shown++) {
+			fputs("<table class=\"cmp\">\n", out);
+			commit_headers(out, r, "fails:runs",
+				       "<th>%reproduction</th><th>fails:runs</th>");
+		}
+		fputs("<tr><td class=\"name\">", out);
+		html_puts(out, row->name);
+		fputs("</td>", out);
+		put_fails(out, row->base_fails, row->base_runs);
+		for (size_t c = 0; c + 1 < r->ncommits; c++) {
+			const struct stat_vs *v = &row->vs[c];
+
+			if (v->reproduction)
+				fprintf(out, "<td class=\"num\">%+.0f%%</td>", v->reproduction);
+			else
+				fputs("<td></td>", out);
+			put_fails(out, v->fails, v->runs);
+			put_verdict(out, v->verdict);
+		}
+		fputs("</tr>\n", out);
+	}
+	if (shown)
+		fputs("</table>\n", out);
+	return shown;
+}
+
+static size_t numeric_table(FILE *out, const struct report *r,
+			    const struct report_job *j)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < j->nr_rows; i++) {
+		const struct stat_row *row = &j->rows[i];
+
+		if (row->family == FAMILY_FAILURE || !row_shown(r, row))
+			continue;
+		if (!shown++) {
+			fputs("<table class=\"cmp\">\n", out);
+			commit_headers(out, r, "mean &plusmn;%stddev",
+				       "<th>%change</th><th>mean &plusmn;%stddev</th>");
+		}
+		fprintf(out, "<tr%s><td class=\"name\">",
+			row->family == FAMILY_KPI ? " class=\"kpi\"" : "");
+		html_puts(out, row->name);
+		fputs("</td>", out);
+		put_mean(out, &row->base);
+		for (size_t c = 0; c + 1 < r->ncommits; c++) {
+			put_change(out, &row->vs[c].change);
+			put_mean(out, &row->vs[c].s);
+			put_verdict(out, row->vs[c].verdict);
+		}
+		fputs("</tr>\n", out);
+	}
+	if (shown)
+		fputs("</table>\n", out);
+	return shown;
+}
+
+/* ---- plots ---- */
+
+/* The samples of `name` in one commit's set (names are sorted), or NULL. */
+static const double *set_values(const struct sample_set *s, const char *name,
+				size_t *n)
+{
+	size_t lo = 0, hi = s->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(s->names[mid], name);
+
+		if (!cmp) {
+			*n = s->counts[mid];
+			return s->values[mid];
+		}
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = 0;
+	return NULL;
+}
+
+static const struct summary *row_summary(const struct stat_row *row, size_t c)
+{
+	return c ? &row->vs[c - 1].s : &row->base;
+}
+
+/* Half the 95% interval of the mean; NaN for one run, which has none. */
+static double half_interval(const struct summary *s)
+{
+	if (s->n < 2)
+		return NAN;
+	return t_quantile(0.975, (double)(s->n - 1)) * s->sem;
+}
+
+struct axis {
+	double lo, hi;
+};
+
+static double y_of(const struct axis *a, double v)
+{
+	return MARGIN_T + (a->hi - v) / (a->hi - a->lo) * (PLOT_H - MARGIN_T - MARGIN_B);
+}
+
+static double x_of(size_t c, size_t n)
+{
+	return MARGIN_L + (c + 0.5) * (PLOT_W - MARGIN_L - MARGIN_R) / (double)n;
+}
+
+static void widen(struct axis *a, double v)
+{
+	if (!isfinite(v))
+		return;
+	if (v < a->lo)
+		a->lo = v;
+	if (v > a->hi)
+		a->hi = v;
+}
+
+/* 1, 2 or 5 times a power of ten: tick labels a reader can add up. */
+static double nice_step(double range)
+{
+	double raw = range / 4, mag = pow(10, floor(log10(raw))), norm = raw / mag;
+
+	if (norm < 1.5)
+		return mag;
+	if (norm < 3)
+		return 2 * mag;
+	if (norm < 7)
+		return 5 * mag;
+	return 10 * mag;
+}
+
+static void y_ticks(FILE *out, const struct axis *a)
+{
+	double step = nice_step(a->hi - a->lo);
+	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step));
+
+	for (int i = 0;; i++) {
+		/* by index, not by adding steps: no drift, no "-0" */
+		double t = (ceil(a->lo / step) + i) * step, y = y_of(a, t);
+
+		if (t > a->hi + step * 1e-9)
+			break;
+		if (fabs(t) < step * 1e-9)
+			t = 0;
+		fprintf(out, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>",
+			MARGIN_L, y, PLOT_W - MARGIN_R, y);
+		if (fabs(t) >= 1e9)
+			fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%.1f\">%.4g</text>\n",
+				MARGIN_L - 6, y + 4, t);
+		else
+			fprintf(out, "<text class=\"tick\" x=\"%d\" y=\"%.1f\">%.*f</text>\n",
+				MARGIN_L - 6, y + 4, decimals, t);
+	}
+}
+
+static void plot(FILE *out, const struct report *r, const struct report_job *j,
+		 const struct stat_row *row)
+{
+	size_t n = r->ncommits;
+	struct axis a = { INFINITY, -INFINITY };
+	bool trend_started = false;
+
+	for (size_t c = 0; c < n; c++) {
+		const struct summary *s = row_summary(row, c);
+		size_t cnt;
+		const double *v = set_values(&j->sets[c], row->name, &cnt);
+		double h = half_interval(s);
+
+		for (size_t k = 0; k < cnt; k++)
+			widen(&a, v[k]);
+		if (s->n) {
+			widen(&a, s->mean);
+			if (isfinite(h)) {
+				widen(&a, s->mean - h);
+				widen(&a, s->mean + h);
+			}
+		}
+	}
+	if (!isfinite(a.lo)) {
+		a.lo = 0;
+		a.hi = 1;
+	}
+	/* a constant stat would divide by a zero range: give it room */
+	if (a.hi - a.lo <= fabs(a.hi) * 1e-12) {
+		double pad = a.hi != 0 ? fabs(a.hi) * 0.05 : 1;
+
+		a.lo -= pad;
+		a.hi += pad;
+	} else {
+		double pad = (a.hi - a.lo) * 0.08;
+
+		a.lo -= pad;
+		a.hi += pad;
+	}
+
+	fputs("<figure>\n", out);
+	/* HTML5 parses inline SVG without xmlns: no URL in the file at all */
+	fprintf(out, "<svg viewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%d\" role=\"img\"><title>", PLOT_W, PLOT_H,
+		PLOT_W, PLOT_H);
+	html_puts(out, row->name);
+	fputs("</title>\n", out);
+	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
+		MARGIN_L, MARGIN_T, PLOT_W - MARGIN_L - MARGIN_R,
+		PLOT_H - MARGIN_T - MARGIN_B);
+	y_ticks(out, &a);
+
+	if (n > 2) {
+		for (size_t c = 0; c < n; c++) {
+			const struct summary *s = row_summary(row, c);
+
+			if (!s->n)
+				continue;
+			fprintf(out, "%s%.1f,%.1f", trend_started ? " " :
+				"<polyline class=\"trend\" points=\"", x_of(c, n),
+				y_of(&a, s->mean));
+			trend_started = true;
+		}
+		if (trend_started)
+			fputs("\"/>\n", out);
+	}
+
+	for (size_t c = 0; c < n; c++) {
+		const struct summary *s = row_summary(row, c);
+		bool changed = c && row->vs[c - 1].verdict == VERDICT_CHANGED;
+		double x = x_of(c, n), h = half_interval(s);
+		size_t cnt;
+		const double *v = set_values(&j->sets[c], row->name, &cnt);
+
+		fprintf(out, "<text class=\"commit\" x=\"%.1f\" y=\"%d\">", x,
+			PLOT_H - MARGIN_B + 18);
+		html_short_id(out, r->commits[c].id);
+		fputs("</text>\n", out);
+		if (s->n && isfinite(h))
+			fprintf(out, "<line class=\"ci\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+				x, y_of(&a, s->mean - h), x, y_of(&a, s->mean + h));
+		/* spread equal values sideways, or 5 identical runs look like 1 */
+		for (size_t k = 0; k < cnt; k++)
+			if (isfinite(v[k]))
+				fprintf(out, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
+					x + 18 + (double)(k % 5) * 4, y_of(&a, v[k]));
+		if (s->n)
+			fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+				changed ? "mean changed" : "mean", x - 12,
+				y_of(&a, s->mean), x + 12, y_of(&a, s->mean));
+	}
+	fputs("</svg>\n<figcaption>", out);
+	html_puts(out, row->name);
+	fputs(": every run (dots), each commit's mean (bar, red where changed) "
+	      "and its 95% interval (vertical line)</figcaption>\n</figure>\n", out);
+}
+
+static bool wants_plot(const struct report *r, const struct report_job *j,
+		       const struct stat_row *row)
+{
+	if (row->family != FAMILY_KPI)
+		return false;
+	return row_changed(row, r->ncommits - 1) || (j->kpi && !strcmp(row->name, j->kpi));
+}
+
+/* ---- the page ---- */
+
+static const char css[] =
+	"body{font-family:sans-serif;margin:1.5em;color:#222;background:#fff}\n"
+	"table{border-collapse:collapse;margin:0.8em 0}\n"
+	"th,td{border:1px solid #ccc;padding:2px 8px}\n"
+	"th{background:#eef}\n"
+	"td.num{text-align:right;font-family:monospace}\n"
+	"td.name{font-family:monospace}\n"
+	"tr.kpi td.name{font-weight:bold}\n"
+	".v-changed{color:#b00;font-weight:bold}\n"
+	".v-same{color:#070}\n"
+	".v-other{color:#777}\n"
+	"dt{font-weight:bold;float:left;clear:left;width:8em}\n"
+	"dd{margin-left:9em}\n"
+	"section{border-top:2px solid #88a;margin-top:1.5em}\n"
+	"figure{margin:1em 0}\n"
+	"svg .frame{fill:#fafafa;stroke:#888}\n"
+	"svg .grid{stroke:#ddd}\n"
+	"svg .tick{font-size:11px;text-anchor:end;fill:#444}\n"
+	"svg .commit{font-size:11px;text-anchor:middle;font-family:monospace;fill:#222}\n"
+	"svg .run{fill:#4a7fc0;fill-opacity:0.7}\n"
+	"svg .mean{stroke:#222;stroke-width:3}\n"
+	"svg .mean.changed{stroke:#c00}\n"
+	"svg .ci{stroke:#e08020;stroke-width:2}\n"
+	"svg .trend{fill:none;stroke:#999;stroke-dasharray:4 3}\n";
+
+static void dl_item(FILE *out, const char *term, const char *value)
+{
+	if (!value)
+		return;
+	fprintf(out, "<dt>%s</dt><dd>", term);
+	html_puts(out, value);
+	fputs("</dd>\n", out);
+}
+
+static void job_section(FILE *out, const struct report *r, const struct report_job *j)
+{
+	size_t shown;
+
+	fputs("<section>\n<h2>", out);
+	html_puts(out, j->testcase ? j->testcase : "job");
+	fputs(": ", out);
+	html_puts(out, j->job);
+	fputs("</h2>\n<dl>\n", out);
+	dl_item(out, "testbox", j->testbox);
+	dl_item(out, "job", j->job);
+	dl_item(out, "machine", j->machine);
+	dl_item(out, "KPI", j->kpi);
+	if (j->params && j->params->n) {
+		fputs("<dt>parameters</dt><dd>", out);
+		for (size_t i = 0; i < j->params->n; i++) {
+			if (i)
+				fputs(", ", out);
+			html_puts(out, j->params->v[i].key);
+			fputc('=', out);
+			html_puts(out, j->params->v[i].value);
+		}
+		fputs("</dd>\n", out);
+	}
+	fputs("</dl>\n", out);
+
+	shown = failure_table(out, r, j);
+	shown += numeric_table(out, r, j);
+	if (!shown)
+		fprintf(out, "<p>no stat changed (%zu compared)</p>\n", j->nr_rows);
+
+	for (size_t i = 0; i < j->nr_rows; i++)
+		if (wants_plot(r, j, &j->rows[i]))
+			plot(out, r, j, &j->rows[i]);
+
+	if (j->job_text) {
+		fputs("<details><summary>job to reproduce</summary><pre>", out);
+		html_puts(out, j->job_text);
+		fputs("</pre></details>\n", out);
+	}
+	fputs("</section>\n", out);
+}
+
+int report_html(FILE *out, const struct report *r)
+{
+	if (!out || !r || !r->ncommits || !r->commits)
+		return -EINVAL;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<title>perfbot report: ", out);
+	html_short_id(out, r->commits[0].id);
+	if (r->ncommits > 1) {
+		fputs(" .. ", out);
+		html_short_id(out, r->commits[r->ncommits - 1].id);
+	}
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+	fputs("<h1>perfbot report</h1>\n<dl>\n", out);
+	dl_item(out, "repository", r->repo_url);
+	dl_item(out, "branch", r->branch);
+	dl_item(out, "reported by", r->reported_by);
+	fputs("</dl>\n<h2>Commits</h2>\n<table>\n"
+	      "<tr><th>#</th><th>commit</th><th>subject</th></tr>\n", out);
+	for (size_t c = 0; c < r->ncommits; c++) {
+		const struct report_commit *k = &r->commits[c];
+
+		fprintf(out, "<tr><td>%zu%s</td><td class=\"name\">", c,
+			c ? "" : " (base)");
+		html_puts(out, k->id);
+		fputs("</td><td>", out);
+		html_puts(out, k->subject);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+
+	for (size_t i = 0; i < r->njobs; i++)
+		job_section(out, r, &r->jobs[i]);
+	if (!r->njobs)
+		fputs("<p>no job ran on every commit</p>\n", out);
+
+	fputs("</body>\n</html>\n", out);
+	if (fflush(out) || ferror(out))
+		return -EIO;
+	return 0;
+}

@@ -1,0 +1,426 @@
+/*
+ * text.c - the report for a terminal and as an email in the style of
+ * LKP's (DESIGN.md §9).
+ */
+#define _GNU_SOURCE
+#include "report/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* RFC 5322 allows 998 octets a line before the CRLF. */
+#define MAX_LINE 998
+
+/* The KPI row of a job, or NULL: the stat the job exists for. */
+static const struct stat_row *kpi_row(const struct report_job *j)
+{
+	if (!j->kpi)
+		return NULL;
+	for (size_t i = 0; i < j->nr_rows; i++)
+		if (j->rows[i].family == FAMILY_KPI && !strcmp(j->rows[i].name, j->kpi))
+			return &j->rows[i];
+	return NULL;
+}
+
+/* The report is about the last commit against the base. */
+static const struct stat_vs *kpi_change(const struct report *r,
+					const struct report_job *j)
+{
+	const struct stat_row *row = kpi_row(j);
+
+	if (!row || r->ncommits < 2)
+		return NULL;
+	if (row->vs[r->ncommits - 2].verdict != VERDICT_CHANGED)
+		return NULL;
+	return &row->vs[r->ncommits - 2];
+}
+
+static const char *change_word(const struct report_job *j, const struct stat_vs *v)
+{
+	const char *w = report_direction_word(j->kpi, v->change.pct);
+
+	return w ? w : "change";
+}
+
+static void print_commit(FILE *out, const struct report_commit *c)
+{
+	fputs(c->id, out);
+	if (c->subject)
+		fprintf(out, " (\"%s\")", c->subject);
+	fputc('\n', out);
+}
+
+static void print_job_header(FILE *out, const struct report_job *j)
+{
+	fprintf(out, "testbox: %s\ntestcase: %s\njob: %s\n", j->testbox,
+		j->testcase ? j->testcase : "-", j->job);
+	if (j->machine)
+		fprintf(out, "test machine: %s\n", j->machine);
+	if (j->kpi)
+		fprintf(out, "kpi: %s\n", j->kpi);
+	if (j->params && j->params->n) {
+		fputs("params:", out);
+		for (size_t i = 0; i < j->params->n; i++)
+			fprintf(out, " %s=%s", j->params->v[i].key, j->params->v[i].value);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+static void print_few_runs(FILE *out, const struct report *r,
+			   const struct report_job *j)
+{
+	for (size_t c = 0; c < r->ncommits; c++) {
+		unsigned missing = compare_runs_missing(&j->sets[c]);
+
+		if (missing)
+			fprintf(out, "verdicts need 3 runs a side: commit %s has %zu (%u more needed)\n",
+				r->commits[c].id, j->sets[c].nr_runs, missing);
+	}
+}
+
+int report_text(FILE *out, const struct report *r)
+{
+	int err = 0;
+
+	if (r->ncommits < 2)
+		return -EINVAL;
+	fputs("commits:\n", out);
+	for (size_t c = 0; c < r->ncommits; c++) {
+		fputs(c ? "  " : "  (base) ", out);
+		print_commit(out, &r->commits[c]);
+	}
+	if (r->repo_url || r->branch)
+		fprintf(out, "repository: %s %s\n", r->repo_url ? r->repo_url : "",
+			r->branch ? r->branch : "");
+	for (size_t i = 0; i < r->njobs && !err; i++) {
+		fputc('\n', out);
+		print_job_header(out, &r->jobs[i]);
+		err = report_write_table(out, r, &r->jobs[i], 0);
+		print_few_runs(out, r, &r->jobs[i]);
+	}
+	if (err)
+		return err;
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- email ---- */
+
+/* Header values are one line: a CR or LF would start a header of its own. */
+static void put_header(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, "%s: ", name);
+	for (const char *p = value; *p; p++)
+		fputc(*p == '\r' || *p == '\n' ? ' ' : *p, out);
+	fputc('\n', out);
+}
+
+/* Length of the valid UTF-8 sequence at p (up to end), 0 when invalid. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	size_t n;
+
+	if (*p < 0x80)
+		return 1;
+	if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+		n = 2;
+	else if ((*p & 0xf0) == 0xe0)
+		n = 3;
+	else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if ((size_t)(end - p) < n)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/*
+ * The body as the message may carry it: invalid UTF-8 (a stat or job text
+ * is whatever a benchmark wrote) becomes '?', NULs and stray CRs go, and
+ * a line longer than MAX_LINE octets is broken between characters.
+ */
+static void put_body(FILE *out, const char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)buf, *end = p + len;
+	size_t col = 0;
+
+	while (p < end) {
+		size_t n = utf8_len(p, end);
+
+		if (*p == '\n') {
+			fputc('\n', out);
+			col = 0;
+			p++;
+			continue;
+		}
+		if (!n || *p == '\0' || *p == '\r') {
+			p += n ? n : 1;
+			if (!n) {
+				fputc('?', out);
+				col++;
+			}
+			continue;
+		}
+		if (col + n > MAX_LINE) {
+			fputc('\n', out);
+			col = 0;
+		}
+		fwrite(p, 1, n, out);
+		col += n;
+		p += n;
+	}
+	if (col)
+		fputc('\n', out);
+}
+
+static void print_params_tabbed(FILE *out, const struct strmap *p)
+{
+	for (size_t i = 0; p && i < p->n; i++)
+		fprintf(out, "\t%s: %s\n", p->v[i].key, p->v[i].value);
+}
+
+static void dashes(FILE *out, size_t w1, size_t w2)
+{
+	fputc('+', out);
+	for (size_t i = 0; i < w1 + 2; i++)
+		fputc('-', out);
+	fputc('+', out);
+	for (size_t i = 0; i < w2 + 2; i++)
+		fputc('-', out);
+	fputs("+\n", out);
+}
+
+static void impact_line(char *buf, size_t len, const struct report_job *j,
+			const struct stat_vs *v)
+{
+	snprintf(buf, len, "%s: %s %.1f%% %s", j->testcase ? j->testcase : j->job,
+		 j->kpi, fabs(v->change.pct), change_word(j, v));
+}
+
+static size_t display_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void cell(FILE *out, const char *left, const char *right, size_t w2)
+{
+	size_t w = display_width(right);
+
+	fprintf(out, "| %-16s | %s", left, right);
+	for (; w < w2; w++)
+		fputc(' ', out);
+	fputs(" |\n", out);
+}
+
+/* Seed 000's table: one block per other job whose KPI changed. */
+static void print_impact(FILE *out, const struct report *r, size_t headline)
+{
+	size_t w2 = 0;
+	char buf[1024];
+
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct report_job *j = &r->jobs[i];
+		const struct stat_vs *v = kpi_change(r, j);
+
+		if (i == headline || !v)
+			continue;
+		impact_line(buf, sizeof(buf), j, v);
+		if (display_width(buf) > w2)
+			w2 = display_width(buf);
+		if (display_width(j->machine ? j->machine : j->testbox) > w2)
+			w2 = display_width(j->machine ? j->machine : j->testbox);
+		for (size_t k = 0; j->params && k < j->params->n; k++) {
+			size_t w = display_width(j->params->v[k].key) + 1 +
+				   display_width(j->params->v[k].value);
+
+			if (w > w2)
+				w2 = w;
+		}
+	}
+	if (!w2)
+		return;
+	fputs("\nIn addition to that, the commit also has significant impact on the following tests:\n\n",
+	      out);
+	dashes(out, 16, w2);
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct report_job *j = &r->jobs[i];
+		const struct stat_vs *v = kpi_change(r, j);
+
+		if (i == headline || !v)
+			continue;
+		impact_line(buf, sizeof(buf), j, v);
+		cell(out, "testcase: change", buf, w2);
+		cell(out, "test machine", j->machine ? j->machine : j->testbox, w2);
+		for (size_t k = 0; j->params && k < j->params->n; k++) {
+			snprintf(buf, sizeof(buf), "%s=%s", j->params->v[k].key,
+				 j->params->v[k].value);
+			cell(out, k ? "" : "test parameters", buf, w2);
+		}
+		dashes(out, 16, w2);
+	}
+}
+
+static void print_commits_of(FILE *out, const struct report *r)
+{
+	fputs("commits:\n", out);
+	for (size_t c = 0; c < r->ncommits; c++) {
+		fputs("  ", out);
+		print_commit(out, &r->commits[c]);
+	}
+	fputc('\n', out);
+}
+
+static int write_body(FILE *out, const struct report *r, size_t headline)
+{
+	const struct report_commit *c = &r->commits[r->ncommits - 1];
+	const struct report_job *h = &r->jobs[headline < r->njobs ? headline : 0];
+	const struct stat_vs *v = headline < r->njobs ? kpi_change(r, h) : NULL;
+	int err = 0;
+
+	if (v)
+		fprintf(out, "perfbot noticed a %.1f%% %s of %s on:\n\n",
+			fabs(v->change.pct), change_word(h, v), h->kpi);
+	else
+		fprintf(out, "perfbot noticed no significant change of %s on:\n\n",
+			h->kpi ? h->kpi : "the KPI");
+	fprintf(out, "commit: ");
+	print_commit(out, c);
+	if (c->author)
+		fprintf(out, "author: %s\n", c->author);
+	if (c->date)
+		fprintf(out, "date: %s\n", c->date);
+	if (r->repo_url || r->branch)
+		fprintf(out, "%s%s%s\n", r->repo_url ? r->repo_url : "",
+			r->repo_url && r->branch ? " " : "", r->branch ? r->branch : "");
+	fprintf(out, "\nin testcase: %s\n", h->testcase ? h->testcase : h->job);
+	fprintf(out, "test machine: %s\n", h->machine ? h->machine : h->testbox);
+	if (h->params && h->params->n) {
+		fputs("with following parameters:\n\n", out);
+		print_params_tabbed(out, h->params);
+	}
+	print_impact(out, r, headline);
+	fputs("\nDetails are as below:\n", out);
+	fputs("-------------------------------------------------------------------------------------------------->\n\n",
+	      out);
+	print_commits_of(out, r);
+	for (size_t i = 0; i < r->njobs && !err; i++) {
+		if (i)
+			fputc('\n', out);
+		print_job_header(out, &r->jobs[i]);
+		err = report_write_table(out, r, &r->jobs[i], 0);
+		print_few_runs(out, r, &r->jobs[i]);
+	}
+	if (err)
+		return err;
+	fputs("\nTo reproduce:\n\n", out);
+	fputs("        perfbot install job.yaml  # the job file is below\n", out);
+	fputs("        perfbot run job.yaml\n", out);
+	if (h->job_text) {
+		size_t n = strlen(h->job_text);
+
+		fputs("\njob.yaml:\n\n", out);
+		fputs(h->job_text, out);
+		if (n && h->job_text[n - 1] != '\n')
+			fputc('\n', out);
+	}
+	if (r->reported_by || r->link)
+		fputc('\n', out);
+	if (r->reported_by)
+		fprintf(out, "Reported-by: %s\n", r->reported_by);
+	if (r->link)
+		fprintf(out, "Closes: %s\n", r->link);
+	return ferror(out) ? -EIO : 0;
+}
+
+static void subject(char *buf, size_t len, const struct report *r, size_t headline)
+{
+	const char *id = r->commits[r->ncommits - 1].id;
+	const struct report_job *j = headline < r->njobs ? &r->jobs[headline] : NULL;
+	const struct stat_vs *v = j ? kpi_change(r, j) : NULL;
+
+	if (v)
+		snprintf(buf, len, "[perfbot] %.10s: %s %+.1f%% %s", id, j->kpi,
+			 v->change.pct, change_word(j, v));
+	else
+		snprintf(buf, len, "[perfbot] %.10s: no significant change", id);
+	/* a header is ASCII unless encoded (RFC 2047): keep it plain */
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p >= 0x80 || *p < ' ')
+			*p = '?';
+}
+
+int report_email(FILE *out, const struct report *r)
+{
+	size_t headline = r->njobs, len = 0;
+	char subj[512], date[64], host[256], id[512];
+	char *body = NULL;
+	struct timespec ts;
+	struct tm tm;
+	FILE *mem;
+	int err;
+
+	if (r->ncommits < 2 || !r->njobs)
+		return -EINVAL;
+	for (size_t i = 0; i < r->njobs && headline == r->njobs; i++)
+		if (kpi_change(r, &r->jobs[i]))
+			headline = i;
+	mem = open_memstream(&body, &len);
+	if (!mem)
+		return -errno;
+	err = write_body(mem, r, headline);
+	if (fclose(mem) && !err)
+		err = -EIO;
+	if (err) {
+		free(body);
+		return err;
+	}
+	subject(subj, sizeof(subj), r, headline);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	/* RFC 5322 names days and months in English, whatever the locale */
+	localtime_r(&ts.tv_sec, &tm);
+	{
+		static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu",
+						    "Fri", "Sat" };
+		static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May",
+						      "Jun", "Jul", "Aug", "Sep", "Oct",
+						      "Nov", "Dec" };
+		long off = tm.tm_gmtoff / 60;
+
+		snprintf(date, sizeof(date), "%s, %d %s %d %02d:%02d:%02d %c%02ld%02ld",
+			 days[tm.tm_wday], tm.tm_mday, months[tm.tm_mon],
+			 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 off < 0 ? '-' : '+', labs(off) / 60, labs(off) % 60);
+	}
+	if (gethostname(host, sizeof(host)) || !*host)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	snprintf(id, sizeof(id), "<perfbot.%lld.%09ld.%ld@%s>", (long long)ts.tv_sec,
+		 ts.tv_nsec, (long)getpid(), host);
+	put_header(out, "From", r->from ? r->from : "perfbot <perfbot@localhost>");
+	if (r->to)
+		put_header(out, "To", r->to);
+	put_header(out, "Subject", subj);
+	put_header(out, "Date", date);
+	put_header(out, "Message-ID", id);
+	put_header(out, "MIME-Version", "1.0");
+	put_header(out, "Content-Type", "text/plain; charset=utf-8");
+	put_header(out, "Content-Transfer-Encoding", "8bit");
+	fputc('\n', out);
+	put_body(out, body, len);
+	free(body);
+	return ferror(out) ? -EIO : 0;
+}

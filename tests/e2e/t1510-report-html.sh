@@ -1,0 +1,189 @@
+#!/bin/bash
+# perfbot report --format html: seed 001's numbers (three runs a side, so
+# the KPI gets a verdict) imported for two commits; the page parses, holds
+# the KPI's plot and no external reference, and a headless chromium renders
+# it to a picture that is not blank.  chromium is optional: without it (and
+# without root to install it) the rendering checks are skipped.
+. "$(dirname "$0")/lib.sh"
+
+if ! "$PERFBOT" report --help >/dev/null 2>&1; then
+	echo "ok 1 # SKIP perfbot report not built"
+	tap_n=1
+	check_nothing_left "report html"
+	finish
+	exit
+fi
+
+db="$SANDBOX/results.db"
+job=will-it-scale-100%-thread-malloc1
+kpi=will-it-scale.per_thread_ops
+base=b121b341e5983bdc0123456789abcdef01234567
+new=492e639f0c222784aaaabbbbccccddddeeeeffff
+cat > "$SANDBOX/base.json" <<'JSON'
+{
+  "will-it-scale.per_thread_ops": [6105869, 6105969, 6106069],
+  "will-it-scale.time.maximum_resident_set_size": [9850, 9860, 9855],
+  "dmesg.WARNING:stack_recursion": [1, 1, 1]
+}
+JSON
+cat > "$SANDBOX/new.json" <<'JSON'
+{
+  "will-it-scale.per_thread_ops": [6265464, 6265564, 6265664],
+  "will-it-scale.time.maximum_resident_set_size": [10000, 245550, 10020]
+}
+JSON
+for c in base new; do
+	eval "sha=\$$c"
+	run_perfbot 10 import lkp-matrix "$SANDBOX/$c.json" --commit "$sha" \
+		--job "$job" --testbox lkp-box --db "$db"
+	check "import $c: exit 0" [ "$rc" -eq 0 ] || diag "$err"
+done
+
+html="$SANDBOX/r.html"
+run_perfbot 30 report --format html --db "$db" "$base" "$new"
+cp "$SANDBOX/out" "$html"
+check "report --format html: exit 0" [ "$rc" -eq 0 ] || diag "$err"
+check "starts with <!DOCTYPE html>" bash -c 'head -c 15 "$1" | grep -qx "<!DOCTYPE html>"' _ "$html"
+check "has the KPI's plot" bash -c 'grep -q "<svg" "$1" && grep -qF "$2" "$1"' _ "$html" "$kpi"
+check "no external reference" bash -c '! grep -Eq "https?://|src=|href=" "$1"' _ "$html"
+
+# Parses, with every element closed that HTML requires closed.
+check "python3 html.parser: balanced" python3 - "$html" <<'PY'
+import sys
+from html.parser import HTMLParser
+
+VOID = {"meta", "br", "hr", "img", "input", "link", "col", "wbr", "area", "base",
+        "source", "track", "embed", "param"}
+
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.errors, self.svgs = [], [], 0
+    def handle_starttag(self, tag, attrs):
+        if tag == "svg":
+            self.svgs += 1
+        if tag not in VOID:
+            self.stack.append(tag)
+    def handle_startendtag(self, tag, attrs):
+        pass
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append("</%s> closes %s" % (tag, self.stack[-1:] or "nothing"))
+        else:
+            self.stack.pop()
+
+p = P()
+p.feed(open(sys.argv[1], encoding="utf-8").read())
+p.close()
+if p.errors or p.stack or not p.svgs:
+    print("# errors:", p.errors[:5], "unclosed:", p.stack, "svgs:", p.svgs)
+    sys.exit(1)
+PY
+
+# ---- rendering ----
+chromium=/usr/bin/chromium
+skip_render=
+if [ ! -x "$chromium" ]; then
+	if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+		timeout -s KILL 600 apt-get install -y chromium >"$SANDBOX/apt.log" 2>&1
+	fi
+	[ -x "$chromium" ] || skip_render="no $chromium (and it could not be installed)"
+fi
+
+# Every process chromium starts inherits lib.sh's marker in its environment.
+chrome_pids() {
+	for d in /proc/[0-9]*; do
+		[ "${d#/proc/}" = "$$" ] && continue
+		[ "$(readlink "$d/exe" 2>/dev/null)" = "$PERFBOT" ] && continue
+		case "$(readlink "$d/exe" 2>/dev/null)" in
+		*chrom*) ;;
+		*) continue ;;
+		esac
+		tr '\0' '\n' < "$d/environ" 2>/dev/null |
+			grep -qx "PERFBOT_E2E_MARK=$SANDBOX" && echo "${d#/proc/}"
+	done
+	return 0
+}
+
+if [ -n "$skip_render" ]; then
+	ok "render to PNG # SKIP $skip_render"
+	ok "the picture is not blank # SKIP $skip_render"
+	ok "chromium leaves no process # SKIP $skip_render"
+else
+	# chromium's profile, caches and temp files stay out of $TMPDIR (which
+	# must be empty at the end) and out of $HOME and /dev/shm
+	mkdir -p "$SANDBOX/chrome" "$SANDBOX/chrome-home" "$SANDBOX/chrome-tmp"
+	# its own session: on a timeout the whole group goes, zygotes included
+	HOME="$SANDBOX/chrome-home" TMPDIR="$SANDBOX/chrome-tmp" \
+	XDG_CONFIG_HOME="$SANDBOX/chrome-home" XDG_CACHE_HOME="$SANDBOX/chrome-home" \
+	setsid timeout -s KILL 60 "$chromium" --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync --disable-dev-shm-usage \
+		--user-data-dir="$SANDBOX/chrome" --screenshot="$SANDBOX/r.png" \
+		--window-size=1200,2000 "file://$html" \
+		>"$SANDBOX/chrome.log" 2>&1 &
+	cpid=$!
+	wait "$cpid"
+	crc=$?
+	kill -KILL -- "-$cpid" 2>/dev/null
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -z "$(chrome_pids)" ] && break
+		sleep 0.5
+	done
+	left=$(chrome_pids)
+	[ -n "$left" ] && kill -KILL $left 2>/dev/null
+	check "render to PNG" [ -s "$SANDBOX/r.png" ] ||
+		diag "chromium exit $crc; $(tail -5 "$SANDBOX/chrome.log")"
+	check "the picture is not blank" python3 - "$SANDBOX/r.png" <<'PY'
+# No PIL here: PNG by hand -- chunks, zlib, per-row filters.
+import struct, sys, zlib
+
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype, interlace)
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, rows, i = bytearray(stride), [], 0
+for _ in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1:
+            line[x] = (line[x] + a) & 255
+        elif f == 2:
+            line[x] = (line[x] + b) & 255
+        elif f == 3:
+            line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(bytes(line))
+    prev = line
+colours, ink = set(), 0
+for line in rows:
+    for x in range(0, stride, bpp):
+        px = line[x:x + 3]
+        colours.add(px)
+        if px != b"\xff\xff\xff":
+            ink += 1
+share = ink / (w * h)
+print("# %dx%d, %.1f%% non-white, %d colours" % (w, h, 100 * share, len(colours)))
+sys.exit(0 if share > 0.01 and len(colours) > 3 else 1)
+PY
+	check "chromium leaves no process" [ -z "$(chrome_pids)" ]
+fi
+
+check_nothing_left "report html"
+finish
