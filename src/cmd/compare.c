@@ -7,6 +7,7 @@
 #include "cmd/cmds.h"
 #include "cmd/cmdutil.h"
 #include "cmd/gather.h"
+#include "cmd/minchange.h"
 #include "report/report.h"
 #include "record/record.h"
 #include "stats/compare.h"
@@ -26,13 +27,15 @@
 #define usage_error(...) cmd_usage_error("compare", __VA_ARGS__)
 
 static const char compare_usage[] =
-	"usage: perfbot compare [--db PATH] [-s KEY=VALUE ...] [--testbox HOST]\n"
-	"                       [--all] [--ci] [--json] [--min-change PCT] [--alpha A]\n"
+	"usage: perfbot compare [--db PATH] [-s KEY=VALUE ...] [--testbox HOST] [--repo DIR]\n"
+	"                       [--all] [--ci] [--json] [--min-change [PATTERN=]PCT ...]\n"
+	"                       [--alpha A]\n"
 	"                       [--format text|perf-stat] BASE OTHER [OTHER ...]\n"
 	"\n"
 	"Compare the stored runs of OTHER commits with BASE's, stat by stat, for\n"
 	"every atomic job (and testbox) with complete runs on all of them.  Each\n"
-	"commit is a full sha, a unique prefix or a label.  A stat's verdict is\n"
+	"commit is a full sha, a unique prefix, a label, or with --repo a tag or\n"
+	"branch of that repository.  A stat's verdict is\n"
 	"changed, same or unknown (more runs would decide): the job's KPI by\n"
 	"Welch's t-test at alpha with a 1% floor, failure stats (dmesg.*,\n"
 	"*.exit_fail, last_state.*) by Fisher's exact test, every other stat by\n"
@@ -44,11 +47,16 @@ static const char compare_usage[] =
 	"                        ~/.local/share/perfbot/results.db)\n"
 	"  -s, --set KEY=VALUE   only jobs whose parameter KEY is VALUE (repeatable)\n"
 	"      --testbox HOST    only runs on HOST\n"
+	"      --repo DIR        resolve commits the store does not know by name\n"
+	"                        (tags, branches) with git in DIR\n"
 	"      --all             every stat with its verdict, not only the changed\n"
 	"      --ci              add the 95% interval of %change and the p-value\n"
 	"      --json            everything, machine-readable (docs/compare.md)\n"
 	"      --min-change PCT  the smallest change reported, for every family\n"
 	"                        (default: 1 for KPIs, 5 for the others)\n"
+	"      --min-change PATTERN=PCT\n"
+	"                        the smallest change of the stats matching the\n"
+	"                        glob PATTERN (repeatable; the last match wins)\n"
 	"      --alpha A         the KPI and failure tests' alpha and the others'\n"
 	"                        false discovery rate (default 0.05)\n"
 	"      --format FMT      text (LKP's table, default) or perf-stat (each\n"
@@ -64,12 +72,15 @@ struct compare_args {
 	const char *db;
 	char *db_owned;
 	const char *testbox;
+	const char *repo;	/* resolves tags and branches */
 	char **sets;		/* KEY=VALUE, pointing into argv */
 	size_t nr_sets;
 	bool all, ci, json;
 	enum format format;
 	bool have_min;
 	double min_change;
+	struct min_change_rule *rules;	/* patterns owned */
+	size_t nr_rules;
 	double alpha;
 	char **given;		/* the commits as given, into argv */
 	size_t nr_commits;
@@ -101,11 +112,12 @@ static bool parse_number(const char *s, double *out)
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
 	enum { OPT_DB = 256, OPT_TESTBOX, OPT_ALL, OPT_CI, OPT_JSON, OPT_MIN,
-	       OPT_ALPHA, OPT_FORMAT };
+	       OPT_ALPHA, OPT_FORMAT, OPT_REPO };
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, OPT_DB },
 		{ "set", required_argument, NULL, 's' },
 		{ "testbox", required_argument, NULL, OPT_TESTBOX },
+		{ "repo", required_argument, NULL, OPT_REPO },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "ci", no_argument, NULL, OPT_CI },
 		{ "json", no_argument, NULL, OPT_JSON },
@@ -115,11 +127,12 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, err;
 
 	a->alpha = 0.05;
 	a->sets = calloc(argc, sizeof(*a->sets));
-	if (!a->sets)
+	a->rules = calloc(argc, sizeof(*a->rules));
+	if (!a->sets || !a->rules)
 		return failure("out of memory");
 	opterr = 0;
 	optind = 1;
@@ -135,6 +148,9 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 				return usage_error("invalid -s '%s': expected KEY=VALUE", optarg);
 			a->sets[a->nr_sets++] = optarg;
 			break;
+		case OPT_REPO:
+			a->repo = optarg;
+			break;
 		case OPT_TESTBOX:
 			a->testbox = optarg;
 			break;
@@ -148,10 +164,16 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 			a->json = true;
 			break;
 		case OPT_MIN:
-			if (!parse_number(optarg, &a->min_change) || a->min_change < 0)
-				return usage_error("invalid --min-change '%s': expected a percentage of at least 0",
+			err = parse_min_change(optarg, &a->rules[a->nr_rules], &a->min_change);
+			if (err == -ENOMEM)
+				return failure("out of memory");
+			if (err < 0)
+				return usage_error("invalid --min-change '%s': expected PCT or PATTERN=PCT, PCT a percentage of at least 0",
 						   optarg);
-			a->have_min = true;
+			if (err)
+				a->nr_rules++;
+			else
+				a->have_min = true;
 			break;
 		case OPT_ALPHA:
 			if (!parse_number(optarg, &a->alpha) || a->alpha <= 0 || a->alpha >= 1)
@@ -257,12 +279,12 @@ static json_t *num(double v)
 
 static json_t *summary_json(const struct summary *s)
 {
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "n", (json_int_t)s->n, "mean", num(s->mean),
 			 "stddev", num(s->stddev),
 			 "stddev_pct", num(s->mean ? 100 * s->stddev / fabs(s->mean) : 0),
 			 "sem", num(s->sem), "min", num(s->min), "max", num(s->max),
-			 "median", num(s->median));
+			 "median", num(s->median), "mad", num(s->mad));
 }
 
 static const char *family_name(enum stat_family f)
@@ -393,7 +415,8 @@ static int compare_job(struct store *s, const struct compare_args *a,
 static int run_compare(struct store *s, const struct compare_args *a)
 {
 	struct gather ga = {
-		.who = "compare", .testbox = a->testbox, .sets = a->sets,
+		.who = "compare", .testbox = a->testbox, .repo = a->repo,
+		.sets = a->sets,
 		.nr_sets = a->nr_sets, .given = a->given, .nr_commits = a->nr_commits,
 	};
 	json_t *jobs_json = NULL;
@@ -407,6 +430,8 @@ static int run_compare(struct store *s, const struct compare_args *a)
 	o.alpha = o.q = a->alpha;
 	if (a->have_min)
 		o.kpi_min_pct = o.other_min_pct = a->min_change;
+	o.rules = a->rules;
+	o.nr_rules = a->nr_rules;
 	if (a->json) {
 		jobs_json = json_array();
 		if (!jobs_json) {
@@ -461,5 +486,8 @@ out:
 	store_close(s);
 	free(a.db_owned);
 	free(a.sets);
+	for (size_t i = 0; i < a.nr_rules; i++)
+		free((char *)a.rules[i].pattern);
+	free(a.rules);
 	return ret;
 }

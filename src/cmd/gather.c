@@ -6,6 +6,7 @@
 #include "cmd/gather.h"
 #include "cmd/cmds.h"
 #include "cmd/cmdutil.h"
+#include "vcs/git.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -67,6 +68,15 @@ static int resolve_commits(struct store *s, struct gather *ga)
 	for (size_t j = 0; j < ga->nr_commits; j++) {
 		int err = store_resolve_commit(s, ga->given[j], &ga->commits[j]);
 
+		/* a tag or a branch: the repository knows its sha, the store that */
+		if (err == -ENOENT && ga->repo) {
+			char *sha = NULL, why[256];
+
+			if (!git_resolve(ga->repo, ga->given[j], &sha, why,
+					 sizeof(why)))
+				err = store_resolve_commit(s, sha, &ga->commits[j]);
+			free(sha);
+		}
 		if (err == -ENOENT)
 			return cmd_usage_error(ga->who, "unknown commit '%s' (%s)",
 					       ga->given[j], store_error(s));

@@ -34,6 +34,7 @@ struct gather {
 	const char *testbox;		/* only runs on it; may be NULL */
 	char **sets;			/* -s KEY=VALUE filters */
 	size_t nr_sets;
+	const char *repo;		/* resolves tags and branches; may be NULL */
 	char **given;			/* the commits as given */
 	size_t nr_commits;
 	/* out */

@@ -7,6 +7,7 @@
 #include "cmd/cmds.h"
 #include "cmd/cmdutil.h"
 #include "cmd/gather.h"
+#include "cmd/minchange.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "util/child.h"
@@ -32,7 +33,8 @@ static const char report_usage[] =
 	"usage: perfbot report [--db PATH] --format text|email|html|json [--all]\n"
 	"                      [--repo DIR] [--branch NAME] [--from ADDR] [--to ADDR]\n"
 	"                      [--reported-by ADDR] [--link URL] [--send]\n"
-	"                      [--sendmail CMD] [-s KEY=VALUE ...] BASE OTHER [OTHER ...]\n"
+	"                      [--sendmail CMD] [-s KEY=VALUE ...]\n"
+	"                      [--min-change [PATTERN=]PCT ...] BASE OTHER [OTHER ...]\n"
 	"\n"
 	"Write the report of what changed between BASE and the OTHER commits, for\n"
 	"every atomic job with complete runs on all of them (as perfbot compare\n"
@@ -55,6 +57,8 @@ static const char report_usage[] =
 	"      --sendmail CMD      the command --send runs, the message on its stdin\n"
 	"                          (split into words as a shell would; no shell runs)\n"
 	"  -s, --set KEY=VALUE     only jobs whose parameter KEY is VALUE (repeatable)\n"
+	"      --min-change [PATTERN=]PCT\n"
+	"                          the smallest change reported (as perfbot compare)\n"
 	"  -h, --help              show this help\n"
 	"\n"
 	"Exit status: 0 written (or sent), 1 no atomic job has complete runs on all\n"
@@ -71,6 +75,10 @@ struct report_args {
 	const char *repo, *branch, *from, *to, *reported_by, *link, *sendmail;
 	char **sets;
 	size_t nr_sets;
+	bool have_min;
+	double min_change;
+	struct min_change_rule *rules;	/* patterns owned */
+	size_t nr_rules;
 	char **given;
 	size_t nr_commits;
 };
@@ -92,7 +100,7 @@ static int failure(const char *fmt, ...)
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	enum { OPT_DB = 256, OPT_FORMAT, OPT_ALL, OPT_REPO, OPT_BRANCH, OPT_FROM,
-	       OPT_TO, OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL };
+	       OPT_TO, OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL, OPT_MIN };
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, OPT_DB },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -106,13 +114,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "send", no_argument, NULL, OPT_SEND },
 		{ "sendmail", required_argument, NULL, OPT_SENDMAIL },
 		{ "set", required_argument, NULL, 's' },
+		{ "min-change", required_argument, NULL, OPT_MIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, err;
 
 	a->sets = calloc(argc, sizeof(*a->sets));
-	if (!a->sets)
+	a->rules = calloc(argc, sizeof(*a->rules));
+	if (!a->sets || !a->rules)
 		return failure("out of memory");
 	opterr = 0;
 	optind = 1;
@@ -169,6 +179,18 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			if (!strchr(optarg, '=') || *optarg == '=')
 				return usage_error("invalid -s '%s': expected KEY=VALUE", optarg);
 			a->sets[a->nr_sets++] = optarg;
+			break;
+		case OPT_MIN:
+			err = parse_min_change(optarg, &a->rules[a->nr_rules], &a->min_change);
+			if (err == -ENOMEM)
+				return failure("out of memory");
+			if (err < 0)
+				return usage_error("invalid --min-change '%s': expected PCT or PATTERN=PCT, PCT a percentage of at least 0",
+						   optarg);
+			if (err)
+				a->nr_rules++;
+			else
+				a->have_min = true;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -323,7 +345,8 @@ static int emit(const struct report_args *a, const struct report *r)
 static int run_report(struct store *s, const struct report_args *a)
 {
 	struct gather ga = {
-		.who = "report", .sets = a->sets, .nr_sets = a->nr_sets,
+		.who = "report", .repo = a->repo, .sets = a->sets,
+		.nr_sets = a->nr_sets,
 		.given = a->given, .nr_commits = a->nr_commits,
 	};
 	struct git_commit *gc = NULL;
@@ -338,6 +361,10 @@ static int run_report(struct store *s, const struct report_args *a)
 		goto out;
 	ret = EXIT_FAILED;
 	compare_opts_init(&o);
+	if (a->have_min)
+		o.kpi_min_pct = o.other_min_pct = a->min_change;
+	o.rules = a->rules;
+	o.nr_rules = a->nr_rules;
 	gc = calloc(a->nr_commits, sizeof(*gc));
 	rc = calloc(a->nr_commits, sizeof(*rc));
 	rj = calloc(ga.njobs, sizeof(*rj));
@@ -407,5 +434,8 @@ out:
 	store_close(s);
 	free(a.db_owned);
 	free(a.sets);
+	for (size_t i = 0; i < a.nr_rules; i++)
+		free((char *)a.rules[i].pattern);
+	free(a.rules);
 	return ret;
 }

@@ -21,11 +21,11 @@ static json_t *str(const char *s)
 
 static json_t *summary_json(const struct summary *s)
 {
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "n", (json_int_t)s->n, "mean", num(s->mean),
 			 "stddev", num(s->stddev), "sem", num(s->sem),
 			 "min", num(s->min), "max", num(s->max),
-			 "median", num(s->median));
+			 "median", num(s->median), "mad", num(s->mad));
 }
 
 static const char *family_name(enum stat_family f)

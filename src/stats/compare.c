@@ -12,6 +12,7 @@
 #include "stats/ttest.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@ void compare_opts_init(struct compare_opts *o)
 		.other_min_pct = 5,
 		.level = 0.95,
 		.kpis = NULL,
+		.rules = NULL,
+		.nr_rules = 0,
 	};
 }
 
@@ -123,6 +126,8 @@ static void summarize_fails(unsigned fails, unsigned runs, struct summary *s)
 	s->min = fails < runs ? 0 : 1;
 	s->max = fails ? 1 : 0;
 	s->median = 2 * fails > runs ? 1 : (2 * fails == runs ? 0.5 : 0);
+	/* a 0/1 sample deviates from its median only when split evenly */
+	s->mad = 2 * fails == runs ? 0.5 : 0;
 	if (runs > 1)
 		s->stddev = sqrt((double)fails * (runs - fails) /
 				 ((double)runs * (runs - 1)));
@@ -174,6 +179,15 @@ static void shift(struct summary *s, double by)
 	s->median -= by;
 }
 
+/* The family's floor unless a rule names the stat; the last match wins. */
+static double min_change(const struct stat_row *row, const struct compare_opts *o)
+{
+	for (size_t i = o->nr_rules; i-- > 0;)
+		if (!fnmatch(o->rules[i].pattern, row->name, 0))
+			return o->rules[i].pct;
+	return row->family == FAMILY_KPI ? o->kpi_min_pct : o->other_min_pct;
+}
+
 static void decide_numeric(const struct stat_row *row, struct stat_vs *v,
 			   const struct compare_opts *o)
 {
@@ -181,7 +195,7 @@ static void decide_numeric(const struct stat_row *row, struct stat_vs *v,
 	bool kpi = row->family == FAMILY_KPI;
 	struct verdict_input in = {
 		.a = &a, .b = &b, .p = kpi ? v->p : v->q,
-		.min_size_pct = kpi ? o->kpi_min_pct : o->other_min_pct,
+		.min_size_pct = min_change(row, o),
 		.alpha = kpi ? o->alpha : o->q,
 		.level = o->level,
 	};

@@ -42,6 +42,16 @@ struct sample_set {
 
 enum stat_family { FAMILY_KPI, FAMILY_OTHER, FAMILY_FAILURE };
 
+/*
+ * A minimum change for the stats whose names match `pattern` (fnmatch(3),
+ * no flags), overriding the family's.  When several rules match, the last
+ * wins, so a command line can narrow a broad rule given before it.
+ */
+struct min_change_rule {
+	const char *pattern;
+	double pct;
+};
+
 struct compare_opts {
 	double alpha;		/* KPI and failure tests; default 0.05 */
 	double q;		/* false discovery rate for OTHER; default 0.05 */
@@ -49,6 +59,8 @@ struct compare_opts {
 	double other_min_pct;	/* default 5 */
 	double level;		/* of the %change interval; default 0.95 */
 	const char *const *kpis;	/* NULL-terminated KPI names; may be NULL */
+	const struct min_change_rule *rules;	/* may be NULL; last match wins */
+	size_t nr_rules;
 };
 
 void compare_opts_init(struct compare_opts *o);

@@ -19,24 +19,39 @@ static int cmp_tagged(const void *x, const void *y)
 }
 
 /*
- * P(U <= u) and P(U >= u) under the null for sizes n, m, from f(i, j, v),
- * the number of arrangements of i a's and j b's with U = v: the largest
- * value is either an a, beating all j b's, or a b, beating nothing, so
+ * The null distribution of U for sizes n, m: f(i, j, v), the number of
+ * arrangements of i a's and j b's with U = v.  The largest value is either
+ * an a, beating all j b's, or a b, beating nothing, so
  * f(i, j, v) = f(i - 1, j, v - j) + f(i, j - 1, v).  Rolling over i keeps
  * two (m + 1) x (n m + 1) layers.  The counts stay below C(40, 20) ~ 1.4e11,
- * exact in a double.  Returns false when out of memory.
+ * exact in a double.
+ *
+ * A comparison asks for the same sizes for thousands of stats, so the last
+ * distribution is kept, per thread (the function stays thread-safe).
  */
-static bool exact_tails(size_t n, size_t m, size_t u, double *le, double *ge)
+static _Thread_local struct {
+	size_t n, m;
+	double *f;		/* [n m + 1], NULL when none */
+	double total;
+} null_dist;
+
+static const double *null_distribution(size_t n, size_t m, double *total)
 {
 	size_t w = n * m + 1;
-	double *prev = calloc((m + 1) * w, sizeof(*prev));
-	double *cur = calloc((m + 1) * w, sizeof(*cur));
-	double total = 0, below = 0, above = 0;
+	double *prev, *cur, *f;
 
-	if (!prev || !cur) {
+	if (null_dist.f && null_dist.n == n && null_dist.m == m) {
+		*total = null_dist.total;
+		return null_dist.f;
+	}
+	prev = calloc((m + 1) * w, sizeof(*prev));
+	cur = calloc((m + 1) * w, sizeof(*cur));
+	f = malloc(w * sizeof(*f));
+	if (!prev || !cur || !f) {
 		free(prev);
 		free(cur);
-		return false;
+		free(f);
+		return NULL;
 	}
 	/* i = 0: only b's, U = 0 whatever j */
 	for (size_t j = 0; j <= m; j++)
@@ -57,17 +72,35 @@ static bool exact_tails(size_t n, size_t m, size_t u, double *le, double *ge)
 		prev = cur;
 		cur = t;
 	}
+	*total = 0;
 	for (size_t v = 0; v < w; v++) {
-		double f = prev[m * w + v];
-
-		total += f;
-		if (v <= u)
-			below += f;
-		if (v >= u)
-			above += f;
+		f[v] = prev[m * w + v];
+		*total += f[v];
 	}
 	free(prev);
 	free(cur);
+	free(null_dist.f);
+	null_dist.f = f;
+	null_dist.n = n;
+	null_dist.m = m;
+	null_dist.total = *total;
+	return f;
+}
+
+/* P(U <= u) and P(U >= u) under the null; false when out of memory. */
+static bool exact_tails(size_t n, size_t m, size_t u, double *le, double *ge)
+{
+	double total, below = 0, above = 0;
+	const double *f = null_distribution(n, m, &total);
+
+	if (!f)
+		return false;
+	for (size_t v = 0; v <= n * m; v++) {
+		if (v <= u)
+			below += f[v];
+		if (v >= u)
+			above += f[v];
+	}
 	*le = below / total;
 	*ge = above / total;
 	return true;

@@ -35,12 +35,18 @@ void summarize(const double *x, size_t n, struct summary *out)
 	}
 	sorted = malloc(n * sizeof(*sorted));
 	if (!sorted) {
-		out->median = NAN;
+		out->median = out->mad = NAN;
 		return;
 	}
 	memcpy(sorted, x, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	out->median = n % 2 ? sorted[n / 2]
 			    : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	/* the sorted copy is no longer needed: reuse it for the deviations */
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = fabs(sorted[i] - out->median);
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	out->mad = n % 2 ? sorted[n / 2]
+			 : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 	free(sorted);
 }

@@ -15,6 +15,12 @@ struct summary {
 	double sem;		/* standard error of the mean: stddev / sqrt(n) */
 	double min, max;
 	double median;
+	/*
+	 * Median absolute deviation from the median, raw: not scaled by
+	 * 1.4826 to estimate sigma, so it stays in the stat's own units
+	 * for readers comparing it to the median.  0 when n < 2.
+	 */
+	double mad;
 };
 
 /* Summarise x[0..n-1]; all fields 0 when n == 0.  x is not modified. */

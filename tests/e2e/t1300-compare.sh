@@ -106,6 +106,16 @@ check "nothing changed: says so" grep -qx \
 run_perfbot 30 compare --db "$DB" base new --min-change 20 --all
 check "--min-change 20: the 10% change is no longer 'changed'" bash -c \
 	'! grep -q "t\.throughput  changed" "$1"' _ "$SANDBOX/out"
+run_perfbot 30 compare --db "$DB" base new --min-change 't.*=20' --all
+check "--min-change t.*=20: the pattern's floor hides the 10% change" bash -c \
+	'[ "$2" -eq 0 ] && grep -q "t\.throughput" "$1" && ! grep -qE "t\.throughput  (changed|improvement)" "$1"' _ "$SANDBOX/out" "$rc"
+run_perfbot 30 compare --db "$DB" base new --min-change 't.*=20' --min-change 't.throughput=1'
+check "--min-change: the last matching rule wins" grep -q "t\.throughput  improvement" "$SANDBOX/out"
+for bad in abc 't.*=' '=5' -1 't.*=-1'; do
+	run_perfbot 30 compare --db "$DB" base new --min-change "$bad"
+	check "bad --min-change '$bad': exit 2 naming the value" bash -c \
+		'[ "$2" -eq 2 ] && grep -qF -- "invalid --min-change '"'"'$3'"'"'" "$1"' _ "$SANDBOX/err" "$rc" "$bad"
+done
 run_perfbot 30 compare --db "$DB" base new -s testcase=nope
 check "-s matching nothing: exit 1, names the commits" bash -c \
 	'[ "$2" -eq 1 ] && grep -q "no atomic job has complete runs on all of base, new" "$1"' _ "$SANDBOX/err" "$rc"
@@ -122,5 +132,22 @@ run_perfbot 30 compare --help
 check "--help: exit 0 with usage" bash -c '[ "$2" -eq 0 ] && grep -q "^usage: perfbot compare" "$1"' _ "$SANDBOX/out" "$rc"
 
 rm -f value other j.yaml
+# tags of a repository: --repo resolves them to the shas the store holds
+git init -q "$SANDBOX/repo"
+for v in 1 2; do
+	echo "$v" > "$SANDBOX/repo/v"
+	git -C "$SANDBOX/repo" add v
+	git -C "$SANDBOX/repo" -c user.name=t -c user.email=t@example.invalid commit -qm "v$v"
+	git -C "$SANDBOX/repo" tag "v$v"
+done
+printf 'testcase: tagged\nrepeat: 3\nexec:\n  cmd: [sh, -c, "echo \\"score: $(cat v)\\""]\n  parse: kv\n' > "$SANDBOX/tagged.yaml"
+for v in v1 v2; do
+	run_perfbot 60 run "$SANDBOX/tagged.yaml" --db "$SANDBOX/tags.db" --repo "$SANDBOX/repo" --commit "$v" --no-monitors
+done
+run_perfbot 30 compare --db "$SANDBOX/tags.db" v1 v2
+check "a tag the store does not know: exit 2" [ "$rc" -eq 2 ]
+run_perfbot 30 compare --db "$SANDBOX/tags.db" --repo "$SANDBOX/repo" v1 v2 --all
+check "--repo resolves tags: exit 0, the stat compared" bash -c \
+	'[ "$2" -eq 0 ] && grep -q "tagged.score" "$1"' _ "$SANDBOX/out" "$rc"
 check_nothing_left "compare"
 finish

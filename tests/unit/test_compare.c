@@ -181,12 +181,74 @@ static void three_commits(void **state)
 	assert_int_equal(compare_sets(sets, 1, &o, &rows, &n), -EINVAL);
 }
 
+/* The verdicts of the KPI and of meminfo.x, both +3%, under `rules`. */
+static void verdicts_with(const struct min_change_rule *rules, size_t nr,
+			  enum verdict *kpi, enum verdict *other)
+{
+	char *names[] = { "meminfo.x", KPI };
+	double ak[] = { 1000, 1001, 999, 1000.5, 999.5 };
+	double bk[] = { 1030, 1031, 1029, 1030.5, 1029.5 };
+	double *va[] = { ak, ak }, *vb[] = { bk, bk };
+	size_t c[] = { 5, 5 };
+	struct sample_set sets[] = {
+		{ "base", 2, names, va, c, 5 },
+		{ "new", 2, names, vb, c, 5 },
+	};
+	struct compare_opts o;
+	struct stat_row *rows;
+	size_t n;
+
+	compare_opts_init(&o);
+	o.kpis = kpis;
+	o.rules = rules;
+	o.nr_rules = nr;
+	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
+	assert_int_equal(n, 2);
+	*kpi = row_named(rows, n, KPI)->vs[0].verdict;
+	*other = row_named(rows, n, "meminfo.x")->vs[0].verdict;
+	compare_release(rows, n);
+}
+
+/* a rule overrides the family floor; of several matching, the last wins */
+static void min_change_rules(void **state)
+{
+	const struct min_change_rule wis5[] = { { "will-it-scale.*", 5 } };
+	const struct min_change_rule mem1[] = { { "meminfo.*", 1 } };
+	const struct min_change_rule narrow_last[] = {
+		{ "will-it-scale.*", 5 }, { KPI, 1 },
+	};
+	const struct min_change_rule broad_last[] = {
+		{ KPI, 1 }, { "will-it-scale.*", 5 },
+	};
+	enum verdict kpi, other;
+
+	(void)state;
+	/* defaults: 3% clears the KPI's 1%, and is inside the others' 5% */
+	verdicts_with(NULL, 0, &kpi, &other);
+	assert_int_equal(kpi, VERDICT_CHANGED);
+	assert_int_not_equal(other, VERDICT_CHANGED);
+
+	verdicts_with(wis5, 1, &kpi, &other);
+	assert_int_not_equal(kpi, VERDICT_CHANGED);
+	assert_int_not_equal(other, VERDICT_CHANGED);
+
+	verdicts_with(mem1, 1, &kpi, &other);
+	assert_int_equal(kpi, VERDICT_CHANGED);
+	assert_int_equal(other, VERDICT_CHANGED);
+
+	verdicts_with(narrow_last, 2, &kpi, &other);
+	assert_int_equal(kpi, VERDICT_CHANGED);
+	verdicts_with(broad_last, 2, &kpi, &other);
+	assert_int_not_equal(kpi, VERDICT_CHANGED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(seed_001),
 		cmocka_unit_test(families),
 		cmocka_unit_test(three_commits),
+		cmocka_unit_test(min_change_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

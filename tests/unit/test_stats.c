@@ -28,11 +28,19 @@ static void summary_values(void **state)
 	assert_float_equal(s.min, 2, 0);
 	assert_float_equal(s.max, 9, 0);
 	assert_float_equal(s.median, 4.5, 0);
+	/*
+	 * |x - 4.5| = 2.5 0.5 0.5 0.5 0.5 0.5 2.5 4.5, sorted
+	 * 0.5 0.5 0.5 0.5 0.5 2.5 2.5 4.5: the middle two are 0.5 and 0.5.
+	 * Raw, not the 1.4826-scaled sigma estimate.
+	 */
+	assert_float_equal(s.mad, 0.5, 0);
 	summarize(x, 3, &s);
 	assert_float_equal(s.median, 4, 0);
+	assert_float_equal(s.mad, 0, 0);	/* |{2,4,4} - 4| = 2 0 0 */
 	summarize(x, 1, &s);
 	assert_float_equal(s.stddev, 0, 0);	/* one value: no spread, no NaN */
 	assert_float_equal(s.sem, 0, 0);
+	assert_float_equal(s.mad, 0, 0);
 	summarize(x, 0, &s);
 	assert_int_equal(s.n, 0);
 }

@@ -1,0 +1,34 @@
+#include "cmd/minchange.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool parse_pct(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return *s && !*end && !errno && isfinite(*out) && *out >= 0;
+}
+
+int parse_min_change(const char *arg, struct min_change_rule *rule,
+		     double *family_pct)
+{
+	const char *eq = strrchr(arg, '=');
+	double pct;
+	char *pattern;
+
+	if (!eq)
+		return parse_pct(arg, family_pct) ? 0 : -EINVAL;
+	if (eq == arg || !parse_pct(eq + 1, &pct))
+		return -EINVAL;
+	pattern = strndup(arg, eq - arg);
+	if (!pattern)
+		return -ENOMEM;
+	rule->pattern = pattern;
+	rule->pct = pct;
+	return 1;
+}
