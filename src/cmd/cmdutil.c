@@ -4,16 +4,31 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+static void vprint_error(const char *who, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "perfbot: %s: ", who);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int cmd_usage_error(const char *who, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "perfbot: %s: ", who);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vprint_error(who, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_USAGE;
+}
+
+int cmd_failure(const char *who, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint_error(who, fmt, ap);
+	va_end(ap);
+	return EXIT_FAILED;
 }
 
 void cmd_print_job_error(const struct job_error *e)

@@ -20,6 +20,9 @@
 
 int cmd_usage_error(const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same, for a failure that is not the user's input: EXIT_FAILED. */
+int cmd_failure(const char *who, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void cmd_print_job_error(const struct job_error *e);
 int cmd_print_json(const char *who, json_t *j);
 

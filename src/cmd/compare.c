@@ -13,6 +13,7 @@
 #include "stats/compare.h"
 #include "stats/ttest.h"
 #include "store/store.h"
+#include "util/parse.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -86,28 +87,7 @@ struct compare_args {
 	size_t nr_commits;
 };
 
-static int failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int failure(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: compare: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_FAILED;
-}
-
-static bool parse_number(const char *s, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	return *s && !*end && !errno && isfinite(*out);
-}
+#define failure(...) cmd_failure("compare", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
@@ -176,7 +156,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 				a->have_min = true;
 			break;
 		case OPT_ALPHA:
-			if (!parse_number(optarg, &a->alpha) || a->alpha <= 0 || a->alpha >= 1)
+			if (parse_double(optarg, &a->alpha) != PARSE_OK || a->alpha <= 0 || a->alpha >= 1)
 				return usage_error("invalid --alpha '%s': expected a number between 0 and 1",
 						   optarg);
 			break;

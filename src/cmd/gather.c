@@ -15,20 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failure(const struct gather *ga, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int failure(const struct gather *ga, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "perfbot: %s: ", ga->who);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_FAILED;
-}
+#define failure(ga, ...) cmd_failure((ga)->who, __VA_ARGS__)
 
 static const struct store_group *find_group(const struct store_group *gs, size_t n,
 					    const struct store_group *like)

@@ -57,19 +57,7 @@ struct import_opts {
 	const char *format, *file, *commit, *job, *testbox, *testcase, *db;
 };
 
-static int failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int failure(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: import: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_FAILED;
-}
+#define failure(...) cmd_failure("import", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct import_opts *o)
 {

@@ -36,19 +36,7 @@ static const char job_usage[] =
 	"The job file format is in docs/jobs.md. Exit status: 0 done, 1 a file\n"
 	"could not be written, 2 bad usage or a bad job file (nothing written).\n";
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: job: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
+#define usage_error(...) cmd_usage_error("job", __VA_ARGS__)
 
 static int write_file(const char *path, const char *text)
 {

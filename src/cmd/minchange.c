@@ -1,17 +1,13 @@
 #include "cmd/minchange.h"
+#include "util/parse.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static bool parse_pct(const char *s, double *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	return *s && !*end && !errno && isfinite(*out) && *out >= 0;
+	return parse_double(s, out) == PARSE_OK && *out >= 0;
 }
 
 int parse_min_change(const char *arg, struct min_change_rule *rule,

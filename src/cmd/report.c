@@ -83,19 +83,7 @@ struct report_args {
 	size_t nr_commits;
 };
 
-static int failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int failure(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: report: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_FAILED;
-}
+#define failure(...) cmd_failure("report", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct report_args *a)
 {

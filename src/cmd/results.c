@@ -4,6 +4,7 @@
  * run in full.
  */
 #define _GNU_SOURCE
+#include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
 #include "record/record.h"
 #include "stats/summary.h"
@@ -61,33 +62,9 @@ struct results_opts {
 	int64_t run_id;
 };
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define usage_error(...) cmd_usage_error("results", __VA_ARGS__)
 
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: results: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
-static int failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int failure(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("perfbot: results: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_FAILED;
-}
+#define failure(...) cmd_failure("results", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct results_opts *o)
 {

@@ -24,6 +24,17 @@ static int parse_number(const char *s, double *out, const char **end)
 	return 0;
 }
 
+enum parse_status parse_double(const char *s, double *out)
+{
+	const char *end;
+	double v;
+
+	if (parse_number(s, &v, &end) || *end)
+		return PARSE_SYNTAX;
+	*out = v;
+	return PARSE_OK;
+}
+
 enum parse_status parse_ulong(const char *s, unsigned long min,
 			      unsigned long max, unsigned long *out)
 {

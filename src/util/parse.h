@@ -17,6 +17,9 @@ enum parse_status {
 	PARSE_TOO_LARGE,	/* above the caller's maximum */
 };
 
+/* A finite decimal number, the whole string ("0.05", "-3", "1e-3"). */
+enum parse_status parse_double(const char *s, double *out);
+
 /* A decimal integer in [min, max]. */
 enum parse_status parse_ulong(const char *s, unsigned long min,
 			      unsigned long max, unsigned long *out);

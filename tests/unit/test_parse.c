@@ -102,6 +102,27 @@ static void durations(void **state)
 	assert_float_equal(d, 42, 0);
 }
 
+static void doubles(void **state)
+{
+	double d = 7;
+
+	(void)state;
+	assert_int_equal(parse_double("0.05", &d), PARSE_OK);
+	assert_float_equal(d, 0.05, 1e-15);
+	assert_int_equal(parse_double("-3", &d), PARSE_OK);
+	assert_float_equal(d, -3, 0);
+	assert_int_equal(parse_double("1e-3", &d), PARSE_OK);
+	assert_float_equal(d, 1e-3, 1e-18);
+	d = 7;
+	assert_int_equal(parse_double("", &d), PARSE_SYNTAX);
+	assert_int_equal(parse_double("abc", &d), PARSE_SYNTAX);
+	assert_int_equal(parse_double("5%", &d), PARSE_SYNTAX);
+	assert_int_equal(parse_double(" 5", &d), PARSE_SYNTAX);
+	assert_int_equal(parse_double("inf", &d), PARSE_SYNTAX);
+	assert_int_equal(parse_double("1e999", &d), PARSE_SYNTAX);
+	assert_float_equal(d, 7, 0);	/* untouched on error */
+}
+
 static void ulongs(void **state)
 {
 	unsigned long v = 0;
@@ -133,6 +154,7 @@ int main(void)
 		cmocka_unit_test(task_count_percent),
 		cmocka_unit_test(task_count_errors),
 		cmocka_unit_test(durations),
+		cmocka_unit_test(doubles),
 		cmocka_unit_test(ulongs),
 		cmocka_unit_test(edit_distances),
 	};
