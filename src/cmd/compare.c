@@ -7,7 +7,7 @@
 #include "cmd/cmds.h"
 #include "cmd/cmdutil.h"
 #include "cmd/gather.h"
-#include "cmd/minchange.h"
+#include "cmd/cmpopts.h"
 #include "report/report.h"
 #include "record/record.h"
 #include "stats/compare.h"
@@ -70,19 +70,9 @@ static const char compare_usage[] =
 enum format { FORMAT_TEXT, FORMAT_PERF_STAT };
 
 struct compare_args {
-	const char *db;
-	char *db_owned;
-	const char *testbox;
-	const char *repo;	/* resolves tags and branches */
-	char **sets;		/* KEY=VALUE, pointing into argv */
-	size_t nr_sets;
+	struct cmpopts sel;	/* --db, -s, --testbox, --repo, --min-change, --alpha */
 	bool all, ci, json;
 	enum format format;
-	bool have_min;
-	double min_change;
-	struct min_change_rule *rules;	/* patterns owned */
-	size_t nr_rules;
-	double alpha;
 	char **given;		/* the commits as given, into argv */
 	size_t nr_commits;
 };
@@ -91,49 +81,30 @@ struct compare_args {
 
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
-	enum { OPT_DB = 256, OPT_TESTBOX, OPT_ALL, OPT_CI, OPT_JSON, OPT_MIN,
-	       OPT_ALPHA, OPT_FORMAT, OPT_REPO };
+	enum { OPT_ALL = 256, OPT_CI, OPT_JSON, OPT_FORMAT };
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "set", required_argument, NULL, 's' },
-		{ "testbox", required_argument, NULL, OPT_TESTBOX },
-		{ "repo", required_argument, NULL, OPT_REPO },
+		CMPOPTS_LONGOPTS,
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "ci", no_argument, NULL, OPT_CI },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "min-change", required_argument, NULL, OPT_MIN },
-		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, err;
+	int c, ret = cmpopts_init(&a->sel, "compare", argc);
 
-	a->alpha = 0.05;
-	a->sets = calloc(argc, sizeof(*a->sets));
-	a->rules = calloc(argc, sizeof(*a->rules));
-	if (!a->sets || !a->rules)
-		return failure("out of memory");
+	if (ret)
+		return ret;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":hs:", longopts, NULL)) != -1) {
+		ret = cmpopts_option(&a->sel, c, optarg);
+		if (ret >= 0) {
+			if (ret)
+				return ret;
+			continue;
+		}
 		switch (c) {
-		case OPT_DB:
-			if (!*optarg)
-				return usage_error("--db needs a path");
-			a->db = optarg;
-			break;
-		case 's':
-			if (!strchr(optarg, '=') || *optarg == '=')
-				return usage_error("invalid -s '%s': expected KEY=VALUE", optarg);
-			a->sets[a->nr_sets++] = optarg;
-			break;
-		case OPT_REPO:
-			a->repo = optarg;
-			break;
-		case OPT_TESTBOX:
-			a->testbox = optarg;
-			break;
 		case OPT_ALL:
 			a->all = true;
 			break;
@@ -142,23 +113,6 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 			break;
 		case OPT_JSON:
 			a->json = true;
-			break;
-		case OPT_MIN:
-			err = parse_min_change(optarg, &a->rules[a->nr_rules], &a->min_change);
-			if (err == -ENOMEM)
-				return failure("out of memory");
-			if (err < 0)
-				return usage_error("invalid --min-change '%s': expected PCT or PATTERN=PCT, PCT a percentage of at least 0",
-						   optarg);
-			if (err)
-				a->nr_rules++;
-			else
-				a->have_min = true;
-			break;
-		case OPT_ALPHA:
-			if (parse_double(optarg, &a->alpha) != PARSE_OK || a->alpha <= 0 || a->alpha >= 1)
-				return usage_error("invalid --alpha '%s': expected a number between 0 and 1",
-						   optarg);
 			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "text"))
@@ -182,12 +136,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		return usage_error("needs at least two commits: perfbot compare BASE OTHER");
 	a->given = argv + optind;
 	a->nr_commits = argc - optind;
-	if (!a->db) {
-		a->db = a->db_owned = store_default_location();
-		if (!a->db)
-			return failure("no database location: give --db PATH or set PERFBOT_DB (no home directory is known)");
-	}
-	return 0;
+	return cmpopts_finish(&a->sel);
 }
 
 /* ---- text ---- */
@@ -395,9 +344,9 @@ static int compare_job(struct store *s, const struct compare_args *a,
 static int run_compare(struct store *s, const struct compare_args *a)
 {
 	struct gather ga = {
-		.who = "compare", .testbox = a->testbox, .repo = a->repo,
-		.sets = a->sets,
-		.nr_sets = a->nr_sets, .given = a->given, .nr_commits = a->nr_commits,
+		.who = "compare", .testbox = a->sel.testbox, .repo = a->sel.repo,
+		.sets = a->sel.sets,
+		.nr_sets = a->sel.nr_sets, .given = a->given, .nr_commits = a->nr_commits,
 	};
 	json_t *jobs_json = NULL;
 	struct compare_opts o;
@@ -406,12 +355,7 @@ static int run_compare(struct store *s, const struct compare_args *a)
 	if (ret)
 		goto out;
 	ret = EXIT_FAILED;
-	compare_opts_init(&o);
-	o.alpha = o.q = a->alpha;
-	if (a->have_min)
-		o.kpi_min_pct = o.other_min_pct = a->min_change;
-	o.rules = a->rules;
-	o.nr_rules = a->nr_rules;
+	cmpopts_apply(&a->sel, &o);
 	if (a->json) {
 		jobs_json = json_array();
 		if (!jobs_json) {
@@ -450,24 +394,13 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { 0 };
 	struct store *s = NULL;
-	char err[1024];
 	int ret = parse_args(argc, argv, &a);
 
-	if (ret) {
+	if (ret)
 		ret = ret < 0 ? EXIT_OK : ret;
-		goto out;
-	}
-	if (store_open(a.db, STORE_READ, &s, err, sizeof(err))) {
-		ret = failure("%s", err);
-		goto out;
-	}
-	ret = run_compare(s, &a);
-out:
+	else if (!(ret = cmpopts_open_store(&a.sel, &s)))
+		ret = run_compare(s, &a);
 	store_close(s);
-	free(a.db_owned);
-	free(a.sets);
-	for (size_t i = 0; i < a.nr_rules; i++)
-		free((char *)a.rules[i].pattern);
-	free(a.rules);
+	cmpopts_release(&a.sel);
 	return ret;
 }

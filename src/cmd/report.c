@@ -7,7 +7,7 @@
 #include "cmd/cmds.h"
 #include "cmd/cmdutil.h"
 #include "cmd/gather.h"
-#include "cmd/minchange.h"
+#include "cmd/cmpopts.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "util/child.h"
@@ -33,8 +33,9 @@ static const char report_usage[] =
 	"usage: perfbot report [--db PATH] --format text|email|html|json [--all]\n"
 	"                      [--repo DIR] [--branch NAME] [--from ADDR] [--to ADDR]\n"
 	"                      [--reported-by ADDR] [--link URL] [--send]\n"
-	"                      [--sendmail CMD] [-s KEY=VALUE ...]\n"
-	"                      [--min-change [PATTERN=]PCT ...] BASE OTHER [OTHER ...]\n"
+	"                      [--sendmail CMD] [-s KEY=VALUE ...] [--testbox HOST]\n"
+	"                      [--min-change [PATTERN=]PCT ...] [--alpha A]\n"
+	"                      BASE OTHER [OTHER ...]\n"
 	"\n"
 	"Write the report of what changed between BASE and the OTHER commits, for\n"
 	"every atomic job with complete runs on all of them (as perfbot compare\n"
@@ -57,8 +58,10 @@ static const char report_usage[] =
 	"      --sendmail CMD      the command --send runs, the message on its stdin\n"
 	"                          (split into words as a shell would; no shell runs)\n"
 	"  -s, --set KEY=VALUE     only jobs whose parameter KEY is VALUE (repeatable)\n"
+	"      --testbox HOST      only runs on HOST\n"
 	"      --min-change [PATTERN=]PCT\n"
 	"                          the smallest change reported (as perfbot compare)\n"
+	"      --alpha A           the tests' alpha (as perfbot compare; default 0.05)\n"
 	"  -h, --help              show this help\n"
 	"\n"
 	"Exit status: 0 written (or sent), 1 no atomic job has complete runs on all\n"
@@ -68,17 +71,10 @@ static const char report_usage[] =
 enum format { FORMAT_TEXT, FORMAT_EMAIL, FORMAT_HTML, FORMAT_JSON };
 
 struct report_args {
-	const char *db;
-	char *db_owned;
+	struct cmpopts sel;	/* --db, -s, --testbox, --repo, --min-change, --alpha */
 	enum format format;
 	bool all, send;
-	const char *repo, *branch, *from, *to, *reported_by, *link, *sendmail;
-	char **sets;
-	size_t nr_sets;
-	bool have_min;
-	double min_change;
-	struct min_change_rule *rules;	/* patterns owned */
-	size_t nr_rules;
+	const char *branch, *from, *to, *reported_by, *link, *sendmail;
 	char **given;
 	size_t nr_commits;
 };
@@ -87,13 +83,12 @@ struct report_args {
 
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
-	enum { OPT_DB = 256, OPT_FORMAT, OPT_ALL, OPT_REPO, OPT_BRANCH, OPT_FROM,
-	       OPT_TO, OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL, OPT_MIN };
+	enum { OPT_FORMAT = 256, OPT_ALL, OPT_BRANCH, OPT_FROM, OPT_TO,
+	       OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL };
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
+		CMPOPTS_LONGOPTS,
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "all", no_argument, NULL, OPT_ALL },
-		{ "repo", required_argument, NULL, OPT_REPO },
 		{ "branch", required_argument, NULL, OPT_BRANCH },
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "to", required_argument, NULL, OPT_TO },
@@ -101,26 +96,23 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "link", required_argument, NULL, OPT_LINK },
 		{ "send", no_argument, NULL, OPT_SEND },
 		{ "sendmail", required_argument, NULL, OPT_SENDMAIL },
-		{ "set", required_argument, NULL, 's' },
-		{ "min-change", required_argument, NULL, OPT_MIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, err;
+	int c, ret = cmpopts_init(&a->sel, "report", argc);
 
-	a->sets = calloc(argc, sizeof(*a->sets));
-	a->rules = calloc(argc, sizeof(*a->rules));
-	if (!a->sets || !a->rules)
-		return failure("out of memory");
+	if (ret)
+		return ret;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":hs:", longopts, NULL)) != -1) {
+		ret = cmpopts_option(&a->sel, c, optarg);
+		if (ret >= 0) {
+			if (ret)
+				return ret;
+			continue;
+		}
 		switch (c) {
-		case OPT_DB:
-			if (!*optarg)
-				return usage_error("--db needs a path");
-			a->db = optarg;
-			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "text"))
 				a->format = FORMAT_TEXT;
@@ -136,9 +128,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case OPT_ALL:
 			a->all = true;
-			break;
-		case OPT_REPO:
-			a->repo = optarg;
 			break;
 		case OPT_BRANCH:
 			a->branch = optarg;
@@ -163,23 +152,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 				return usage_error("--sendmail needs a command");
 			a->sendmail = optarg;
 			break;
-		case 's':
-			if (!strchr(optarg, '=') || *optarg == '=')
-				return usage_error("invalid -s '%s': expected KEY=VALUE", optarg);
-			a->sets[a->nr_sets++] = optarg;
-			break;
-		case OPT_MIN:
-			err = parse_min_change(optarg, &a->rules[a->nr_rules], &a->min_change);
-			if (err == -ENOMEM)
-				return failure("out of memory");
-			if (err < 0)
-				return usage_error("invalid --min-change '%s': expected PCT or PATTERN=PCT, PCT a percentage of at least 0",
-						   optarg);
-			if (err)
-				a->nr_rules++;
-			else
-				a->have_min = true;
-			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return -1;
@@ -195,12 +167,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return usage_error("--send and --sendmail need --format email");
 	a->given = argv + optind;
 	a->nr_commits = argc - optind;
-	if (!a->db) {
-		a->db = a->db_owned = store_default_location();
-		if (!a->db)
-			return failure("no database location: give --db PATH or set PERFBOT_DB (no home directory is known)");
-	}
-	return 0;
+	return cmpopts_finish(&a->sel);
 }
 
 /* ---- sending ---- */
@@ -333,8 +300,8 @@ static int emit(const struct report_args *a, const struct report *r)
 static int run_report(struct store *s, const struct report_args *a)
 {
 	struct gather ga = {
-		.who = "report", .repo = a->repo, .sets = a->sets,
-		.nr_sets = a->nr_sets,
+		.who = "report", .testbox = a->sel.testbox, .repo = a->sel.repo,
+		.sets = a->sel.sets, .nr_sets = a->sel.nr_sets,
 		.given = a->given, .nr_commits = a->nr_commits,
 	};
 	struct git_commit *gc = NULL;
@@ -348,11 +315,7 @@ static int run_report(struct store *s, const struct report_args *a)
 	if (ret)
 		goto out;
 	ret = EXIT_FAILED;
-	compare_opts_init(&o);
-	if (a->have_min)
-		o.kpi_min_pct = o.other_min_pct = a->min_change;
-	o.rules = a->rules;
-	o.nr_rules = a->nr_rules;
+	cmpopts_apply(&a->sel, &o);
 	gc = calloc(a->nr_commits, sizeof(*gc));
 	rc = calloc(a->nr_commits, sizeof(*rc));
 	rj = calloc(ga.njobs, sizeof(*rj));
@@ -363,14 +326,14 @@ static int run_report(struct store *s, const struct report_args *a)
 	for (size_t j = 0; j < a->nr_commits; j++) {
 		rc[j].id = ga.commits[j];
 		/* a label or a commit the repository lacks: the report says less */
-		if (a->repo && !git_commit_info(a->repo, ga.commits[j], &gc[j])) {
+		if (a->sel.repo && !git_commit_info(a->sel.repo, ga.commits[j], &gc[j])) {
 			rc[j].subject = gc[j].subject;
 			rc[j].author = gc[j].author;
 			rc[j].date = gc[j].date;
 		}
 	}
-	if (a->repo)
-		url = origin_url(a->repo);
+	if (a->sel.repo)
+		url = origin_url(a->sel.repo);
 	for (size_t i = 0; i < ga.njobs; i++) {
 		struct gather_job *jb = &ga.jobs[i];
 
@@ -406,24 +369,13 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { 0 };
 	struct store *s = NULL;
-	char err[1024];
 	int ret = parse_args(argc, argv, &a);
 
-	if (ret) {
+	if (ret)
 		ret = ret < 0 ? EXIT_OK : ret;
-		goto out;
-	}
-	if (store_open(a.db, STORE_READ, &s, err, sizeof(err))) {
-		ret = failure("%s", err);
-		goto out;
-	}
-	ret = run_report(s, &a);
-out:
+	else if (!(ret = cmpopts_open_store(&a.sel, &s)))
+		ret = run_report(s, &a);
 	store_close(s);
-	free(a.db_owned);
-	free(a.sets);
-	for (size_t i = 0; i < a.nr_rules; i++)
-		free((char *)a.rules[i].pattern);
-	free(a.rules);
+	cmpopts_release(&a.sel);
 	return ret;
 }

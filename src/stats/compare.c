@@ -69,38 +69,13 @@ static bool is_kpi(const char *name, const struct compare_opts *o)
 	return false;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The stat's index in the set, or -1: names are sorted, as the header says. */
-static long find_stat(const struct sample_set *set, const char *name)
-{
-	size_t lo = 0, hi = set->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(set->names[mid], name);
-
-		if (!c)
-			return (long)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /*
  * fails:runs of a failure stat in one set.  A run without the stat did not
  * fail that way, so runs is the set's run count, never fewer than values.
  */
-static void count_fails(const struct sample_set *set, const char *name,
+static void count_fails(const struct sample_set *set, long at,
 			unsigned *fails, unsigned *runs)
 {
-	long at = find_stat(set, name);
 	size_t n = set->nr_runs;
 
 	*fails = 0;
@@ -216,57 +191,72 @@ static int row_rank(const struct stat_row *r)
 	return r->family == FAMILY_KPI ? 0 : r->family == FAMILY_FAILURE ? 1 : 2;
 }
 
-static int cmp_row(const void *pa, const void *pb)
-{
-	const struct stat_row *a = pa, *b = pb;
-	int d = row_rank(a) - row_rank(b);
-
-	return d ? d : strcmp(a->name, b->name);
-}
-
-/* Every name of any set, once, sorted; *out owns only the array. */
+/*
+ * Every name of any set, once, sorted: a k-way merge of the sets' sorted
+ * names.  at[k * nsets + i] is name k's index in set i, or -1.  *names
+ * owns only the array.
+ */
 static int union_names(const struct sample_set *sets, size_t nsets,
-		       char ***out, size_t *nr)
+		       char ***names, long **at, size_t *nr)
 {
-	size_t total = 0, n = 0;
+	size_t total = 0, n = 0, *cur;
 	char **all;
+	long *idx;
 
 	for (size_t i = 0; i < nsets; i++)
 		total += sets[i].nr;
-	all = malloc((total ? total : 1) * sizeof(*all));
-	if (!all)
+	if (!total)
+		total = 1;
+	cur = calloc(nsets, sizeof(*cur));
+	all = malloc(total * sizeof(*all));
+	idx = malloc(total * nsets * sizeof(*idx));
+	if (!cur || !all || !idx) {
+		free(cur);
+		free(all);
+		free(idx);
 		return -ENOMEM;
-	for (size_t i = 0; i < nsets; i++)
-		for (size_t k = 0; k < sets[i].nr; k++)
-			all[n++] = sets[i].names[k];
-	qsort(all, n, sizeof(*all), cmp_str);
-	total = 0;
-	for (size_t k = 0; k < n; k++)
-		if (!total || strcmp(all[total - 1], all[k]))
-			all[total++] = all[k];
-	*out = all;
-	*nr = total;
+	}
+	for (;;) {
+		char *least = NULL;
+
+		for (size_t i = 0; i < nsets; i++)
+			if (cur[i] < sets[i].nr &&
+			    (!least || strcmp(sets[i].names[cur[i]], least) < 0))
+				least = sets[i].names[cur[i]];
+		if (!least)
+			break;
+		all[n] = least;
+		for (size_t i = 0; i < nsets; i++) {
+			long *slot = &idx[n * nsets + i];
+
+			*slot = -1;
+			if (cur[i] < sets[i].nr && !strcmp(sets[i].names[cur[i]], least))
+				*slot = (long)cur[i]++;
+		}
+		n++;
+	}
+	free(cur);
+	*names = all;
+	*at = idx;
+	*nr = n;
 	return 0;
 }
 
 /* Numeric stats must be on every side: a missing one has nothing to test. */
 static bool on_every_side(const struct sample_set *sets, size_t nsets,
-			  const char *name)
+			  const long *at)
 {
-	for (size_t i = 0; i < nsets; i++) {
-		long at = find_stat(&sets[i], name);
-
-		if (at < 0 || !sets[i].counts[at])
+	for (size_t i = 0; i < nsets; i++)
+		if (at[i] < 0 || !sets[i].counts[at[i]])
 			return false;
-	}
 	return true;
 }
 
 static int fill_row(const struct sample_set *sets, size_t nsets,
-		    const char *name, const struct compare_opts *o,
-		    struct stat_row *row)
+		    const char *name, const long *at,
+		    const struct compare_opts *o, struct stat_row *row)
 {
-	long at0 = find_stat(&sets[0], name);
+	long at0 = at[0];
 
 	row->name = name;
 	row->vs = calloc(nsets - 1, sizeof(*row->vs));
@@ -274,12 +264,12 @@ static int fill_row(const struct sample_set *sets, size_t nsets,
 		return -ENOMEM;
 	if (compare_is_failure_stat(name)) {
 		row->family = FAMILY_FAILURE;
-		count_fails(&sets[0], name, &row->base_fails, &row->base_runs);
+		count_fails(&sets[0], at0, &row->base_fails, &row->base_runs);
 		summarize_fails(row->base_fails, row->base_runs, &row->base);
 		for (size_t j = 1; j < nsets; j++) {
 			struct stat_vs *v = &row->vs[j - 1];
 
-			count_fails(&sets[j], name, &v->fails, &v->runs);
+			count_fails(&sets[j], at[j], &v->fails, &v->runs);
 			compare_failure(row, v, o);
 		}
 		return 0;
@@ -289,15 +279,14 @@ static int fill_row(const struct sample_set *sets, size_t nsets,
 	row->base_runs = (unsigned)sets[0].nr_runs;
 	for (size_t j = 1; j < nsets; j++) {
 		struct stat_vs *v = &row->vs[j - 1];
-		long at = find_stat(&sets[j], name);
 		struct mwu m;
 
-		summarize(sets[j].values[at], sets[j].counts[at], &v->s);
+		summarize(sets[j].values[at[j]], sets[j].counts[at[j]], &v->s);
 		v->runs = (unsigned)sets[j].nr_runs;
 		v->p = welch_test(&row->base, &v->s).p;
 		v->q = v->p;
 		m = mann_whitney(sets[0].values[at0], sets[0].counts[at0],
-				 sets[j].values[at], sets[j].counts[at]);
+				 sets[j].values[at[j]], sets[j].counts[at[j]]);
 		v->mwu_p = m.p;
 		v->reproduction = NAN;
 	}
@@ -331,16 +320,17 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 		 const struct compare_opts *opts, struct stat_row **rows,
 		 size_t *nr_rows)
 {
-	struct stat_row *r = NULL;
+	struct stat_row *r = NULL, *sorted;
 	char **names = NULL;
 	size_t nnames = 0, n = 0;
+	long *at = NULL;
 	int err;
 
 	*rows = NULL;
 	*nr_rows = 0;
 	if (!sets || nsets < 2 || !opts)
 		return -EINVAL;
-	err = union_names(sets, nsets, &names, &nnames);
+	err = union_names(sets, nsets, &names, &at, &nnames);
 	if (err)
 		goto out;
 	r = calloc(nnames ? nnames : 1, sizeof(*r));
@@ -349,10 +339,12 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 		goto out;
 	}
 	for (size_t k = 0; k < nnames; k++) {
+		const long *in = at + k * nsets;
+
 		if (!compare_is_failure_stat(names[k]) &&
-		    !on_every_side(sets, nsets, names[k]))
+		    !on_every_side(sets, nsets, in))
 			continue;
-		err = fill_row(sets, nsets, names[k], opts, &r[n++]);
+		err = fill_row(sets, nsets, names[k], in, opts, &r[n++]);
 		if (err)
 			goto out;
 	}
@@ -365,7 +357,19 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 		for (size_t j = 0; j < nsets - 1; j++)
 			decide_numeric(&r[i], &r[i].vs[j], opts);
 	}
-	qsort(r, n, sizeof(*r), cmp_row);
+	/* the rows are in name order already: a stable pass per family */
+	sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	if (!sorted) {
+		err = -ENOMEM;
+		goto out;
+	}
+	nnames = 0;
+	for (int rank = 0; rank < 3; rank++)
+		for (size_t i = 0; i < n; i++)
+			if (row_rank(&r[i]) == rank)
+				sorted[nnames++] = r[i];
+	free(r);
+	r = sorted;
 	*rows = r;
 	*nr_rows = n;
 	r = NULL;
@@ -373,6 +377,7 @@ out:
 	if (r)
 		compare_release(r, n);
 	free(names);
+	free(at);
 	return err;
 }
 

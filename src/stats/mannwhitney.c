@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Above this the exact counts get large and the normal one is good. */
 #define MWU_EXACT_MAX 20
@@ -18,6 +19,25 @@ static int cmp_tagged(const void *x, const void *y)
 	return (p > q) - (p < q);
 }
 
+/* The pooled sample of a compare is small: insertion sort, no allocation. */
+#define SMALL_POOL 64
+
+static void sort_tagged(struct tagged *t, size_t n)
+{
+	if (n > SMALL_POOL) {
+		qsort(t, n, sizeof(*t), cmp_tagged);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct tagged v = t[i];
+		size_t j = i;
+
+		for (; j > 0 && t[j - 1].v > v.v; j--)
+			t[j] = t[j - 1];
+		t[j] = v;
+	}
+}
+
 /*
  * The null distribution of U for sizes n, m: f(i, j, v), the number of
  * arrangements of i a's and j b's with U = v.  The largest value is either
@@ -31,26 +51,27 @@ static int cmp_tagged(const void *x, const void *y)
  */
 static _Thread_local struct {
 	size_t n, m;
-	double *f;		/* [n m + 1], NULL when none */
+	double *below;		/* [n m + 1] cumulative counts, NULL when none */
 	double total;
 } null_dist;
 
+/* The cumulative counts below[v] = f(n, m, 0) + ... + f(n, m, v); NULL when out of memory. */
 static const double *null_distribution(size_t n, size_t m, double *total)
 {
 	size_t w = n * m + 1;
-	double *prev, *cur, *f;
+	double *prev, *cur, *below, sum = 0;
 
-	if (null_dist.f && null_dist.n == n && null_dist.m == m) {
+	if (null_dist.below && null_dist.n == n && null_dist.m == m) {
 		*total = null_dist.total;
-		return null_dist.f;
+		return null_dist.below;
 	}
 	prev = calloc((m + 1) * w, sizeof(*prev));
 	cur = calloc((m + 1) * w, sizeof(*cur));
-	f = malloc(w * sizeof(*f));
-	if (!prev || !cur || !f) {
+	below = malloc(w * sizeof(*below));
+	if (!prev || !cur || !below) {
 		free(prev);
 		free(cur);
-		free(f);
+		free(below);
 		return NULL;
 	}
 	/* i = 0: only b's, U = 0 whatever j */
@@ -72,37 +93,30 @@ static const double *null_distribution(size_t n, size_t m, double *total)
 		prev = cur;
 		cur = t;
 	}
-	*total = 0;
 	for (size_t v = 0; v < w; v++) {
-		f[v] = prev[m * w + v];
-		*total += f[v];
+		sum += prev[m * w + v];
+		below[v] = sum;
 	}
 	free(prev);
 	free(cur);
-	free(null_dist.f);
-	null_dist.f = f;
+	free(null_dist.below);
+	null_dist.below = below;
 	null_dist.n = n;
 	null_dist.m = m;
-	null_dist.total = *total;
-	return f;
+	null_dist.total = *total = sum;
+	return below;
 }
 
 /* P(U <= u) and P(U >= u) under the null; false when out of memory. */
 static bool exact_tails(size_t n, size_t m, size_t u, double *le, double *ge)
 {
-	double total, below = 0, above = 0;
-	const double *f = null_distribution(n, m, &total);
+	double total;
+	const double *below = null_distribution(n, m, &total);
 
-	if (!f)
+	if (!below)
 		return false;
-	for (size_t v = 0; v <= n * m; v++) {
-		if (v <= u)
-			below += f[v];
-		if (v >= u)
-			above += f[v];
-	}
-	*le = below / total;
-	*ge = above / total;
+	*le = below[u] / total;
+	*ge = (total - (u ? below[u - 1] : 0)) / total;
 	return true;
 }
 
@@ -110,13 +124,13 @@ struct mwu mann_whitney(const double *a, size_t na, const double *b, size_t nb)
 {
 	struct mwu r = { .u = NAN, .p = NAN, .exact = false };
 	size_t n = na + nb;
-	struct tagged *all;
+	struct tagged pool[SMALL_POOL], *all;
 	double rank_sum = 0, ties = 0, mu, sigma, z;
 	bool tied = false;
 
 	if (!na || !nb)
 		return r;
-	all = malloc(n * sizeof(*all));
+	all = n <= SMALL_POOL ? pool : malloc(n * sizeof(*all));
 	if (!all)
 		return r;
 	for (size_t i = 0; i < na; i++)
@@ -125,11 +139,28 @@ struct mwu mann_whitney(const double *a, size_t na, const double *b, size_t nb)
 		all[na + i] = (struct tagged){ b[i], false };
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(all[i].v)) {
-			free(all);
+			if (all != pool)
+				free(all);
 			return r;
 		}
 	}
-	qsort(all, n, sizeof(*all), cmp_tagged);
+	if (all == pool) {
+		/* two short sorts and a merge beat one sort of the pool */
+		struct tagged merged[SMALL_POOL];
+		size_t i = 0, j = na, k = 0;
+
+		sort_tagged(all, na);
+		sort_tagged(all + na, nb);
+		while (i < na && j < n)
+			merged[k++] = all[j].v < all[i].v ? all[j++] : all[i++];
+		while (i < na)
+			merged[k++] = all[i++];
+		while (j < n)
+			merged[k++] = all[j++];
+		memcpy(all, merged, n * sizeof(*all));
+	} else {
+		sort_tagged(all, n);
+	}
 	/* a run of t equal values shares the average of ranks i+1 .. i+t */
 	for (size_t i = 0, j; i < n; i = j) {
 		double t, avg;
@@ -146,7 +177,8 @@ struct mwu mann_whitney(const double *a, size_t na, const double *b, size_t nb)
 			ties += t * t * t - t;
 		}
 	}
-	free(all);
+	if (all != pool)
+		free(all);
 	/* each a's rank counts itself, the a's below it and the b's below it */
 	r.u = rank_sum - (double)na * (double)(na + 1) / 2;
 

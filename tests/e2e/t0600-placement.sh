@@ -6,21 +6,37 @@
 ncpu=$(nproc)
 all_cpus=$(awk '/Cpus_allowed_list/ { print $2 }' /proc/self/status)
 
-# placements ARGS...: "pid cpus" of each perfbot image of a running bench
-placements() {
-	"$PERFBOT" bench "$@" -w 0 -d 3 -i 0.5 >/dev/null 2>&1 &
-	bg=$!
-	sleep 1.2
+# snapshot BG: "ppid tid cpus" of every thread of the bench's processes
+snapshot() {
 	for pid in $(sandbox_pids); do
-		[ "$pid" = "$bg" ] && continue
+		[ "$pid" = "$1" ] && continue
 		for tid in /proc/$pid/task/*; do
-			echo "$(awk '/^PPid/ { print $2 }' /proc/$pid/status) ${tid##*/} $(awk '/Cpus_allowed_list/ { print $2 }' "$tid/status")"
+			echo "$(awk '/^PPid/ { print $2 }' /proc/$pid/status 2>/dev/null) ${tid##*/} $(awk '/Cpus_allowed_list/ { print $2 }' "$tid/status" 2>/dev/null)"
 		done
-	done > "$SANDBOX/placements"
+	done
+}
+
+# placements N ARGS...: the snapshot of a running bench once its N threads
+# are all there (a loaded machine starts them late), or after 8 s
+placements() {
+	local want=$1 tries=0
+	shift
+	"$PERFBOT" bench "$@" -w 0 -d 10 -i 0.5 >/dev/null 2>&1 &
+	bg=$!
+	while [ $tries -lt 40 ]; do
+		sleep 0.2
+		snapshot $bg > "$SANDBOX/placements"
+		[ "$(wc -l < "$SANDBOX/placements")" -ge "$want" ] && break
+		tries=$((tries + 1))
+	done
+	# the tasks bind themselves as they start: let the last one settle
+	sleep 0.3
+	snapshot $bg > "$SANDBOX/placements"
+	kill -INT $bg
 	wait $bg
 }
 
-placements context_switch1 -m process -t 2
+placements 5 context_switch1 -m process -t 2
 # processes: leader (ppid = perfbot), 2 tasks (ppid = leader), 2 partners
 # (ppid = their task).  Each partner shares its task's single CPU.
 check "context_switch1 process: tasks on distinct CPUs, partners beside them" python3 -c '
@@ -38,7 +54,7 @@ for p in partners:
     assert p[2] == by_pid[p[0]][2], (p, by_pid[p[0]])
 ' "$SANDBOX/placements" "$ncpu"
 
-placements context_switch1 -m thread -t 1
+placements 3 context_switch1 -m thread -t 1
 check "context_switch1 thread: the partner thread shares the task's CPU" python3 -c '
 import sys
 rows = [l.split() for l in open(sys.argv[1])]
@@ -48,7 +64,7 @@ bound = [c for c in cpus if c != sys.argv[2]]
 assert len(rows) == 3 and len(bound) == 2 and bound[0] == bound[1], rows
 ' "$SANDBOX/placements" "$all_cpus"
 
-placements getppid1 -m process -t 2 --no-affinity
+placements 3 getppid1 -m process -t 2 --no-affinity
 check "--no-affinity: no task is bound" python3 -c '
 import sys
 rows = [l.split() for l in open(sys.argv[1])]

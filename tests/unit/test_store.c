@@ -339,6 +339,74 @@ static void samples_from_complete_runs(void **state)
 	store_samples_release(&sm);
 }
 
+/*
+ * The read goes run by run and finds names by id: many stats (the id
+ * table grows), runs whose stats differ and come in another order, and
+ * ids far apart (names looked up one by one instead of a range scan).
+ */
+static void samples_many_and_sparse(void **state)
+{
+	struct fixture *f = *state;
+	struct store_samples sm;
+	struct run_record r;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	make_run(&r, "box", "job", "c1", RUN_COMPLETE, 1);
+	assert_int_equal(statmap_add(&r.stats, "early", 1), 0);
+	put(f->s, &r);
+	/* 6,000 names of another job push the next ones far away */
+	make_run(&r, "box", "other", "c1", RUN_COMPLETE, 2);
+	for (unsigned i = 0; i < 6000; i++)
+		assert_int_equal(statmap_addf(&r.stats, i, "o.%05u", i), 0);
+	put(f->s, &r);
+	make_run(&r, "box", "job", "c1", RUN_COMPLETE, 3);
+	assert_int_equal(statmap_add(&r.stats, "early", 2), 0);
+	assert_int_equal(statmap_add(&r.stats, "late", 3), 0);
+	put(f->s, &r);
+	assert_int_equal(store_load_samples(f->s, "box", "job", "c1", &sm), 0);
+	assert_int_equal(sm.nr_runs, 2);
+	assert_int_equal(sm.nr, 2);
+	assert_string_equal(sm.names[0], "early");
+	assert_int_equal(sm.counts[0], 2);
+	assert_true(sm.values[0][0] == 1 && sm.values[0][1] == 2);
+	assert_string_equal(sm.names[1], "late");
+	assert_int_equal(sm.counts[1], 1);
+	assert_true(sm.values[1][0] == 3);
+	store_samples_release(&sm);
+
+	/* 3,000 stats; the second run lacks every third and adds its own */
+	for (unsigned run = 0; run < 3; run++) {
+		make_run(&r, "box", "big", "c1", RUN_COMPLETE, 10 + run);
+		for (unsigned i = 0; i < 3000; i++)
+			if (run != 1 || i % 3)
+				assert_int_equal(statmap_addf(&r.stats, run * 10000.0 + i,
+							      "b.%04u", i), 0);
+		if (run == 1)
+			for (unsigned i = 0; i < 100; i++)
+				assert_int_equal(statmap_addf(&r.stats, -1.0 * i,
+							      "a.%03u", i), 0);
+		put(f->s, &r);
+	}
+	assert_int_equal(store_load_samples(f->s, "box", "big", "c1", &sm), 0);
+	assert_int_equal(sm.nr_runs, 3);
+	assert_int_equal(sm.nr, 3100);
+	for (unsigned i = 0; i < 100; i++) {
+		assert_int_equal(sm.counts[i], 1);
+		assert_true(sm.values[i][0] == -1.0 * i);
+	}
+	for (unsigned i = 0; i < 3000; i++) {
+		size_t k = 100 + i;
+		char name[16];
+
+		snprintf(name, sizeof(name), "b.%04u", i);
+		assert_string_equal(sm.names[k], name);
+		assert_int_equal(sm.counts[k], i % 3 ? 3 : 2);
+		assert_true(sm.values[k][0] == i);
+		assert_true(sm.values[k][sm.counts[k] - 1] == 20000.0 + i);
+	}
+	store_samples_release(&sm);
+}
+
 static void resolve_commit(void **state)
 {
 	struct fixture *f = *state;
@@ -731,6 +799,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(incomplete_record_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(groups_and_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(samples_from_complete_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(samples_many_and_sparse, setup, teardown),
 		cmocka_unit_test_setup_teardown(resolve_commit, setup, teardown),
 		cmocka_unit_test_setup_teardown(foreign_files_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(newer_schema_refused, setup, teardown),

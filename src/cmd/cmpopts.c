@@ -1,0 +1,105 @@
+#include "cmd/cmpopts.h"
+#include "cmd/cmds.h"
+#include "cmd/cmdutil.h"
+#include "cmd/minchange.h"
+#include "util/parse.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cmpopts_init(struct cmpopts *o, const char *who, int argc)
+{
+	*o = (struct cmpopts){ .who = who, .alpha = 0.05 };
+	o->sets = calloc(argc + 1, sizeof(*o->sets));
+	o->rules = calloc(argc + 1, sizeof(*o->rules));
+	if (!o->sets || !o->rules)
+		return cmd_failure(who, "out of memory");
+	return 0;
+}
+
+int cmpopts_option(struct cmpopts *o, int c, const char *arg)
+{
+	int err;
+
+	switch (c) {
+	case CMPOPT_DB:
+		if (!*arg)
+			return cmd_usage_error(o->who, "--db needs a path");
+		o->db = arg;
+		return 0;
+	case 's':
+		if (!strchr(arg, '=') || *arg == '=')
+			return cmd_usage_error(o->who, "invalid -s '%s': expected KEY=VALUE", arg);
+		o->sets[o->nr_sets++] = (char *)arg;
+		return 0;
+	case CMPOPT_TESTBOX:
+		o->testbox = arg;
+		return 0;
+	case CMPOPT_REPO:
+		o->repo = arg;
+		return 0;
+	case CMPOPT_MIN_CHANGE:
+		err = parse_min_change(arg, &o->rules[o->nr_rules], &o->min_change);
+		if (err == -ENOMEM)
+			return cmd_failure(o->who, "out of memory");
+		if (err < 0)
+			return cmd_usage_error(o->who,
+					       "invalid --min-change '%s': expected PCT or PATTERN=PCT, PCT a percentage of at least 0",
+					       arg);
+		if (err)
+			o->nr_rules++;
+		else
+			o->have_min = true;
+		return 0;
+	case CMPOPT_ALPHA:
+		if (parse_double(arg, &o->alpha) != PARSE_OK || !(o->alpha > 0 && o->alpha < 1))
+			return cmd_usage_error(o->who,
+					       "invalid --alpha '%s': expected a number between 0 and 1",
+					       arg);
+		return 0;
+	}
+	return -1;
+}
+
+int cmpopts_finish(struct cmpopts *o)
+{
+	if (o->db)
+		return 0;
+	o->db = o->db_owned = store_default_location();
+	if (!o->db)
+		return cmd_failure(o->who,
+				   "no database location: give --db PATH or set PERFBOT_DB (no home directory is known)");
+	return 0;
+}
+
+void cmpopts_apply(const struct cmpopts *o, struct compare_opts *out)
+{
+	compare_opts_init(out);
+	out->alpha = out->q = o->alpha;
+	if (o->have_min)
+		out->kpi_min_pct = out->other_min_pct = o->min_change;
+	out->rules = o->rules;
+	out->nr_rules = o->nr_rules;
+}
+
+int cmpopts_open_store(const struct cmpopts *o, struct store **s)
+{
+	char err[1024];
+
+	if (store_open(o->db, STORE_READ, s, err, sizeof(err)))
+		return cmd_failure(o->who, "%s", err);
+	return 0;
+}
+
+void cmpopts_release(struct cmpopts *o)
+{
+	free(o->db_owned);
+	free(o->sets);
+	for (size_t i = 0; o->rules && i < o->nr_rules; i++)
+		free((char *)o->rules[i].pattern);
+	free(o->rules);
+	o->db_owned = NULL;
+	o->sets = NULL;
+	o->rules = NULL;
+}
