@@ -23,6 +23,7 @@ static const struct subcommand subcommands[] = {
 	{ "job", cmd_job, "split a job file into its atomic jobs" },
 	{ "results", cmd_results, "list stored results, or show one run" },
 	{ "compare", cmd_compare, "what changed between commits, with statistics" },
+	{ "bisect", cmd_bisect, "find the commit that changed a metric, under noise" },
 	{ "report", cmd_report, "write the report: text, email, html or json" },
 	{ "import", cmd_import, "load LKP matrix.json or CSV results into the store" },
 	{ "stat", cmd_stat, "time any command over repeated runs, compare variants" },

@@ -27,6 +27,7 @@ int cmd_stat(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_job(int argc, char **argv);
 int cmd_run(int argc, char **argv);

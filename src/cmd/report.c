@@ -11,11 +11,13 @@
 #include "report/report.h"
 #include "store/store.h"
 #include "util/child.h"
+#include "util/parse.h"
 #include "util/words.h"
 #include "vcs/git.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -36,6 +38,8 @@ static const char report_usage[] =
 	"                      [--sendmail CMD] [-s KEY=VALUE ...] [--testbox HOST]\n"
 	"                      [--min-change [PATTERN=]PCT ...] [--alpha A]\n"
 	"                      BASE OTHER [OTHER ...]\n"
+	"       perfbot report [--db PATH] --format FMT [--from --to --reported-by --link\n"
+	"                      --send --sendmail] --bisect ID\n"
 	"\n"
 	"Write the report of what changed between BASE and the OTHER commits, for\n"
 	"every atomic job with complete runs on all of them (as perfbot compare\n"
@@ -62,6 +66,8 @@ static const char report_usage[] =
 	"      --min-change [PATTERN=]PCT\n"
 	"                          the smallest change reported (as perfbot compare)\n"
 	"      --alpha A           the tests' alpha (as perfbot compare; default 0.05)\n"
+	"      --bisect ID         the report of bisection ID (perfbot bisect): the\n"
+	"                          culprit, how sure, and the confirmation's evidence\n"
 	"  -h, --help              show this help\n"
 	"\n"
 	"Exit status: 0 written (or sent), 1 no atomic job has complete runs on all\n"
@@ -72,6 +78,7 @@ enum format { FORMAT_TEXT, FORMAT_EMAIL, FORMAT_HTML, FORMAT_JSON };
 
 struct report_args {
 	struct cmpopts sel;	/* --db, -s, --testbox, --repo, --min-change, --alpha */
+	int64_t bisect;		/* --bisect ID: that bisection's report; 0: none */
 	enum format format;
 	bool all, send;
 	const char *branch, *from, *to, *reported_by, *link, *sendmail;
@@ -84,7 +91,7 @@ struct report_args {
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	enum { OPT_FORMAT = 256, OPT_ALL, OPT_BRANCH, OPT_FROM, OPT_TO,
-	       OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL };
+	       OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL, OPT_BISECT };
 	static const struct option longopts[] = {
 		CMPOPTS_LONGOPTS,
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -96,6 +103,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "link", required_argument, NULL, OPT_LINK },
 		{ "send", no_argument, NULL, OPT_SEND },
 		{ "sendmail", required_argument, NULL, OPT_SENDMAIL },
+		{ "bisect", required_argument, NULL, OPT_BISECT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -152,6 +160,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 				return usage_error("--sendmail needs a command");
 			a->sendmail = optarg;
 			break;
+		case OPT_BISECT: {
+			unsigned long id;
+
+			if (parse_ulong(optarg, 1, INT64_MAX, &id) != PARSE_OK)
+				return usage_error("invalid --bisect '%s': expected a bisection id",
+						   optarg);
+			a->bisect = (int64_t)id;
+			break;
+		}
 		case 'h':
 			fputs(report_usage, stdout);
 			return -1;
@@ -161,8 +178,10 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (argc - optind < 2)
-		return usage_error("needs at least two commits: perfbot report BASE OTHER");
+	if (a->bisect && argc - optind)
+		return usage_error("--bisect takes no commits: the bisection names them");
+	if (!a->bisect && argc - optind < 2)
+		return usage_error("needs at least two commits, or --bisect ID: perfbot report BASE OTHER");
 	if ((a->send || a->sendmail) && a->format != FORMAT_EMAIL)
 		return usage_error("--send and --sendmail need --format email");
 	a->given = argv + optind;
@@ -254,8 +273,25 @@ static char *origin_url(const char *repo)
 	return out;
 }
 
-static int write_report(FILE *out, const struct report_args *a, const struct report *r)
+static int write_report(FILE *out, const struct report_args *a, const struct report *r,
+			json_t *bisection)
 {
+	struct report_bisect_opts bo = {
+		.from = a->from, .to = a->to, .reported_by = a->reported_by, .link = a->link,
+	};
+
+	if (bisection) {
+		switch (a->format) {
+		case FORMAT_EMAIL:
+			return report_bisect_email(out, bisection, &bo);
+		case FORMAT_HTML:
+			return report_bisect_html(out, bisection);
+		case FORMAT_JSON:
+			return report_bisect_json(out, bisection);
+		default:
+			return report_bisect_text(out, bisection);
+		}
+	}
 	switch (a->format) {
 	case FORMAT_EMAIL:
 		return report_email(out, r);
@@ -268,7 +304,8 @@ static int write_report(FILE *out, const struct report_args *a, const struct rep
 	}
 }
 
-static int emit(const struct report_args *a, const struct report *r)
+/* One of r (a comparison) and bisection (a bisection's result) is given. */
+static int emit(const struct report_args *a, const struct report *r, json_t *bisection)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -279,7 +316,7 @@ static int emit(const struct report_args *a, const struct report *r)
 	mem = open_memstream(&buf, &len);
 	if (!mem)
 		return failure("out of memory");
-	err = write_report(mem, a, r);
+	err = write_report(mem, a, r, bisection);
 	if (fclose(mem) && !err)
 		err = -EIO;
 	if (err) {
@@ -353,7 +390,7 @@ static int run_report(struct store *s, const struct report_args *a)
 		.repo_url = url, .branch = a->branch, .from = a->from, .to = a->to,
 		.reported_by = a->reported_by, .link = a->link, .show_all = a->all,
 	};
-	ret = emit(a, &r);
+	ret = emit(a, &r, NULL);
 out:
 	for (size_t j = 0; gc && j < a->nr_commits; j++)
 		git_commit_release(&gc[j]);
@@ -362,6 +399,41 @@ out:
 	free(rj);
 	free(url);
 	gather_release(&ga);
+	return ret;
+}
+
+/* --bisect ID: the stored result of that bisection, formatted. */
+static int bisect_report(struct store *s, const struct report_args *a)
+{
+	struct store_bisect b = { 0 };
+	json_error_t jerr;
+	json_t *r = NULL;
+	int ret = store_bisect_get(s, a->bisect, &b);
+
+	if (ret == -ENOENT) {
+		ret = usage_error("no bisection %" PRId64 " in the store", a->bisect);
+		goto out;
+	}
+	if (ret) {
+		ret = failure("%s", store_error(s));
+		goto out;
+	}
+	if (!b.result) {
+		ret = failure("bisection %" PRId64 " has no result yet (%s): 'perfbot bisect resume %"
+			      PRId64 "' finishes it", b.id, b.status, b.id);
+		goto out;
+	}
+	r = json_loads(b.result, 0, &jerr);
+	if (!r) {
+		ret = failure("bisection %" PRId64 "'s result is damaged: %s", b.id, jerr.text);
+		goto out;
+	}
+	/* the store's word wins: a reset bisection says so */
+	json_object_set_new(r, "status", json_string(b.status));
+	ret = emit(a, NULL, r);
+out:
+	json_decref(r);
+	store_bisect_release(&b);
 	return ret;
 }
 
@@ -374,7 +446,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		ret = ret < 0 ? EXIT_OK : ret;
 	else if (!(ret = cmpopts_open_store(&a.sel, &s)))
-		ret = run_report(s, &a);
+		ret = a.bisect ? bisect_report(s, &a) : run_report(s, &a);
 	store_close(s);
 	cmpopts_release(&a.sel);
 	return ret;

@@ -3,11 +3,13 @@
  *
  * Self-contained because reports are mailed, archived and opened offline:
  * inline CSS, SVG plots drawn here, no script, no external reference.
- * Every string from the input goes through html_puts(): stat names hold
- * '<', '&' and quotes (dmesg.WARNING:at_<function>), and commit subjects
- * are whatever a developer typed.
+ * Every string from the input goes through report_html_puts(): stat
+ * names hold '<', '&' and quotes (dmesg.WARNING:at_<function>), and commit
+ * subjects are whatever a developer typed.  The helpers bisect.c shares
+ * are declared in internal.h.
  */
 #include "report/report.h"
+#include "report/internal.h"
 #include "stats/ttest.h"
 
 #include <errno.h>
@@ -16,15 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Plot geometry, in SVG user units (the viewBox scales it). */
-#define PLOT_W		640
-#define PLOT_H		300
-#define MARGIN_L	90
-#define MARGIN_R	20
-#define MARGIN_T	20
-#define MARGIN_B	50
-
-static void html_puts(FILE *out, const char *s)
+void report_html_puts(FILE *out, const char *s)
 {
 	if (!s)
 		return;
@@ -52,12 +46,12 @@ static void html_puts(FILE *out, const char *s)
 }
 
 /* Commit ids are 40-hex shas or labels; 12 characters tell them apart. */
-static void html_short_id(FILE *out, const char *id)
+void report_html_short_id(FILE *out, const char *id)
 {
 	char buf[13];
 
 	snprintf(buf, sizeof(buf), "%s", id ? id : "?");
-	html_puts(out, buf);
+	report_html_puts(out, buf);
 }
 
 /* As the text report shows means, so both read the same. */
@@ -134,11 +128,11 @@ static void commit_headers(FILE *out, const struct report *r, const char *first,
 			   const char *per_commit)
 {
 	fputs("<tr><th rowspan=\"2\">stat</th><th>", out);
-	html_short_id(out, r->commits[0].id);
+	report_html_short_id(out, r->commits[0].id);
 	fputs(" (base)</th>", out);
 	for (size_t c = 1; c < r->ncommits; c++) {
 		fputs("<th colspan=\"3\">", out);
-		html_short_id(out, r->commits[c].id);
+		report_html_short_id(out, r->commits[c].id);
 		fputs("</th>", out);
 	}
 	fprintf(out, "</tr>\n<tr><th>%s</th>", first);
@@ -163,7 +157,7 @@ static size_t failure_table(FILE *out, const struct report *r,
 				       "<th>%reproduction</th><th>fails:runs</th>");
 		}
 		fputs("<tr><td class=\"name\">", out);
-		html_puts(out, row->name);
+		report_html_puts(out, row->name);
 		fputs("</td>", out);
 		put_fails(out, row->base_fails, row->base_runs);
 		for (size_t c = 0; c + 1 < r->ncommits; c++) {
@@ -200,7 +194,7 @@ static size_t numeric_table(FILE *out, const struct report *r,
 		}
 		fprintf(out, "<tr%s><td class=\"name\">",
 			row->family == FAMILY_KPI ? " class=\"kpi\"" : "");
-		html_puts(out, row->name);
+		report_html_puts(out, row->name);
 		fputs("</td>", out);
 		put_mean(out, &row->base);
 		for (size_t c = 0; c + 1 < r->ncommits; c++) {
@@ -253,21 +247,17 @@ static double half_interval(const struct summary *s)
 	return t_quantile(0.975, (double)(s->n - 1)) * s->sem;
 }
 
-struct axis {
-	double lo, hi;
-};
-
-static double y_of(const struct axis *a, double v)
+double report_axis_y(const struct report_axis *a, double v)
 {
 	return MARGIN_T + (a->hi - v) / (a->hi - a->lo) * (PLOT_H - MARGIN_T - MARGIN_B);
 }
 
-static double x_of(size_t c, size_t n)
+double report_plot_x(double c, size_t n)
 {
 	return MARGIN_L + (c + 0.5) * (PLOT_W - MARGIN_L - MARGIN_R) / (double)n;
 }
 
-static void widen(struct axis *a, double v)
+void report_axis_widen(struct report_axis *a, double v)
 {
 	if (!isfinite(v))
 		return;
@@ -278,7 +268,7 @@ static void widen(struct axis *a, double v)
 }
 
 /* 1, 2 or 5 times a power of ten: tick labels a reader can add up. */
-static double nice_step(double range)
+double report_nice_step(double range)
 {
 	double raw = range / 4, mag = pow(10, floor(log10(raw))), norm = raw / mag;
 
@@ -291,14 +281,14 @@ static double nice_step(double range)
 	return 10 * mag;
 }
 
-static void y_ticks(FILE *out, const struct axis *a)
+void report_svg_y_ticks(FILE *out, const struct report_axis *a)
 {
-	double step = nice_step(a->hi - a->lo);
+	double step = report_nice_step(a->hi - a->lo);
 	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step));
 
 	for (int i = 0;; i++) {
 		/* by index, not by adding steps: no drift, no "-0" */
-		double t = (ceil(a->lo / step) + i) * step, y = y_of(a, t);
+		double t = (ceil(a->lo / step) + i) * step, y = report_axis_y(a, t);
 
 		if (t > a->hi + step * 1e-9)
 			break;
@@ -315,11 +305,44 @@ static void y_ticks(FILE *out, const struct axis *a)
 	}
 }
 
+void report_axis_pad(struct report_axis *a)
+{
+	if (!isfinite(a->lo)) {
+		a->lo = 0;
+		a->hi = 1;
+	}
+	/* a constant stat would divide by a zero range: give it room */
+	if (a->hi - a->lo <= fabs(a->hi) * 1e-12) {
+		double pad = a->hi != 0 ? fabs(a->hi) * 0.05 : 1;
+
+		a->lo -= pad;
+		a->hi += pad;
+	} else {
+		double pad = (a->hi - a->lo) * 0.08;
+
+		a->lo -= pad;
+		a->hi += pad;
+	}
+}
+
+void report_svg_begin(FILE *out, const char *title)
+{
+	/* HTML5 parses inline SVG without xmlns: no URL in the file at all */
+	fprintf(out, "<svg viewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%d\" role=\"img\"><title>", PLOT_W, PLOT_H,
+		PLOT_W, PLOT_H);
+	report_html_puts(out, title);
+	fputs("</title>\n", out);
+	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
+		MARGIN_L, MARGIN_T, PLOT_W - MARGIN_L - MARGIN_R,
+		PLOT_H - MARGIN_T - MARGIN_B);
+}
+
 static void plot(FILE *out, const struct report *r, const struct report_job *j,
 		 const struct stat_row *row)
 {
 	size_t n = r->ncommits;
-	struct axis a = { INFINITY, -INFINITY };
+	struct report_axis a = { INFINITY, -INFINITY };
 	bool trend_started = false;
 
 	for (size_t c = 0; c < n; c++) {
@@ -329,43 +352,20 @@ static void plot(FILE *out, const struct report *r, const struct report_job *j,
 		double h = half_interval(s);
 
 		for (size_t k = 0; k < cnt; k++)
-			widen(&a, v[k]);
+			report_axis_widen(&a, v[k]);
 		if (s->n) {
-			widen(&a, s->mean);
+			report_axis_widen(&a, s->mean);
 			if (isfinite(h)) {
-				widen(&a, s->mean - h);
-				widen(&a, s->mean + h);
+				report_axis_widen(&a, s->mean - h);
+				report_axis_widen(&a, s->mean + h);
 			}
 		}
 	}
-	if (!isfinite(a.lo)) {
-		a.lo = 0;
-		a.hi = 1;
-	}
-	/* a constant stat would divide by a zero range: give it room */
-	if (a.hi - a.lo <= fabs(a.hi) * 1e-12) {
-		double pad = a.hi != 0 ? fabs(a.hi) * 0.05 : 1;
-
-		a.lo -= pad;
-		a.hi += pad;
-	} else {
-		double pad = (a.hi - a.lo) * 0.08;
-
-		a.lo -= pad;
-		a.hi += pad;
-	}
+	report_axis_pad(&a);
 
 	fputs("<figure>\n", out);
-	/* HTML5 parses inline SVG without xmlns: no URL in the file at all */
-	fprintf(out, "<svg viewBox=\"0 0 %d %d\" "
-		"width=\"%d\" height=\"%d\" role=\"img\"><title>", PLOT_W, PLOT_H,
-		PLOT_W, PLOT_H);
-	html_puts(out, row->name);
-	fputs("</title>\n", out);
-	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
-		MARGIN_L, MARGIN_T, PLOT_W - MARGIN_L - MARGIN_R,
-		PLOT_H - MARGIN_T - MARGIN_B);
-	y_ticks(out, &a);
+	report_svg_begin(out, row->name);
+	report_svg_y_ticks(out, &a);
 
 	if (n > 2) {
 		for (size_t c = 0; c < n; c++) {
@@ -374,8 +374,8 @@ static void plot(FILE *out, const struct report *r, const struct report_job *j,
 			if (!s->n)
 				continue;
 			fprintf(out, "%s%.1f,%.1f", trend_started ? " " :
-				"<polyline class=\"trend\" points=\"", x_of(c, n),
-				y_of(&a, s->mean));
+				"<polyline class=\"trend\" points=\"", report_plot_x(c, n),
+				report_axis_y(&a, s->mean));
 			trend_started = true;
 		}
 		if (trend_started)
@@ -385,29 +385,29 @@ static void plot(FILE *out, const struct report *r, const struct report_job *j,
 	for (size_t c = 0; c < n; c++) {
 		const struct summary *s = row_summary(row, c);
 		bool changed = c && row->vs[c - 1].verdict == VERDICT_CHANGED;
-		double x = x_of(c, n), h = half_interval(s);
+		double x = report_plot_x(c, n), h = half_interval(s);
 		size_t cnt;
 		const double *v = set_values(&j->sets[c], row->name, &cnt);
 
 		fprintf(out, "<text class=\"commit\" x=\"%.1f\" y=\"%d\">", x,
 			PLOT_H - MARGIN_B + 18);
-		html_short_id(out, r->commits[c].id);
+		report_html_short_id(out, r->commits[c].id);
 		fputs("</text>\n", out);
 		if (s->n && isfinite(h))
 			fprintf(out, "<line class=\"ci\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-				x, y_of(&a, s->mean - h), x, y_of(&a, s->mean + h));
+				x, report_axis_y(&a, s->mean - h), x, report_axis_y(&a, s->mean + h));
 		/* spread equal values sideways, or 5 identical runs look like 1 */
 		for (size_t k = 0; k < cnt; k++)
 			if (isfinite(v[k]))
 				fprintf(out, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
-					x + 18 + (double)(k % 5) * 4, y_of(&a, v[k]));
+					x + 18 + (double)(k % 5) * 4, report_axis_y(&a, v[k]));
 		if (s->n)
 			fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 				changed ? "mean changed" : "mean", x - 12,
-				y_of(&a, s->mean), x + 12, y_of(&a, s->mean));
+				report_axis_y(&a, s->mean), x + 12, report_axis_y(&a, s->mean));
 	}
 	fputs("</svg>\n<figcaption>", out);
-	html_puts(out, row->name);
+	report_html_puts(out, row->name);
 	fputs(": every run (dots), each commit's mean (bar, red where changed) "
 	      "and its 95% interval (vertical line)</figcaption>\n</figure>\n", out);
 }
@@ -422,7 +422,7 @@ static bool wants_plot(const struct report *r, const struct report_job *j,
 
 /* ---- the page ---- */
 
-static const char css[] =
+const char report_html_css[] =
 	"body{font-family:sans-serif;margin:1.5em;color:#222;background:#fff}\n"
 	"table{border-collapse:collapse;margin:0.8em 0}\n"
 	"th,td{border:1px solid #ccc;padding:2px 8px}\n"
@@ -452,7 +452,7 @@ static void dl_item(FILE *out, const char *term, const char *value)
 	if (!value)
 		return;
 	fprintf(out, "<dt>%s</dt><dd>", term);
-	html_puts(out, value);
+	report_html_puts(out, value);
 	fputs("</dd>\n", out);
 }
 
@@ -461,9 +461,9 @@ static void job_section(FILE *out, const struct report *r, const struct report_j
 	size_t shown;
 
 	fputs("<section>\n<h2>", out);
-	html_puts(out, j->testcase ? j->testcase : "job");
+	report_html_puts(out, j->testcase ? j->testcase : "job");
 	fputs(": ", out);
-	html_puts(out, j->job);
+	report_html_puts(out, j->job);
 	fputs("</h2>\n<dl>\n", out);
 	dl_item(out, "testbox", j->testbox);
 	dl_item(out, "job", j->job);
@@ -474,9 +474,9 @@ static void job_section(FILE *out, const struct report *r, const struct report_j
 		for (size_t i = 0; i < j->params->n; i++) {
 			if (i)
 				fputs(", ", out);
-			html_puts(out, j->params->v[i].key);
+			report_html_puts(out, j->params->v[i].key);
 			fputc('=', out);
-			html_puts(out, j->params->v[i].value);
+			report_html_puts(out, j->params->v[i].value);
 		}
 		fputs("</dd>\n", out);
 	}
@@ -493,7 +493,7 @@ static void job_section(FILE *out, const struct report *r, const struct report_j
 
 	if (j->job_text) {
 		fputs("<details><summary>job to reproduce</summary><pre>", out);
-		html_puts(out, j->job_text);
+		report_html_puts(out, j->job_text);
 		fputs("</pre></details>\n", out);
 	}
 	fputs("</section>\n", out);
@@ -506,12 +506,12 @@ int report_html(FILE *out, const struct report *r)
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<title>perfbot report: ", out);
-	html_short_id(out, r->commits[0].id);
+	report_html_short_id(out, r->commits[0].id);
 	if (r->ncommits > 1) {
 		fputs(" .. ", out);
-		html_short_id(out, r->commits[r->ncommits - 1].id);
+		report_html_short_id(out, r->commits[r->ncommits - 1].id);
 	}
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", report_html_css);
 	fputs("<h1>perfbot report</h1>\n<dl>\n", out);
 	dl_item(out, "repository", r->repo_url);
 	dl_item(out, "branch", r->branch);
@@ -523,9 +523,9 @@ int report_html(FILE *out, const struct report *r)
 
 		fprintf(out, "<tr><td>%zu%s</td><td class=\"name\">", c,
 			c ? "" : " (base)");
-		html_puts(out, k->id);
+		report_html_puts(out, k->id);
 		fputs("</td><td>", out);
-		html_puts(out, k->subject);
+		report_html_puts(out, k->subject);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);

@@ -52,23 +52,9 @@ static void format_change(char *buf, size_t len, const struct pct_change *c)
 		snprintf(buf, len, "%+.1f%%", c->pct);
 }
 
-/* +1 higher is better, -1 lower is better, 0 unknown. */
-static int direction(const char *name)
-{
-	size_t n = strlen(name);
-
-	if ((n > 4 && !strcmp(name + n - 4, "_ops")) || strstr(name, "throughput") ||
-	    strstr(name, "Throughput_") || strstr(name, "workload"))
-		return 1;
-	if (strstr(name, "time") || strstr(name, "latency") ||
-	    compare_is_failure_stat(name))
-		return -1;
-	return 0;
-}
-
 const char *report_direction_word(const char *name, double change)
 {
-	int d = direction(name);
+	int d = compare_stat_direction(name);
 
 	if (!d || change == 0 || !isfinite(change))
 		return NULL;

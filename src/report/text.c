@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "report/report.h"
+#include "report/internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,9 +14,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* RFC 5322 allows 998 octets a line before the CRLF. */
-#define MAX_LINE 998
 
 /* The KPI row of a job, or NULL: the stat the job exists for. */
 static const struct stat_row *kpi_row(const struct report_job *j)
@@ -147,9 +145,9 @@ static size_t utf8_len(const unsigned char *p, const unsigned char *end)
 /*
  * The body as the message may carry it: invalid UTF-8 (a stat or job text
  * is whatever a benchmark wrote) becomes '?', NULs and stray CRs go, and
- * a line longer than MAX_LINE octets is broken between characters.
+ * a line longer than REPORT_MAX_LINE octets is broken between characters.
  */
-static void put_body(FILE *out, const char *buf, size_t len)
+void report_put_body(FILE *out, const char *buf, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)buf, *end = p + len;
 	size_t col = 0;
@@ -171,7 +169,7 @@ static void put_body(FILE *out, const char *buf, size_t len)
 			}
 			continue;
 		}
-		if (col + n > MAX_LINE) {
+		if (col + n > REPORT_MAX_LINE) {
 			fputc('\n', out);
 			col = 0;
 		}
@@ -357,38 +355,20 @@ static void subject(char *buf, size_t len, const struct report *r, size_t headli
 			 v->change.pct, change_word(j, v));
 	else
 		snprintf(buf, len, "[perfbot] %.10s: no significant change", id);
-	/* a header is ASCII unless encoded (RFC 2047): keep it plain */
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p >= 0x80 || *p < ' ')
-			*p = '?';
 }
 
-int report_email(FILE *out, const struct report *r)
+int report_email_message(FILE *out, const char *from, const char *to,
+			 const char *subject, const char *body, size_t len)
 {
-	size_t headline = r->njobs, len = 0;
 	char subj[512], date[64], host[256], id[512];
-	char *body = NULL;
 	struct timespec ts;
 	struct tm tm;
-	FILE *mem;
-	int err;
 
-	if (r->ncommits < 2 || !r->njobs)
-		return -EINVAL;
-	for (size_t i = 0; i < r->njobs && headline == r->njobs; i++)
-		if (kpi_change(r, &r->jobs[i]))
-			headline = i;
-	mem = open_memstream(&body, &len);
-	if (!mem)
-		return -errno;
-	err = write_body(mem, r, headline);
-	if (fclose(mem) && !err)
-		err = -EIO;
-	if (err) {
-		free(body);
-		return err;
-	}
-	subject(subj, sizeof(subj), r, headline);
+	snprintf(subj, sizeof(subj), "%s", subject);
+	/* a header is ASCII unless encoded (RFC 2047): keep it plain */
+	for (char *p = subj; *p; p++)
+		if ((unsigned char)*p >= 0x80 || *p < ' ')
+			*p = '?';
 	clock_gettime(CLOCK_REALTIME, &ts);
 	/* RFC 5322 names days and months in English, whatever the locale */
 	localtime_r(&ts.tv_sec, &tm);
@@ -410,9 +390,9 @@ int report_email(FILE *out, const struct report *r)
 	host[sizeof(host) - 1] = '\0';
 	snprintf(id, sizeof(id), "<perfbot.%lld.%09ld.%ld@%s>", (long long)ts.tv_sec,
 		 ts.tv_nsec, (long)getpid(), host);
-	put_header(out, "From", r->from ? r->from : "perfbot <perfbot@localhost>");
-	if (r->to)
-		put_header(out, "To", r->to);
+	put_header(out, "From", from ? from : "perfbot <perfbot@localhost>");
+	if (to)
+		put_header(out, "To", to);
 	put_header(out, "Subject", subj);
 	put_header(out, "Date", date);
 	put_header(out, "Message-ID", id);
@@ -420,7 +400,35 @@ int report_email(FILE *out, const struct report *r)
 	put_header(out, "Content-Type", "text/plain; charset=utf-8");
 	put_header(out, "Content-Transfer-Encoding", "8bit");
 	fputc('\n', out);
-	put_body(out, body, len);
-	free(body);
+	report_put_body(out, body, len);
 	return ferror(out) ? -EIO : 0;
+}
+
+int report_email(FILE *out, const struct report *r)
+{
+	size_t headline = r->njobs, len = 0;
+	char subj[512];
+	char *body = NULL;
+	FILE *mem;
+	int err;
+
+	if (r->ncommits < 2 || !r->njobs)
+		return -EINVAL;
+	for (size_t i = 0; i < r->njobs && headline == r->njobs; i++)
+		if (kpi_change(r, &r->jobs[i]))
+			headline = i;
+	mem = open_memstream(&body, &len);
+	if (!mem)
+		return -errno;
+	err = write_body(mem, r, headline);
+	if (fclose(mem) && !err)
+		err = -EIO;
+	if (err) {
+		free(body);
+		return err;
+	}
+	subject(subj, sizeof(subj), r, headline);
+	err = report_email_message(out, r->from, r->to, subj, body, len);
+	free(body);
+	return err;
 }

@@ -56,6 +56,19 @@ bool compare_is_pct_stat(const char *name)
 	return n && name[n - 1] == '%';
 }
 
+int compare_stat_direction(const char *name)
+{
+	size_t n = strlen(name);
+
+	if ((n > 4 && !strcmp(name + n - 4, "_ops")) || strstr(name, "throughput") ||
+	    strstr(name, "Throughput_") || strstr(name, "workload"))
+		return 1;
+	if (strstr(name, "time") || strstr(name, "latency") ||
+	    compare_is_failure_stat(name))
+		return -1;
+	return 0;
+}
+
 unsigned compare_runs_missing(const struct sample_set *set)
 {
 	return set->nr_runs >= 3 ? 0 : 3 - (unsigned)set->nr_runs;

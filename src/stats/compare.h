@@ -91,6 +91,13 @@ bool compare_is_failure_stat(const char *name);
 bool compare_is_pct_stat(const char *name);
 
 /*
+ * Which way is better for a stat, by its name: +1 higher (*_ops,
+ * throughput, workload), -1 lower (time, latency, failure stats), 0 the
+ * name does not say.
+ */
+int compare_stat_direction(const char *name);
+
+/*
  * Compare sets[1..nsets-1] with sets[0].  Rows are sorted: KPIs first,
  * then failure stats, then the others, each by name.  0 or -ENOMEM/-EINVAL.
  */

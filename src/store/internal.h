@@ -32,6 +32,21 @@ struct store_ops {
 			    const char *job, const char *commit,
 			    struct store_samples *out);
 	int (*resolve_commit)(struct store *s, const char *given, char **full);
+	int (*bisect_add)(struct store *s, const char *status, const char *spec,
+			  int64_t *id);
+	int (*bisect_get)(struct store *s, int64_t id, struct store_bisect *out);
+	int (*bisect_latest)(struct store *s, struct store_bisect *out);
+	int (*bisect_list)(struct store *s, struct store_bisect **out,
+			   size_t *nr);
+	int (*bisect_update)(struct store *s, int64_t id, const char *status,
+			     const char *result);
+	int (*bisect_log_add)(struct store *s, int64_t id, const char *text);
+	int (*bisect_log)(struct store *s, int64_t id,
+			  struct store_bisect_line **lines, size_t *nr);
+	int (*bisect_mark)(struct store *s, int64_t id, const char *sha,
+			   const char *mark, const char *note);
+	int (*bisect_marks)(struct store *s, int64_t id,
+			    struct store_bisect_mark **marks, size_t *nr);
 };
 
 struct store {

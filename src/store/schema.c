@@ -58,6 +58,38 @@ const struct store_migration sqlite_migrations[] = {
 		"	PRIMARY KEY (run_id, name_id)\n"
 		") WITHOUT ROWID;\n",
 	},
+	{
+		.what = "bisections",
+		.sql =
+		/*
+		 * perfbot bisect's state; spec and result are its JSON, opaque
+		 * here.  AUTOINCREMENT as for runs: a bisection's id is shown
+		 * to users.
+		 */
+		"CREATE TABLE bisect (\n"
+		"	id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+		"	status TEXT NOT NULL,\n"
+		"	spec TEXT NOT NULL,\n"
+		"	result TEXT,\n"
+		"	created REAL NOT NULL,\n"
+		"	updated REAL NOT NULL\n"
+		");\n"
+		/* seq counts 1, 2, ... per bisection: the key keeps its log in order */
+		"CREATE TABLE bisect_log (\n"
+		"	bisect_id INTEGER NOT NULL REFERENCES bisect (id) ON DELETE CASCADE,\n"
+		"	seq INTEGER NOT NULL,\n"
+		"	time REAL NOT NULL,\n"
+		"	text TEXT NOT NULL,\n"
+		"	PRIMARY KEY (bisect_id, seq)\n"
+		") WITHOUT ROWID;\n"
+		"CREATE TABLE bisect_mark (\n"
+		"	bisect_id INTEGER NOT NULL REFERENCES bisect (id) ON DELETE CASCADE,\n"
+		"	sha TEXT NOT NULL,\n"
+		"	mark TEXT NOT NULL,\n"
+		"	note TEXT,\n"
+		"	PRIMARY KEY (bisect_id, sha)\n"
+		") WITHOUT ROWID;\n",
+	},
 };
 
 const int sqlite_schema_version =

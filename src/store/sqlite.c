@@ -5,7 +5,8 @@
  * first use, and kept for the connection's life; a run is written in one
  * BEGIN IMMEDIATE transaction; stat names are interned through an
  * in-memory name -> id table so a 10,000-stat run costs one insert per
- * value, not a lookup query per name.
+ * value, not a lookup query per name.  Each write of a bisection is one
+ * statement, hence its own transaction.
  */
 #define _GNU_SOURCE
 #include "store/internal.h"
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 enum stmt_id {
@@ -49,6 +51,15 @@ enum stmt_id {
 	ST_NAME_BY_ID,
 	ST_COMMIT_EXACT,
 	ST_COMMIT_RANGE,
+	ST_BISECT_ADD,
+	ST_BISECT_GET,
+	ST_BISECT_LATEST,
+	ST_BISECT_LIST,
+	ST_BISECT_UPDATE,
+	ST_BISECT_LOG_ADD,
+	ST_BISECT_LOG,
+	ST_BISECT_MARK,
+	ST_BISECT_MARKS,
 	NR_STMTS
 };
 
@@ -117,6 +128,46 @@ static const char *const stmt_sql[NR_STMTS] = {
 		"SELECT DISTINCT \"commit\" FROM runs"
 		" WHERE \"commit\" >= ?1 AND \"commit\" < ?2"
 		" ORDER BY \"commit\" LIMIT 3",
+	[ST_BISECT_ADD] =
+		"INSERT INTO bisect (status, spec, created, updated)"
+		" VALUES (?1, ?2, ?3, ?3)",
+	[ST_BISECT_GET] =
+		"SELECT id, status, spec, result, created, updated FROM bisect"
+		" WHERE id = ?1",
+	[ST_BISECT_LATEST] =
+		"SELECT id, status, spec, result, created, updated FROM bisect"
+		" ORDER BY id DESC LIMIT 1",
+	[ST_BISECT_LIST] =
+		"SELECT id, status, spec, result, created, updated FROM bisect"
+		" ORDER BY id",
+	[ST_BISECT_UPDATE] =
+		"UPDATE bisect SET status = ?2, result = coalesce(?3, result),"
+		" updated = ?4 WHERE id = ?1",
+	/*
+	 * Like the update, the appends write nothing (changes() = 0) when
+	 * there is no such bisection: they select it.  One statement reads
+	 * the last seq and appends after it, in one transaction.
+	 */
+	[ST_BISECT_LOG_ADD] =
+		"INSERT INTO bisect_log (bisect_id, seq, time, text)"
+		" SELECT id, (SELECT coalesce(max(seq), 0) + 1 FROM bisect_log"
+		"             WHERE bisect_id = ?1), ?2, ?3"
+		" FROM bisect WHERE id = ?1",
+	[ST_BISECT_MARK] =
+		"INSERT OR REPLACE INTO bisect_mark (bisect_id, sha, mark, note)"
+		" SELECT id, ?2, ?3, ?4 FROM bisect WHERE id = ?1",
+	/*
+	 * Through the bisection, so no rows means no bisection and one row
+	 * of NULLs an empty log or no marks.
+	 */
+	[ST_BISECT_LOG] =
+		"SELECT l.seq, l.time, l.text FROM bisect b"
+		" LEFT JOIN bisect_log l ON l.bisect_id = b.id"
+		" WHERE b.id = ?1 ORDER BY l.seq",
+	[ST_BISECT_MARKS] =
+		"SELECT m.sha, m.mark, m.note FROM bisect b"
+		" LEFT JOIN bisect_mark m ON m.bisect_id = b.id"
+		" WHERE b.id = ?1 ORDER BY m.sha",
 };
 
 /* name -> id of the stat names this connection has seen (open addressing) */
@@ -136,6 +187,7 @@ struct sqlite_store {
 	sqlite3 *db;
 	char *path;
 	enum store_mode mode;
+	int version;		/* the file's schema version, as last seen */
 	int busy_ms;
 	int last_err;		/* of the last failed SQLite call */
 	sqlite3_stmt *st[NR_STMTS];
@@ -663,11 +715,18 @@ int sqlite_store_open(const char *path, enum store_mode mode,
 		if (ret)
 			goto fail;
 	}
-	if (kind == DB_EMPTY || version < sqlite_schema_version) {
+	/*
+	 * Only a writer migrates: a reader never writes, nor waits for a
+	 * writer's lock, and reads an older schema as it is.
+	 */
+	if (mode == STORE_WRITE &&
+	    (kind == DB_EMPTY || version < sqlite_schema_version)) {
 		ret = migrate(ss);
 		if (ret)
 			goto fail;
+		version = sqlite_schema_version;
 	}
+	ss->version = version;
 	*out = &ss->base;
 	return 0;
 fail:
@@ -692,6 +751,14 @@ static void sqlite_close(struct store *s)
 }
 
 /* ---- writing ---- */
+
+static int check_writer(struct sqlite_store *ss)
+{
+	if (ss->mode != STORE_WRITE)
+		return store_fail(&ss->base, -EBADF, "%s: opened for reading only",
+				  ss->path);
+	return 0;
+}
 
 static int intern(struct sqlite_store *ss, const char *name, int64_t *id)
 {
@@ -763,8 +830,9 @@ static int sqlite_put_run(struct store *s, const struct run_record *r,
 
 	if (!r->testbox || !r->testcase || !r->job || !r->commit)
 		return store_fail(s, -EINVAL, "a run needs a testbox, testcase, job and commit");
-	if (ss->mode != STORE_WRITE)
-		return store_fail(s, -EBADF, "%s: opened for reading only", ss->path);
+	err = check_writer(ss);
+	if (err)
+		return err;
 	err = exec_stmt(ss, ST_BEGIN_WRITE, "cannot begin a transaction");
 	if (err)
 		return err;
@@ -1469,6 +1537,370 @@ out:
 	return err;
 }
 
+/* ---- bisections ---- */
+
+/* The schema version that added the bisect tables (schema.c). */
+#define SCHEMA_BISECT 2
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int no_bisection(struct sqlite_store *ss, int64_t id)
+{
+	return store_fail(&ss->base, -ENOENT, "no bisection %lld in %s",
+			  (long long)id, ss->path);
+}
+
+/* Room for element n of a growing array: the array, or NULL (v kept). */
+static void *grow(void *v, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *nv;
+
+	if (n < *cap)
+		return v;
+	ncap = *cap ? 2 * *cap : 16;
+	nv = realloc(v, ncap * size);
+	if (nv)
+		*cap = ncap;
+	return nv;
+}
+
+/*
+ * The statement of a bisect query, or NULL (and 0) when the file has no
+ * bisect tables: a reader of an older database, which holds no
+ * bisections.  Such a reader looks again each time, since a writer may
+ * have migrated the file meanwhile.
+ */
+static int bisect_query(struct sqlite_store *ss, enum stmt_id id,
+			sqlite3_stmt **st)
+{
+	*st = NULL;
+	if (ss->version < SCHEMA_BISECT) {
+		enum db_kind kind;
+		int err = classify(ss, &kind, &ss->version);
+
+		if (err)
+			return err;
+		if (ss->version < SCHEMA_BISECT)
+			return 0;
+	}
+	*st = stmt(ss, id);
+	return *st ? 0 : prep_err(ss);
+}
+
+/* One statement that writes a bisection's row or one of its rows. */
+static int bisect_write(struct sqlite_store *ss, sqlite3_stmt *st, int64_t id,
+			const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	done(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(ss, rc, what);
+	return sqlite3_changes(ss->db) ? 0 : no_bisection(ss, id);
+}
+
+static int sqlite_bisect_add(struct store *s, const char *status,
+			     const char *spec, int64_t *id)
+{
+	struct sqlite_store *ss = to_ss(s);
+	sqlite3_stmt *st;
+	int rc, err;
+
+	if (!status || !spec)
+		return store_fail(s, -EINVAL, "a bisection needs a status and a spec");
+	err = check_writer(ss);
+	if (err)
+		return err;
+	st = stmt(ss, ST_BISECT_ADD);
+	if (!st)
+		return prep_err(ss);
+	bind_text(st, 1, status);
+	bind_text(st, 2, spec);
+	sqlite3_bind_double(st, 3, wall_now());
+	rc = sqlite3_step(st);
+	done(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(ss, rc, "cannot store a bisection");
+	if (id)
+		*id = sqlite3_last_insert_rowid(ss->db);
+	return 0;
+}
+
+/* The row at st (id, status, spec, result, created, updated) into *b. */
+static int bisect_row(struct sqlite_store *ss, sqlite3_stmt *st,
+		      struct store_bisect *b)
+{
+	b->id = sqlite3_column_int64(st, 0);
+	b->status = col_strdup(st, 1);
+	b->spec = col_strdup(st, 2);
+	b->result = col_strdup(st, 3);
+	b->created = sqlite3_column_double(st, 4);
+	b->updated = sqlite3_column_double(st, 5);
+	if (!b->status || !b->spec ||
+	    (!b->result && sqlite3_column_type(st, 3) != SQLITE_NULL))
+		return store_fail(&ss->base, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The one bisection st selects; -ENOENT, without a message, when none. */
+static int bisect_one(struct sqlite_store *ss, sqlite3_stmt *st,
+		      struct store_bisect *out)
+{
+	int rc, err;
+
+	if (!st)
+		return -ENOENT;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		err = bisect_row(ss, st, out);
+	else if (rc == SQLITE_DONE)
+		err = -ENOENT;
+	else
+		err = db_fail(ss, rc, "cannot read a bisection");
+	done(st);
+	if (err)
+		store_bisect_release(out);
+	return err;
+}
+
+static int sqlite_bisect_get(struct store *s, int64_t id,
+			     struct store_bisect *out)
+{
+	struct sqlite_store *ss = to_ss(s);
+	sqlite3_stmt *st;
+	int err = bisect_query(ss, ST_BISECT_GET, &st);
+
+	if (err)
+		return err;
+	if (st)
+		sqlite3_bind_int64(st, 1, id);
+	err = bisect_one(ss, st, out);
+	return err == -ENOENT ? no_bisection(ss, id) : err;
+}
+
+static int sqlite_bisect_latest(struct store *s, struct store_bisect *out)
+{
+	struct sqlite_store *ss = to_ss(s);
+	sqlite3_stmt *st;
+	int err = bisect_query(ss, ST_BISECT_LATEST, &st);
+
+	if (err)
+		return err;
+	err = bisect_one(ss, st, out);
+	return err == -ENOENT ? store_fail(s, err, "no bisection in %s", ss->path)
+			      : err;
+}
+
+static int sqlite_bisect_list(struct store *s, struct store_bisect **out,
+			      size_t *nr)
+{
+	struct sqlite_store *ss = to_ss(s);
+	struct store_bisect *v = NULL;
+	size_t n = 0, cap = 0;
+	sqlite3_stmt *st;
+	int rc, err;
+
+	err = bisect_query(ss, ST_BISECT_LIST, &st);
+	if (err || !st)
+		return err;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_bisect *nv = grow(v, &cap, n, sizeof(*v));
+
+		if (!nv) {
+			err = store_fail(s, -ENOMEM, "out of memory");
+			break;
+		}
+		v = nv;
+		err = bisect_row(ss, st, &v[n++]);
+		if (err)
+			break;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = db_fail(ss, rc, "cannot list the bisections");
+	done(st);
+	if (err) {
+		store_bisects_release(v, n);
+		return err;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+static int sqlite_bisect_update(struct store *s, int64_t id, const char *status,
+				const char *result)
+{
+	struct sqlite_store *ss = to_ss(s);
+	sqlite3_stmt *st;
+	int err;
+
+	if (!status)
+		return store_fail(s, -EINVAL, "a bisection needs a status");
+	err = check_writer(ss);
+	if (err)
+		return err;
+	st = stmt(ss, ST_BISECT_UPDATE);
+	if (!st)
+		return prep_err(ss);
+	sqlite3_bind_int64(st, 1, id);
+	bind_text(st, 2, status);
+	bind_text(st, 3, result);
+	sqlite3_bind_double(st, 4, wall_now());
+	return bisect_write(ss, st, id, "cannot update a bisection");
+}
+
+static int sqlite_bisect_log_add(struct store *s, int64_t id, const char *text)
+{
+	struct sqlite_store *ss = to_ss(s);
+	sqlite3_stmt *st;
+	int err;
+
+	if (!text)
+		return store_fail(s, -EINVAL, "a bisection's log line needs a text");
+	err = check_writer(ss);
+	if (err)
+		return err;
+	st = stmt(ss, ST_BISECT_LOG_ADD);
+	if (!st)
+		return prep_err(ss);
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_double(st, 2, wall_now());
+	bind_text(st, 3, text);
+	return bisect_write(ss, st, id, "cannot add to a bisection's log");
+}
+
+static int sqlite_bisect_log(struct store *s, int64_t id,
+			     struct store_bisect_line **lines, size_t *nr)
+{
+	struct sqlite_store *ss = to_ss(s);
+	struct store_bisect_line *v = NULL;
+	size_t n = 0, cap = 0;
+	bool found = false;
+	sqlite3_stmt *st;
+	int rc, err;
+
+	err = bisect_query(ss, ST_BISECT_LOG, &st);
+	if (err)
+		return err;
+	if (!st)
+		return no_bisection(ss, id);
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_bisect_line *nv, *l;
+
+		found = true;
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;	/* the bisection, without lines */
+		nv = grow(v, &cap, n, sizeof(*v));
+		if (!nv) {
+			err = store_fail(s, -ENOMEM, "out of memory");
+			break;
+		}
+		v = nv;
+		l = &v[n++];
+		l->seq = sqlite3_column_int64(st, 0);
+		l->time = sqlite3_column_double(st, 1);
+		l->text = col_strdup(st, 2);
+		if (!l->text) {
+			err = store_fail(s, -ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = db_fail(ss, rc, "cannot read a bisection's log");
+	done(st);
+	if (!err && !found)
+		err = no_bisection(ss, id);
+	if (err) {
+		store_bisect_lines_release(v, n);
+		return err;
+	}
+	*lines = v;
+	*nr = n;
+	return 0;
+}
+
+static int sqlite_bisect_mark(struct store *s, int64_t id, const char *sha,
+			      const char *mark, const char *note)
+{
+	struct sqlite_store *ss = to_ss(s);
+	sqlite3_stmt *st;
+	int err;
+
+	if (!sha || !mark)
+		return store_fail(s, -EINVAL, "a bisection's mark needs a commit and a mark");
+	err = check_writer(ss);
+	if (err)
+		return err;
+	st = stmt(ss, ST_BISECT_MARK);
+	if (!st)
+		return prep_err(ss);
+	sqlite3_bind_int64(st, 1, id);
+	bind_text(st, 2, sha);
+	bind_text(st, 3, mark);
+	bind_text(st, 4, note);
+	return bisect_write(ss, st, id, "cannot mark a commit");
+}
+
+static int sqlite_bisect_marks(struct store *s, int64_t id,
+			       struct store_bisect_mark **marks, size_t *nr)
+{
+	struct sqlite_store *ss = to_ss(s);
+	struct store_bisect_mark *v = NULL;
+	size_t n = 0, cap = 0;
+	bool found = false;
+	sqlite3_stmt *st;
+	int rc, err;
+
+	err = bisect_query(ss, ST_BISECT_MARKS, &st);
+	if (err)
+		return err;
+	if (!st)
+		return no_bisection(ss, id);
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_bisect_mark *nv, *m;
+
+		found = true;
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+			continue;	/* the bisection, without marks */
+		nv = grow(v, &cap, n, sizeof(*v));
+		if (!nv) {
+			err = store_fail(s, -ENOMEM, "out of memory");
+			break;
+		}
+		v = nv;
+		m = &v[n++];
+		m->sha = col_strdup(st, 0);
+		m->mark = col_strdup(st, 1);
+		m->note = col_strdup(st, 2);
+		if (!m->sha || !m->mark ||
+		    (!m->note && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
+			err = store_fail(s, -ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = db_fail(ss, rc, "cannot read a bisection's marks");
+	done(st);
+	if (!err && !found)
+		err = no_bisection(ss, id);
+	if (err) {
+		store_bisect_marks_release(v, n);
+		return err;
+	}
+	*marks = v;
+	*nr = n;
+	return 0;
+}
+
 static const struct store_ops sqlite_ops = {
 	.close = sqlite_close,
 	.put_run = sqlite_put_run,
@@ -1477,4 +1909,13 @@ static const struct store_ops sqlite_ops = {
 	.get_run = sqlite_get_run,
 	.load_samples = sqlite_load_samples,
 	.resolve_commit = sqlite_resolve_commit,
+	.bisect_add = sqlite_bisect_add,
+	.bisect_get = sqlite_bisect_get,
+	.bisect_latest = sqlite_bisect_latest,
+	.bisect_list = sqlite_bisect_list,
+	.bisect_update = sqlite_bisect_update,
+	.bisect_log_add = sqlite_bisect_log_add,
+	.bisect_log = sqlite_bisect_log,
+	.bisect_mark = sqlite_bisect_mark,
+	.bisect_marks = sqlite_bisect_marks,
 };

@@ -210,3 +210,104 @@ int store_resolve_commit(struct store *s, const char *given, char **full)
 	s->err[0] = '\0';
 	return s->ops->resolve_commit(s, given, full);
 }
+
+int store_bisect_add(struct store *s, const char *status, const char *spec,
+		     int64_t *id)
+{
+	s->err[0] = '\0';
+	return s->ops->bisect_add(s, status, spec, id);
+}
+
+int store_bisect_get(struct store *s, int64_t id, struct store_bisect *out)
+{
+	memset(out, 0, sizeof(*out));
+	s->err[0] = '\0';
+	return s->ops->bisect_get(s, id, out);
+}
+
+int store_bisect_latest(struct store *s, struct store_bisect *out)
+{
+	memset(out, 0, sizeof(*out));
+	s->err[0] = '\0';
+	return s->ops->bisect_latest(s, out);
+}
+
+int store_bisect_list(struct store *s, struct store_bisect **out, size_t *nr)
+{
+	*out = NULL;
+	*nr = 0;
+	s->err[0] = '\0';
+	return s->ops->bisect_list(s, out, nr);
+}
+
+int store_bisect_update(struct store *s, int64_t id, const char *status,
+			const char *result)
+{
+	s->err[0] = '\0';
+	return s->ops->bisect_update(s, id, status, result);
+}
+
+int store_bisect_log_add(struct store *s, int64_t id, const char *text)
+{
+	s->err[0] = '\0';
+	return s->ops->bisect_log_add(s, id, text);
+}
+
+int store_bisect_log(struct store *s, int64_t id,
+		     struct store_bisect_line **lines, size_t *nr)
+{
+	*lines = NULL;
+	*nr = 0;
+	s->err[0] = '\0';
+	return s->ops->bisect_log(s, id, lines, nr);
+}
+
+int store_bisect_mark(struct store *s, int64_t id, const char *sha,
+		      const char *mark, const char *note)
+{
+	s->err[0] = '\0';
+	return s->ops->bisect_mark(s, id, sha, mark, note);
+}
+
+int store_bisect_marks(struct store *s, int64_t id,
+		       struct store_bisect_mark **marks, size_t *nr)
+{
+	*marks = NULL;
+	*nr = 0;
+	s->err[0] = '\0';
+	return s->ops->bisect_marks(s, id, marks, nr);
+}
+
+void store_bisect_release(struct store_bisect *b)
+{
+	if (!b)
+		return;
+	free(b->status);
+	free(b->spec);
+	free(b->result);
+	memset(b, 0, sizeof(*b));
+}
+
+void store_bisects_release(struct store_bisect *b, size_t nr)
+{
+	for (size_t i = 0; b && i < nr; i++)
+		store_bisect_release(&b[i]);
+	free(b);
+}
+
+void store_bisect_lines_release(struct store_bisect_line *l, size_t nr)
+{
+	for (size_t i = 0; l && i < nr; i++)
+		free(l[i].text);
+	free(l);
+}
+
+void store_bisect_marks_release(struct store_bisect_mark *m, size_t nr)
+{
+	for (size_t i = 0; m && i < nr; i++) {
+		free(m[i].sha);
+		free(m[i].mark);
+		free(m[i].note);
+	}
+	free(m);
+}

@@ -93,4 +93,69 @@ void store_samples_release(struct store_samples *samples);
  */
 int store_resolve_commit(struct store *s, const char *given, char **full);
 
+/*
+ * Bisections (perfbot bisect): the store keeps each one's specification
+ * and result as opaque text (JSON written by the bisect command), its
+ * status word, a log of lines, and per-commit marks (e.g. "skip" with a
+ * reason).  The samples of a bisection are ordinary runs.
+ *
+ * Each write is one transaction.  Strings passed in must not be NULL
+ * unless said otherwise (-EINVAL); writing through a STORE_READ store is
+ * -EBADF.  A reader does not migrate an older database (docs/store.md):
+ * one from before bisections holds none, so the reads find none.
+ */
+struct store_bisect {
+	int64_t id;
+	char *status;		/* e.g. "running", "found", "no-change", "reset" */
+	char *spec;		/* JSON text, never NULL */
+	char *result;		/* JSON text, NULL until there is one */
+	double created, updated;	/* Unix time, seconds */
+};
+
+struct store_bisect_mark {
+	char *sha;
+	char *mark;		/* e.g. "skip" */
+	char *note;		/* e.g. the build log's path and exit status; may be NULL */
+};
+
+struct store_bisect_line {
+	int64_t seq;		/* 1, 2, ... per bisection */
+	double time;		/* Unix time */
+	char *text;
+};
+
+/* A new bisection, created = updated = now; its id in *id (if id). */
+int store_bisect_add(struct store *s, const char *status, const char *spec,
+		     int64_t *id);
+/* -ENOENT when there is no such bisection. */
+int store_bisect_get(struct store *s, int64_t id, struct store_bisect *out);
+/* The newest bisection (largest id), -ENOENT when there is none. */
+int store_bisect_latest(struct store *s, struct store_bisect *out);
+/* All, oldest first. */
+int store_bisect_list(struct store *s, struct store_bisect **out, size_t *nr);
+/*
+ * Set status and result (result NULL keeps the stored one); updated = now.
+ * -ENOENT if no such id.
+ */
+int store_bisect_update(struct store *s, int64_t id, const char *status,
+			const char *result);
+/* Append one line to the log (time = now); -ENOENT if no such id. */
+int store_bisect_log_add(struct store *s, int64_t id, const char *text);
+/* The log in order of seq; -ENOENT if no such id. */
+int store_bisect_log(struct store *s, int64_t id,
+		     struct store_bisect_line **lines, size_t *nr);
+/*
+ * Set (insert or replace) the mark of one commit; note may be NULL.
+ * -ENOENT if no such id.
+ */
+int store_bisect_mark(struct store *s, int64_t id, const char *sha,
+		      const char *mark, const char *note);
+/* The marks sorted by sha (byte order); -ENOENT if no such id. */
+int store_bisect_marks(struct store *s, int64_t id,
+		       struct store_bisect_mark **marks, size_t *nr);
+void store_bisect_release(struct store_bisect *b);	/* frees the strings, not b */
+void store_bisects_release(struct store_bisect *b, size_t nr);	/* and the array */
+void store_bisect_lines_release(struct store_bisect_line *l, size_t nr);
+void store_bisect_marks_release(struct store_bisect_mark *m, size_t nr);
+
 #endif

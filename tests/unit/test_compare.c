@@ -242,10 +242,26 @@ static void min_change_rules(void **state)
 	assert_int_not_equal(kpi, VERDICT_CHANGED);
 }
 
+/* Which way is better, by name: LKP's KPIs up, times and failures down. */
+static void directions(void **state)
+{
+	(void)state;
+	assert_int_equal(compare_stat_direction("will-it-scale.per_thread_ops"), 1);
+	assert_int_equal(compare_stat_direction("hackbench.throughput"), 1);
+	assert_int_equal(compare_stat_direction("netperf.Throughput_Mbps"), 1);
+	assert_int_equal(compare_stat_direction("will-it-scale.workload"), 1);
+	assert_int_equal(compare_stat_direction("demo.time.elapsed_time"), -1);
+	assert_int_equal(compare_stat_direction("redis.latency_p99"), -1);
+	assert_int_equal(compare_stat_direction("dmesg.WARNING"), -1);
+	assert_int_equal(compare_stat_direction("demo.score"), 0);
+	assert_int_equal(compare_stat_direction("meminfo.Cached"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(seed_001),
+		cmocka_unit_test(directions),
 		cmocka_unit_test(families),
 		cmocka_unit_test(three_commits),
 		cmocka_unit_test(min_change_rules),

@@ -1,6 +1,7 @@
 /*
  * Unit tests: store (the SQLite backend behind store.h): round trips,
- * groups, samples, commits, refusing foreign files, locking, bad paths.
+ * groups, samples, commits, refusing foreign files, locking, bad paths,
+ * bisections and the migration of a version-1 database.
  * Each test works in its own temp dir under $TMPDIR, removed afterwards.
  */
 #define _GNU_SOURCE
@@ -649,6 +650,10 @@ static void locked_database(void **state)
 	if (waited < 0.25 || waited > 3)
 		fail_msg("waited %.3f s for a 0.3 s busy timeout", waited);
 
+	/* a bisection is written the same way */
+	assert_int_equal(store_bisect_add(f->s, "running", "{}", NULL), -EBUSY);
+	assert_non_null(strstr(store_error(f->s), "database is locked by another writer"));
+
 	/* a second connection can still open it and read */
 	{
 		struct store *reader = open_ok(f->db, STORE_READ);
@@ -754,6 +759,464 @@ static void bad_locations(void **state)
 	assert_null(s);
 }
 
+/* ---- bisections ---- */
+
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Stored times are doubles of ~1.7e9 s: allow for their rounding. */
+static void assert_between(double t, double lo, double hi)
+{
+	if (t < lo - 1e-3 || t > hi + 1e-3)
+		fail_msg("time %.6f not within [%.6f, %.6f]", t, lo, hi);
+}
+
+static int64_t bisect_add_ok(struct store *s, const char *status, const char *spec)
+{
+	int64_t id = -1;
+	int ret = store_bisect_add(s, status, spec, &id);
+
+	if (ret)
+		fail_msg("store_bisect_add: %d %s", ret, store_error(s));
+	assert_true(id > 0);
+	return id;
+}
+
+static void assert_no_bisection(struct store *s, int ret, int64_t id,
+				const char *path)
+{
+	char want[64];
+
+	assert_int_equal(ret, -ENOENT);
+	snprintf(want, sizeof(want), "no bisection %lld in", (long long)id);
+	if (!strstr(store_error(s), want) || !strstr(store_error(s), path))
+		fail_msg("message '%s' lacks '%s' or the path", store_error(s), want);
+}
+
+/* The first column of the first row of query on the file, past the store. */
+static void assert_query(const char *path, const char *query, const char *want)
+{
+	sqlite3_stmt *st;
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", query, sqlite3_errmsg(db));
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), want);
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+static void bisect_add_get_list(void **state)
+{
+	struct fixture *f = *state;
+	static const char *spec =
+		"{\"good\": \"aaaa\", \"bad\": \"bbbb\",\n \"job\": \"wis-100%\", \"note\": \"ünï 'q'\"}";
+	struct store_bisect b, *all;
+	int64_t a, second, third;
+	double t0, t1;
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	assert_int_equal(store_bisect_latest(f->s, &b), -ENOENT);
+	assert_non_null(strstr(store_error(f->s), "no bisection in"));
+	assert_int_equal(store_bisect_list(f->s, &all, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(all);
+
+	t0 = wall_s();
+	a = bisect_add_ok(f->s, "running", spec);
+	t1 = wall_s();
+	second = bisect_add_ok(f->s, "found", "{}");
+	third = bisect_add_ok(f->s, "no-change", "[1]");
+	assert_true(a < second && second < third);
+
+	assert_int_equal(store_bisect_get(f->s, a, &b), 0);
+	assert_int_equal(b.id, a);
+	assert_string_equal(b.status, "running");
+	assert_string_equal(b.spec, spec);
+	assert_null(b.result);
+	assert_true(b.created == b.updated);
+	assert_between(b.created, t0, t1);
+	store_bisect_release(&b);
+	assert_null(b.status);
+
+	assert_int_equal(store_bisect_latest(f->s, &b), 0);
+	assert_int_equal(b.id, third);
+	assert_string_equal(b.status, "no-change");
+	assert_string_equal(b.spec, "[1]");
+	store_bisect_release(&b);
+
+	/* oldest first, and kept: read back through a new connection */
+	store_close(f->s);
+	f->s = NULL;
+	f->s = open_ok(f->db, STORE_READ);
+	assert_int_equal(store_bisect_list(f->s, &all, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(all[0].id, a);
+	assert_string_equal(all[0].spec, spec);
+	assert_int_equal(all[1].id, second);
+	assert_string_equal(all[1].status, "found");
+	assert_int_equal(all[2].id, third);
+	assert_null(all[2].result);
+	store_bisects_release(all, n);
+}
+
+static void bisect_update_keeps_result(void **state)
+{
+	struct fixture *f = *state;
+	struct store_bisect b;
+	int64_t a, other;
+	double created;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	a = bisect_add_ok(f->s, "running", "{\"a\": 1}");
+	other = bisect_add_ok(f->s, "running", "{\"b\": 2}");
+	assert_int_equal(store_bisect_get(f->s, a, &b), 0);
+	created = b.created;
+	store_bisect_release(&b);
+
+	assert_int_equal(store_bisect_update(f->s, a, "running", "{\"step\": 1}"), 0);
+	assert_int_equal(store_bisect_get(f->s, a, &b), 0);
+	assert_string_equal(b.status, "running");
+	assert_string_equal(b.result, "{\"step\": 1}");
+	assert_string_equal(b.spec, "{\"a\": 1}");
+	assert_true(b.created == created);
+	assert_true(b.updated >= created);
+	store_bisect_release(&b);
+
+	/* NULL keeps the stored result */
+	assert_int_equal(store_bisect_update(f->s, a, "found", NULL), 0);
+	assert_int_equal(store_bisect_get(f->s, a, &b), 0);
+	assert_string_equal(b.status, "found");
+	assert_string_equal(b.result, "{\"step\": 1}");
+	store_bisect_release(&b);
+	assert_int_equal(store_bisect_update(f->s, a, "reset", "{}"), 0);
+	assert_int_equal(store_bisect_get(f->s, a, &b), 0);
+	assert_string_equal(b.status, "reset");
+	assert_string_equal(b.result, "{}");
+	store_bisect_release(&b);
+
+	/* the other one is untouched */
+	assert_int_equal(store_bisect_get(f->s, other, &b), 0);
+	assert_string_equal(b.status, "running");
+	assert_null(b.result);
+	assert_true(b.created == b.updated);
+	store_bisect_release(&b);
+
+	assert_int_equal(store_bisect_update(f->s, a, NULL, "{}"), -EINVAL);
+}
+
+static void bisect_unknown_ids(void **state)
+{
+	struct fixture *f = *state;
+	static const int64_t unknown[] = { 2, 0, -1, INT64_MAX };
+	struct store_bisect_line *lines;
+	struct store_bisect_mark *marks;
+	struct store_bisect b;
+	size_t n;
+	int64_t a;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	a = bisect_add_ok(f->s, "running", "{}");
+	assert_int_equal(a, 1);
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		int64_t id = unknown[i];
+
+		assert_no_bisection(f->s, store_bisect_get(f->s, id, &b), id, f->db);
+		assert_null(b.status);
+		assert_no_bisection(f->s, store_bisect_update(f->s, id, "found", "{}"),
+				    id, f->db);
+		assert_no_bisection(f->s, store_bisect_log_add(f->s, id, "line"),
+				    id, f->db);
+		assert_no_bisection(f->s, store_bisect_mark(f->s, id, "cccc", "skip", NULL),
+				    id, f->db);
+		assert_no_bisection(f->s, store_bisect_log(f->s, id, &lines, &n), id,
+				    f->db);
+		assert_null(lines);
+		assert_int_equal(n, 0);
+		assert_no_bisection(f->s, store_bisect_marks(f->s, id, &marks, &n), id,
+				    f->db);
+		assert_null(marks);
+		assert_int_equal(n, 0);
+	}
+	/* none of that wrote anything */
+	assert_int_equal(store_bisect_get(f->s, a, &b), 0);
+	assert_string_equal(b.status, "running");
+	assert_null(b.result);
+	store_bisect_release(&b);
+	assert_int_equal(store_bisect_log(f->s, a, &lines, &n), 0);
+	assert_int_equal(n, 0);
+	store_bisect_lines_release(lines, n);
+	assert_int_equal(store_bisect_marks(f->s, a, &marks, &n), 0);
+	assert_int_equal(n, 0);
+	store_bisect_marks_release(marks, n);
+	assert_query(f->db, "SELECT (SELECT count(*) FROM bisect_log)"
+			    " + (SELECT count(*) FROM bisect_mark)", "0");
+}
+
+static void bisect_log_in_order(void **state)
+{
+	struct fixture *f = *state;
+	struct store_bisect_line *lines;
+	int64_t a, b;
+	double t0, t1;
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	a = bisect_add_ok(f->s, "running", "{}");
+	b = bisect_add_ok(f->s, "running", "{}");
+	assert_int_equal(store_bisect_log(f->s, a, &lines, &n), 0);
+	assert_int_equal(n, 0);
+	store_bisect_lines_release(lines, n);
+
+	/* the two logs interleaved: seq counts per bisection */
+	t0 = wall_s();
+	for (int i = 1; i <= 5; i++) {
+		char text[80];
+
+		snprintf(text, sizeof(text), "step %d: testing %04x\twith \"quotes\"", i, i);
+		assert_int_equal(store_bisect_log_add(f->s, a, text), 0);
+		if (i % 2)
+			assert_int_equal(store_bisect_log_add(f->s, b, i == 1 ? "" : "b"), 0);
+	}
+	t1 = wall_s();
+
+	store_close(f->s);
+	f->s = NULL;
+	f->s = open_ok(f->db, STORE_READ);
+	assert_int_equal(store_bisect_log(f->s, a, &lines, &n), 0);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		char text[80];
+
+		snprintf(text, sizeof(text), "step %zu: testing %04zx\twith \"quotes\"",
+			 i + 1, i + 1);
+		assert_int_equal(lines[i].seq, i + 1);
+		assert_string_equal(lines[i].text, text);
+		assert_between(lines[i].time, t0, t1);
+		if (i)
+			assert_true(lines[i].time >= lines[i - 1].time);
+	}
+	store_bisect_lines_release(lines, n);
+	assert_int_equal(store_bisect_log(f->s, b, &lines, &n), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(lines[0].seq, 1);
+	assert_string_equal(lines[0].text, "");
+	assert_int_equal(lines[2].seq, 3);
+	assert_string_equal(lines[2].text, "b");
+	store_bisect_lines_release(lines, n);
+}
+
+static void bisect_marks_replaced(void **state)
+{
+	struct fixture *f = *state;
+	static const char *C = "cccc000000000000000000000000000000000000";
+	static const char *A = "aaaa000000000000000000000000000000000000";
+	struct store_bisect_mark *m;
+	int64_t a, b;
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	a = bisect_add_ok(f->s, "running", "{}");
+	b = bisect_add_ok(f->s, "running", "{}");
+	assert_int_equal(store_bisect_marks(f->s, a, &m, &n), 0);
+	assert_int_equal(n, 0);
+	store_bisect_marks_release(m, n);
+
+	assert_int_equal(store_bisect_mark(f->s, a, C, "skip",
+					   "build failed: /tmp/build-cccc.log, exit 2"), 0);
+	assert_int_equal(store_bisect_mark(f->s, a, A, "skip", "no kernel"), 0);
+	assert_int_equal(store_bisect_mark(f->s, b, C, "skip", "b's own"), 0);
+	/* the second mark of a commit wins, note and all */
+	assert_int_equal(store_bisect_mark(f->s, a, C, "good", NULL), 0);
+
+	assert_int_equal(store_bisect_marks(f->s, a, &m, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(m[0].sha, A);	/* by sha */
+	assert_string_equal(m[0].mark, "skip");
+	assert_string_equal(m[0].note, "no kernel");
+	assert_string_equal(m[1].sha, C);
+	assert_string_equal(m[1].mark, "good");
+	assert_null(m[1].note);
+	store_bisect_marks_release(m, n);
+	assert_int_equal(store_bisect_marks(f->s, b, &m, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0].sha, C);
+	assert_string_equal(m[0].mark, "skip");
+	assert_string_equal(m[0].note, "b's own");
+	store_bisect_marks_release(m, n);
+
+	assert_int_equal(store_bisect_mark(f->s, a, NULL, "skip", NULL), -EINVAL);
+	assert_int_equal(store_bisect_mark(f->s, a, C, NULL, NULL), -EINVAL);
+}
+
+/* Every bisect write through a reader fails, and writes nothing. */
+static void bisect_reader_cannot_write(void **state)
+{
+	struct fixture *f = *state;
+	struct store_bisect_line *lines;
+	struct store_bisect_mark *marks;
+	struct store_bisect b;
+	int64_t a, id = -1;
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	a = bisect_add_ok(f->s, "running", "{}");
+	store_close(f->s);
+	f->s = NULL;
+	f->s = open_ok(f->db, STORE_READ);
+	assert_int_equal(store_bisect_add(f->s, "running", "{}", &id), -EBADF);
+	assert_non_null(strstr(store_error(f->s), "opened for reading only"));
+	assert_int_equal(id, -1);
+	assert_int_equal(store_bisect_update(f->s, a, "found", "{}"), -EBADF);
+	assert_int_equal(store_bisect_log_add(f->s, a, "line"), -EBADF);
+	assert_int_equal(store_bisect_mark(f->s, a, "cccc", "skip", NULL), -EBADF);
+	assert_int_equal(store_bisect_latest(f->s, &b), 0);
+	assert_int_equal(b.id, a);
+	assert_string_equal(b.status, "running");
+	assert_null(b.result);
+	store_bisect_release(&b);
+	assert_int_equal(store_bisect_log(f->s, a, &lines, &n), 0);
+	assert_int_equal(n, 0);
+	store_bisect_lines_release(lines, n);
+	assert_int_equal(store_bisect_marks(f->s, a, &marks, &n), 0);
+	assert_int_equal(n, 0);
+	store_bisect_marks_release(marks, n);
+}
+
+/*
+ * A database as perfbot wrote it at schema version 1 (schema.c's first
+ * migration, the meta rows migrate() adds, WAL), frozen here: the test
+ * must not build it with the code it tests.
+ */
+static const char schema_v1[] =
+	"PRAGMA journal_mode = WAL;"
+	"CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)"
+	" WITHOUT ROWID;"
+	"CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" testbox TEXT NOT NULL, testcase TEXT NOT NULL, job TEXT NOT NULL,"
+	" \"commit\" TEXT NOT NULL, status TEXT NOT NULL"
+	" CHECK (status IN ('complete', 'failed', 'incomplete')),"
+	" started REAL NOT NULL, duration_s REAL NOT NULL, job_text TEXT);"
+	"CREATE INDEX runs_group ON runs (testbox, job, \"commit\");"
+	"CREATE INDEX runs_commit ON runs (\"commit\");"
+	"CREATE TABLE run_param (run_id INTEGER NOT NULL REFERENCES runs (id)"
+	" ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, key)) WITHOUT ROWID;"
+	"CREATE TABLE run_env (run_id INTEGER NOT NULL REFERENCES runs (id)"
+	" ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL,"
+	" PRIMARY KEY (run_id, key)) WITHOUT ROWID;"
+	"CREATE TABLE stat_name (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
+	"CREATE TABLE stat_value (run_id INTEGER NOT NULL REFERENCES runs (id)"
+	" ON DELETE CASCADE, name_id INTEGER NOT NULL REFERENCES stat_name (id),"
+	" value REAL, PRIMARY KEY (run_id, name_id)) WITHOUT ROWID;"
+	"INSERT INTO meta VALUES ('created_by', 'perfbot'),"
+	" ('created_with', '0.1.0'), ('schema_version', '1');"
+	"INSERT INTO runs (testbox, testcase, job, \"commit\", status, started,"
+	" duration_s, job_text) VALUES ('box1', 'will-it-scale', 'wis-job',"
+	" 'aaaa000000000000000000000000000000000000', 'complete', 1700000000.5,"
+	" 30, 'suite: will-it-scale');"
+	"INSERT INTO run_param VALUES (1, 'nr_task', '100%');"
+	"INSERT INTO run_env VALUES (1, 'kernel', '6.1.0');"
+	"INSERT INTO stat_name VALUES (1, 'will-it-scale.per_thread_ops'), (2, 'x.nan');"
+	"INSERT INTO stat_value VALUES (1, 1, 1234.5), (1, 2, NULL);";
+
+static void assert_schema_version(const char *path, const char *want)
+{
+	assert_query(path, "SELECT value FROM meta WHERE key = 'schema_version'",
+		     want);
+}
+
+static void assert_v1_run(struct store *s)
+{
+	struct run_record r;
+
+	assert_int_equal(store_get_run(s, 1, &r), 0);
+	assert_string_equal(r.testbox, "box1");
+	assert_string_equal(r.commit, "aaaa000000000000000000000000000000000000");
+	assert_int_equal(r.status, RUN_COMPLETE);
+	assert_true(r.started == 1700000000.5);
+	assert_string_equal(strmap_get(&r.params, "nr_task"), "100%");
+	assert_string_equal(strmap_get(&r.env, "kernel"), "6.1.0");
+	assert_true(*statmap_get(&r.stats, "will-it-scale.per_thread_ops") == 1234.5);
+	assert_true(isnan(*statmap_get(&r.stats, "x.nan")));
+	run_record_release(&r);
+}
+
+static void schema_v1_migrated(void **state)
+{
+	struct fixture *f = *state;
+	struct store_bisect_line *lines;
+	struct store_bisect_mark *marks;
+	struct store_bisect b, *all;
+	struct store_group *g;
+	struct store *reader;
+	struct store_samples sm;
+	int64_t a, id = -1;
+	size_t n;
+
+	sql(f->db, schema_v1);
+
+	/* a reader reads it as it is, runs and all, and finds no bisections */
+	reader = open_ok(f->db, STORE_READ);
+	assert_v1_run(reader);
+	assert_int_equal(store_list_groups(reader, NULL, &g, &n), 0);
+	assert_int_equal(n, 1);
+	store_groups_release(g, n);
+	assert_int_equal(store_bisect_latest(reader, &b), -ENOENT);
+	assert_int_equal(store_bisect_list(reader, &all, &n), 0);
+	assert_int_equal(n, 0);
+	assert_no_bisection(reader, store_bisect_get(reader, 1, &b), 1, f->db);
+	assert_no_bisection(reader, store_bisect_log(reader, 1, &lines, &n), 1, f->db);
+	assert_no_bisection(reader, store_bisect_marks(reader, 1, &marks, &n), 1, f->db);
+	assert_int_equal(store_bisect_add(reader, "running", "{}", &id), -EBADF);
+	assert_schema_version(f->db, "1");
+
+	/* a writer migrates it, keeps its runs, and stores bisections */
+	f->s = open_ok(f->db, STORE_WRITE);
+	assert_schema_version(f->db, "2");
+	assert_v1_run(f->s);
+	put_simple(f->s, "box1", "wis-job", "aaaa000000000000000000000000000000000000",
+		   RUN_COMPLETE, 1700000100, 1, 0);
+	assert_int_equal(store_load_samples(f->s, "box1", "wis-job",
+					    "aaaa000000000000000000000000000000000000",
+					    &sm), 0);
+	assert_int_equal(sm.nr_runs, 2);
+	store_samples_release(&sm);
+	a = bisect_add_ok(f->s, "running", "{\"good\": \"aaaa\"}");
+	assert_int_equal(store_bisect_log_add(f->s, a, "start"), 0);
+	assert_int_equal(store_bisect_mark(f->s, a, "bbbb", "skip", NULL), 0);
+
+	/* the reader, opened before, sees them now */
+	assert_int_equal(store_bisect_latest(reader, &b), 0);
+	assert_int_equal(b.id, a);
+	assert_string_equal(b.spec, "{\"good\": \"aaaa\"}");
+	store_bisect_release(&b);
+	assert_int_equal(store_bisect_log(reader, a, &lines, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(lines[0].text, "start");
+	store_bisect_lines_release(lines, n);
+	store_close(reader);
+
+	/* and a writer opening it again has nothing to do */
+	store_close(f->s);
+	f->s = NULL;
+	f->s = open_ok(f->db, STORE_WRITE);
+	assert_schema_version(f->db, "2");
+	assert_int_equal(store_bisect_marks(f->s, a, &marks, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(marks[0].sha, "bbbb");
+	store_bisect_marks_release(marks, n);
+}
+
 static void default_location(void **state)
 {
 	char *saved[3], *loc;
@@ -807,6 +1270,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(locked_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(failed_write_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_locations, setup, teardown),
+		cmocka_unit_test_setup_teardown(bisect_add_get_list, setup, teardown),
+		cmocka_unit_test_setup_teardown(bisect_update_keeps_result, setup, teardown),
+		cmocka_unit_test_setup_teardown(bisect_unknown_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(bisect_log_in_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(bisect_marks_replaced, setup, teardown),
+		cmocka_unit_test_setup_teardown(bisect_reader_cannot_write, setup, teardown),
+		cmocka_unit_test_setup_teardown(schema_v1_migrated, setup, teardown),
 		cmocka_unit_test(default_location),
 	};
 

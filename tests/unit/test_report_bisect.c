@@ -1,0 +1,633 @@
+/*
+ * Unit tests: report/bisect.  The fixture tests/fixtures/bisect-result.json
+ * (a found culprit with its confirmation, a skipped commit, 40
+ * candidates), found at the path of this source file (CMake compiles it
+ * by its absolute path), and variants of it made with jansson: a range,
+ * undecided, no change, a merge, and broken documents.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "report/report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CULPRIT "ced4ba3a27a96a09598b014649bc1668a00a7958"
+#define PARENT "1898cf9aaa9925b674a17baa8528e91f5669d28a"
+#define GOOD "24412ef5d15c04ebcc948c60b21a19a54d9e061d"
+#define BAD "5735ed2be62f8e2a38100fd83b167c3a8c6db0e7"
+#define METRIC "demo.time.elapsed_time"
+#define SUBJECT "[perfbot] ced4ba3a27: " METRIC " +5.0% regression"
+#define ODD "fix <&> \"quoted\" 'x'"
+
+static json_t *fixture(void)
+{
+	char path[4096], *slash;
+	json_error_t e;
+	json_t *r;
+
+	snprintf(path, sizeof(path), "%s", __FILE__);
+	slash = strrchr(path, '/');
+	assert_non_null(slash);
+	snprintf(slash, sizeof(path) - (size_t)(slash - path),
+		 "/../fixtures/bisect-result.json");
+	r = json_load_file(path, 0, &e);
+	if (!r)
+		fail_msg("%s: %s", path, e.text);
+	return r;
+}
+
+enum fmt { TEXT, EMAIL, HTML, JSON };
+
+/* Write r in format f; *ret its return; the caller frees the text. */
+static char *render_ret(const json_t *r, enum fmt f, const struct report_bisect_opts *o,
+			int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_non_null(m);
+	switch (f) {
+	case TEXT:
+		*ret = report_bisect_text(m, r);
+		break;
+	case EMAIL:
+		*ret = report_bisect_email(m, r, o);
+		break;
+	case HTML:
+		*ret = report_bisect_html(m, r);
+		break;
+	case JSON:
+		*ret = report_bisect_json(m, r);
+		break;
+	}
+	assert_int_equal(fclose(m), 0);
+	assert_non_null(buf);
+	assert_int_equal(strlen(buf), len);
+	return buf;
+}
+
+static char *render(const json_t *r, enum fmt f, const struct report_bisect_opts *o)
+{
+	int ret;
+	char *s = render_ret(r, f, o, &ret);
+
+	assert_int_equal(ret, 0);
+	return s;
+}
+
+static void has(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle)) {
+		fprintf(stderr, "missing \"%s\" in:\n%s\n", needle, hay);
+		fail();
+	}
+}
+
+static void lacks(const char *hay, const char *needle)
+{
+	if (strstr(hay, needle)) {
+		fprintf(stderr, "unexpected \"%s\" in:\n%s\n", needle, hay);
+		fail();
+	}
+}
+
+/* The value of header name (a copy), or NULL; checks the message's shape. */
+static char *header(const char *msg, const char *name)
+{
+	const char *end = strstr(msg, "\n\n"), *p = msg;
+	size_t n = strlen(name);
+
+	assert_non_null(end);
+	while (p < end) {
+		const char *nl = strchr(p, '\n');
+
+		/* every header line is "Name: value" (no folding is written) */
+		assert_non_null(memchr(p, ':', (size_t)(nl - p)));
+		assert_true(p[0] != ' ' && p[0] != '\t');
+		if (!strncmp(p, name, n) && p[n] == ':' && p[n + 1] == ' ')
+			return strndup(p + n + 2, (size_t)(nl - p - n - 2));
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+static void check_lines(const char *msg)
+{
+	for (const char *p = msg; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		assert_true(n <= 998);
+		p += n + (nl != NULL);
+	}
+}
+
+static void check_subject(const json_t *r, const char *want)
+{
+	char *m = render(r, EMAIL, NULL), *s = header(m, "Subject");
+
+	assert_non_null(s);
+	assert_string_equal(s, want);
+	free(s);
+	free(m);
+}
+
+static void set_str(json_t *o, const char *key, const char *v)
+{
+	assert_int_equal(json_object_set_new(o, key, json_string(v)), 0);
+}
+
+static void test_text_found(void **state)
+{
+	json_t *r = fixture();
+	char *t = render(r, TEXT, NULL);
+
+	(void)state;
+	has(t, "bisection 3: found the first bad commit\n");
+	has(t, "first bad commit: " CULPRIT " lib: hash with a lookup table instead of a switch\n");
+	has(t, "author: Ada Lovelace <ada@example.org>\n");
+	has(t, "probability 99.8% (stop at 99%, at most 100 runs)");
+	/* the confirmation: parent, culprit, %change, interval, p, verdict */
+	has(t, "parent   1898cf9aaa99  1.0010 ± 0.0028 (6 runs)");
+	has(t, "culprit  ced4ba3a27a9  1.0505 ± 0.0027 (6 runs)");
+	has(t, "+5.0% [+4.3%, +5.6%] (95% interval), p=3.4e-11: changed (regression)");
+	has(t, "spent: 42 runs (20 searching, 10 on good and bad, 12 confirming), 9 builds (1 failed)");
+	/* the table: every commit measured or skipped, the culprit marked */
+	has(t, "   17  ced4ba3a27a9  measured       4       1.0510     99.9%  lib: hash");
+	has(t, "<= first bad commit");
+	has(t, "skipped");
+	has(t, "build failed (exit 2)");
+	free(t);
+	json_decref(r);
+}
+
+static void test_email_found(void **state)
+{
+	json_t *r = fixture();
+	struct report_bisect_opts o = {
+		.from = "robot <robot@example.org>", .to = "dev@example.org",
+		.reported_by = "perfbot <perfbot@example.org>",
+		.link = "https://bugs.example.org/42",
+	};
+	char *m = render(r, EMAIL, &o), *v, *body;
+
+	(void)state;
+	v = header(m, "Subject");
+	assert_string_equal(v, SUBJECT);
+	free(v);
+	v = header(m, "From");
+	assert_string_equal(v, o.from);
+	free(v);
+	v = header(m, "To");
+	assert_string_equal(v, o.to);
+	free(v);
+	v = header(m, "MIME-Version");
+	assert_string_equal(v, "1.0");
+	free(v);
+	v = header(m, "Content-Type");
+	assert_string_equal(v, "text/plain; charset=utf-8");
+	free(v);
+	v = header(m, "Date");
+	assert_non_null(v);
+	free(v);
+	check_lines(m);
+	body = strstr(m, "\n\n") + 2;
+	assert_true(!strncmp(body, "perfbot bisected a 5.0% regression of " METRIC " to:\n", 60));
+	has(body, "commit: " CULPRIT " (\"lib: hash with a lookup table instead of a switch\")\n");
+	has(body, "in testcase: demo\n");
+	has(body, "test machine: 2 threads AMD EPYC with 23G memory\n");
+	has(body, "\tsize: 100\n");
+	has(body, "How sure:\n");
+	has(body, "is 99.8%\n(the search stops at 99%).\n");
+	has(body, "Double-checked");
+	has(body, "+5.0% [+4.3%, +5.6%] (95% interval), p=3.4e-11: changed");
+	has(body, "| Reported-by: perfbot <perfbot@example.org>\n");
+	has(body, "| Closes: https://bugs.example.org/42\n");
+	has(body, "perfbot run --repo repo --commit " CULPRIT " job.yaml\n");
+	has(body, "perfbot run --repo repo --commit " PARENT " job.yaml\n");
+	has(body, "job.yaml:\n\nsuite: demo\n");
+	free(m);
+
+	/* defaults: From as report_email, no To, no tags */
+	m = render(r, EMAIL, NULL);
+	v = header(m, "From");
+	assert_string_equal(v, "perfbot <perfbot@localhost>");
+	free(v);
+	assert_null(header(m, "To"));
+	lacks(m, "Reported-by");
+	free(m);
+	json_decref(r);
+}
+
+static void test_email_long_lines(void **state)
+{
+	json_t *r = fixture();
+	char *big = malloc(5001), *m;
+
+	(void)state;
+	memset(big, 'x', 5000);
+	big[5000] = '\0';
+	set_str(json_object_get(r, "culprit"), "subject", big);
+	set_str(r, "job_text", big);
+	m = render(r, EMAIL, NULL);
+	check_lines(m);
+	free(m);
+	free(big);
+	json_decref(r);
+}
+
+static void test_direction(void **state)
+{
+	json_t *r = fixture();
+	struct report_bisect_opts o = { .reported_by = "perfbot <p@example.org>",
+					.link = "https://x.example/1" };
+	const char *tags = "\n\nReported-by: perfbot <p@example.org>\n"
+			   "Closes: https://x.example/1\n";
+	char *m;
+	size_t n;
+
+	(void)state;
+	/* higher_is_better decides, not the name */
+	json_object_set_new(r, "higher_is_better", json_true());
+	check_subject(r, "[perfbot] ced4ba3a27: " METRIC " +5.0% improvement");
+	/* an improvement has nothing to fix: plain tags, at the end */
+	m = render(r, EMAIL, &o);
+	has(m, "perfbot bisected a 5.0% improvement of " METRIC " to:\n");
+	lacks(m, "kindly add");
+	n = strlen(m);
+	assert_true(n > strlen(tags) && !strcmp(m + n - strlen(tags), tags));
+	free(m);
+	/* without it the name does, as for every report: "time" is lower-better */
+	json_object_del(r, "higher_is_better");
+	check_subject(r, SUBJECT);
+	set_str(r, "metric", "demo.score");
+	check_subject(r, "[perfbot] ced4ba3a27: demo.score +5.0% change");
+	json_decref(r);
+}
+
+static void test_html(void **state)
+{
+	json_t *r = fixture();
+	char *h;
+	size_t open = 0, close = 0;
+
+	(void)state;
+	set_str(json_object_get(r, "culprit"), "subject", ODD);
+	set_str(json_array_get(json_object_get(r, "commits"), 0), "subject", ODD);
+	set_str(r, "job_text", ODD);
+	h = render(r, HTML, NULL);
+	assert_true(!strncmp(h, "<!DOCTYPE html>", 15));
+	has(h, "</html>");
+	has(h, "<svg");
+	has(h, "class=\"culprit\"");
+	has(h, "class=\"good\"");
+	has(h, "class=\"bad\"");
+	has(h, "class=\"pbad\"");
+	has(h, "<circle");
+	has(h, "fix &lt;&amp;&gt; &quot;quoted&quot; &#39;x&#39;");
+	lacks(h, "<&>");
+	lacks(h, "<script");
+	lacks(h, "nan");
+	lacks(h, "inf<");
+	has(h, "99.8%");
+	for (const char *p = h; (p = strstr(p, "<svg")); p++)
+		open++;
+	for (const char *p = h; (p = strstr(p, "</svg>")); p++)
+		close++;
+	assert_int_equal(open, close);
+	free(h);
+	json_decref(r);
+}
+
+static void test_json(void **state)
+{
+	json_t *r = fixture(), *back;
+	json_error_t e;
+	char *j = render(r, JSON, NULL);
+
+	(void)state;
+	assert_true(j[strlen(j) - 1] == '\n');
+	has(j, "\n  \"status\": \"found\"");
+	back = json_loads(j, 0, &e);
+	assert_non_null(back);
+	assert_true(json_equal(back, r));
+	json_decref(back);
+	free(j);
+	json_decref(r);
+}
+
+static json_t *item(const char *sha, const char *subject, double p, int skipped)
+{
+	json_t *o = json_pack("{s:s, s:s, s:f}", "sha", sha, "subject", subject,
+			      "probability", p);
+
+	assert_non_null(o);
+	if (skipped >= 0)
+		json_object_set_new(o, "skipped", json_boolean(skipped));
+	return o;
+}
+
+static void test_found_range(void **state)
+{
+	json_t *r = fixture(), *range = json_array();
+	char *t;
+
+	(void)state;
+	json_array_append_new(range, item("1111111111111111111111111111111111111111",
+					  "lib: new arena allocator", 0.4, 1));
+	json_array_append_new(range, item("2222222222222222222222222222222222222222",
+					  "demo: warn on a bad size", 0.35, 1));
+	json_array_append_new(range, item(CULPRIT, "lib: hash", 0.249, 0));
+	json_object_set_new(r, "range", range);
+	set_str(r, "status", "found-range");
+	json_object_del(r, "culprit");
+	json_object_del(r, "confirmation");
+	t = render(r, TEXT, NULL);
+	has(t, "found a range");
+	has(t, "the first bad commit is one of these 3");
+	has(t, "  40.0%     111111111111 lib: new arena allocator [skipped: could not be built]\n");
+	has(t, "  24.9%     ced4ba3a27a9 lib: hash\n");
+	lacks(t, "<= first bad commit");
+	free(t);
+	t = render(r, EMAIL, NULL);
+	has(t, "to one of these 3 commits:");
+	check_lines(t);
+	free(t);
+	check_subject(r, "[perfbot] bisect 24412ef5d1..5735ed2be6: " METRIC
+		      " +5.0% regression in one of 3 commits");
+	t = render(r, HTML, NULL);
+	has(t, "The first bad commit is one of these");
+	free(t);
+	json_decref(r);
+}
+
+static void test_undecided(void **state)
+{
+	json_t *r = fixture();
+	char *t;
+
+	(void)state;
+	set_str(r, "status", "undecided");
+	json_object_del(r, "culprit");
+	json_object_del(r, "confirmation");
+	json_object_set_new(r, "runs", json_integer(100));
+	t = render(r, TEXT, NULL);
+	has(t, "bisection 3: undecided\n");
+	has(t, "not decided after 100 runs (stop at 99%, at most 100 runs); "
+	       "the most likely first bad commits:\n");
+	has(t, "  99.8%     ced4ba3a27a9 lib: hash with a lookup table instead of a switch\n");
+	has(t, "  0.09%     ");
+	lacks(t, "first bad commit:");
+	free(t);
+	t = render(r, EMAIL, NULL);
+	has(t, "perfbot could not decide which commit caused the 5.0% regression");
+	has(t, "The most likely first bad commits so far:");
+	free(t);
+	check_subject(r, "[perfbot] bisect 24412ef5d1..5735ed2be6: " METRIC ": undecided");
+	json_decref(r);
+}
+
+static void test_no_change(void **state)
+{
+	json_t *r = fixture(), *ch;
+	char *t;
+
+	(void)state;
+	set_str(r, "status", "no-change");
+	set_str(r, "message", "good and bad measure the same: nothing to bisect");
+	json_object_del(r, "culprit");
+	json_object_del(r, "confirmation");
+	json_object_del(r, "best");
+	json_object_del(r, "commits");
+	ch = json_object_get(json_object_get(r, "baseline"), "change");
+	json_object_set_new(ch, "pct", json_real(0.2));
+	set_str(ch, "verdict", "same");
+	t = render(r, TEXT, NULL);
+	has(t, "no reproducible change between good and bad\n");
+	has(t, "good and bad measure the same: nothing to bisect\n");
+	has(t, "  good     24412ef5d15c  1.0000 ± 0.0025 (5 runs)  [v1.0]\n");
+	has(t, "  change   +0.2% [+4.6%, +5.4%] (95% interval), p=1.2e-09: same\n");
+	has(t, "no commit measured\n");
+	free(t);
+	t = render(r, EMAIL, NULL);
+	has(t, "perfbot found no reproducible change of " METRIC);
+	has(t, "nothing to bisect");
+	free(t);
+	check_subject(r, "[perfbot] bisect 24412ef5d1..5735ed2be6: " METRIC
+		      ": no reproducible change");
+	json_decref(r);
+}
+
+#define MERGE "3333333333333333333333333333333333333333"
+#define INNER "4444444444444444444444444444444444444444"
+
+static void test_merge(void **state)
+{
+	json_t *r = fixture(), *inner, *merge;
+	char *t;
+
+	(void)state;
+	inner = json_pack("{s:s, s:{s:s}, s:{s:s}, s:i, s:{s:s, s:s, s:s, s:f, s:i},"
+			  " s:{s:{s:s, s:i, s:f, s:f}, s:{s:s, s:i, s:f, s:f}, s:f, s:f, s:f, s:f, s:s},"
+			  " s:[{s:s, s:i, s:s, s:i, s:f, s:f}]}",
+			  "status", "found",
+			  "good", "sha", "5555555555555555555555555555555555555555",
+			  "bad", "sha", "6666666666666666666666666666666666666666",
+			  "candidates", 6,
+			  "culprit", "sha", INNER, "subject", "net: batch the <wakeups>",
+			  "author", "B <b@example.org>", "probability", 0.995, "index", 2,
+			  "confirmation",
+			  "parent", "sha", "7777777777777777777777777777777777777777", "n", 6,
+			  "mean", 1.0, "stddev", 0.003,
+			  "culprit", "sha", INNER, "n", 6, "mean", 1.05, "stddev", 0.003,
+			  "pct", 5.0, "low", 4.2, "high", 5.8, "p", 1e-8, "verdict", "changed",
+			  "commits", "sha", INNER, "index", 2, "state", "measured", "n", 3,
+			  "mean", 1.05, "p_bad", 0.999);
+	assert_non_null(inner);
+	merge = json_pack("{s:s, s:s, s:o}", "sha", MERGE, "subject",
+			  "Merge branch 'net-next'", "inner", inner);
+	assert_non_null(merge);
+	json_object_set_new(r, "merge", merge);
+	json_object_set_new(r, "culprit", json_pack("{s:s, s:s, s:f, s:i}", "sha", MERGE,
+			    "subject", "Merge branch 'net-next'", "probability", 0.999,
+			    "index", 17));
+	t = render(r, TEXT, NULL);
+	has(t, "first bad commit: " MERGE " Merge branch 'net-next'\n");
+	has(t, "it is a merge: " MERGE);
+	has(t, "inside the merged branch, the first bad commit is " INNER
+	       " net: batch the <wakeups> (probability 99.5%)\n");
+	has(t, "--- inside the branch merged by 333333333333: found the first bad commit ---\n");
+	free(t);
+	t = render(r, EMAIL, NULL);
+	has(t, "commit: " INNER " (\"net: batch the <wakeups>\")\n");
+	has(t, "merged by: " MERGE " (\"Merge branch 'net-next'\")\n");
+	has(t, "On the first-parent line, the first bad commit is the merge\n333333333333");
+	has(t, "commits measured inside the branch merged by 333333333333:");
+	free(t);
+	check_subject(r, "[perfbot] 4444444444: " METRIC " +5.0% regression");
+	t = render(r, HTML, NULL);
+	has(t, "Inside the merged branch");
+	has(t, "net: batch the &lt;wakeups&gt;");
+	lacks(t, "<wakeups>");
+	free(t);
+
+	/* inside the branch undecided: the merge itself is blamed */
+	set_str(inner, "status", "undecided");
+	check_subject(r, "[perfbot] 3333333333: " METRIC " +5.0% regression");
+	t = render(r, EMAIL, NULL);
+	has(t, "The commit is a merge; inside the merged branch the bisection is undecided");
+	free(t);
+	json_decref(r);
+}
+
+/* Every writer refuses r with -EINVAL and writes nothing. */
+static void refused(const json_t *r)
+{
+	for (enum fmt f = TEXT; f <= JSON; f++) {
+		int ret;
+		char *s = render_ret(r, f, NULL, &ret);
+
+		assert_int_equal(ret, -EINVAL);
+		assert_string_equal(s, "");
+		free(s);
+	}
+}
+
+static void test_invalid(void **state)
+{
+	json_t *r;
+
+	(void)state;
+	refused(NULL);
+	r = json_array();
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	json_object_del(r, "metric");
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	json_object_del(r, "status");
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	set_str(r, "status", "bogus");
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	json_object_del(json_object_get(r, "good"), "sha");
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	json_object_del(r, "bad");
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	json_object_del(r, "culprit");		/* found needs its culprit */
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	set_str(r, "status", "found-range");	/* ... and a range its commits */
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	set_str(r, "candidates", "40");		/* wrong types */
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	json_object_set_new(r, "higher_is_better", json_integer(0));
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	json_array_append_new(json_object_get(json_array_get(json_object_get(r, "commits"), 0),
+					      "values"), json_string("1.0"));
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	json_object_set_new(r, "merge", json_pack("{s:s}", "subject", "no sha"));
+	refused(r);
+	json_decref(r);
+
+	r = fixture();
+	json_object_set_new(r, "merge", json_pack("{s:s, s:{s:s}}", "sha", MERGE,
+						  "inner", "status", "found"));
+	refused(r);
+	json_decref(r);
+
+	/* null is "not known": accepted like an absent optional field */
+	r = fixture();
+	json_object_set_new(r, "origin_url", json_null());
+	json_object_set_new(r, "candidates", json_null());
+	free(render(r, TEXT, NULL));
+	json_decref(r);
+}
+
+/* The smallest valid document: every writer copes with what is absent. */
+static void test_minimal(void **state)
+{
+	json_t *r = json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}}", "status", "found",
+			      "metric", "x", "good", "sha", GOOD, "bad", "sha", BAD,
+			      "culprit", "sha", CULPRIT);
+	char *t;
+
+	(void)state;
+	assert_non_null(r);
+	for (enum fmt f = TEXT; f <= JSON; f++) {
+		t = render(r, f, NULL);
+		lacks(t, "(null)");
+		lacks(t, "nan");
+		free(t);
+	}
+	check_subject(r, "[perfbot] ced4ba3a27: x first bad commit");
+	for (const char *const *s = (const char *const[]){ "failed", "running", "reset",
+							    "undecided", "no-change", NULL };
+	     *s; s++) {
+		set_str(r, "status", *s);
+		for (enum fmt f = TEXT; f <= JSON; f++) {
+			t = render(r, f, NULL);
+			lacks(t, "(null)");
+			free(t);
+		}
+	}
+	json_decref(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_found),
+		cmocka_unit_test(test_email_found),
+		cmocka_unit_test(test_email_long_lines),
+		cmocka_unit_test(test_direction),
+		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_found_range),
+		cmocka_unit_test(test_undecided),
+		cmocka_unit_test(test_no_change),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_minimal),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
