@@ -21,6 +21,10 @@
  *              iff the mean of its 3 runs is above d/2 (the true means'
  *              midpoint); runs = 3 x steps.
  *
+ * Two more rows per d repeat "estimated" and "binary" with outliers, the
+ * slow spikes of real timings: 5% of all samples (G's and B's too) are
+ * 6 sigma higher.
+ *
  * The engine gets no run limit but a safety cap of CAP samples; a search
  * that hits it names no commit and counts as wrong (the count is shown).
  * "right": the commit named (step.commit at BISECT_FOUND) is the culprit.
@@ -51,10 +55,14 @@
 #define BASELINE 5		/* samples of G and of B for the estimated model */
 #define BIN_RUNS 3		/* plain bisection's runs per commit */
 #define STREAM_G N		/* noise stream of G's samples */
+/* the outlier rows: this share of all samples is this many sigma high */
+#define OUTLIER_SHARE 0.05
+#define OUTLIER_SIZE 6.0
 
-enum { KNOWN, ESTIMATED, BINARY, METHODS };
+enum { KNOWN, ESTIMATED, BINARY, ESTIMATED_OUT, BINARY_OUT, METHODS };
 static const char *const method_name[METHODS] = {
 	"engine, known model", "engine, estimated model", "binary search, 3 runs",
+	"estimated, 5% outliers", "binary, 5% outliers",
 };
 
 /* splitmix64's finaliser: a good 64-bit mix, same on every platform */
@@ -86,6 +94,7 @@ struct sim {
 	unsigned count[N + 1];	/* samples taken of each stream */
 	size_t runs, commits;	/* candidates' samples, distinct candidates */
 	size_t side_runs;	/* samples of G and B the engine asked for */
+	bool outliers;		/* OUTLIER_SHARE of samples OUTLIER_SIZE slower */
 };
 
 static double sample(struct sim *s, size_t i)
@@ -96,7 +105,9 @@ static double sample(struct sim *s, size_t i)
 		s->runs++;
 		s->commits += k == 0;
 	}
-	return (i >= s->culprit && i < N ? s->d : 0) + noise(s->seed, i, k);
+	return (i >= s->culprit && i < N ? s->d : 0) + noise(s->seed, i, k) +
+	       (s->outliers && unit(mix(s->seed ^ mix((i << 32) | k) ^ 0xA5A5A5A5ULL))
+			       < OUTLIER_SHARE ? OUTLIER_SIZE : 0);
 }
 
 static int measure(void *ctx, size_t i, double *value)
@@ -263,25 +274,27 @@ int main(int argc, char **argv)
 			sim_reset(&sim);
 			ret = engine(&sim, bisect_new(N, &known), &r[KNOWN]);
 
-			sim_reset(&sim);
-			for (int k = 0; k < BASELINE; k++) {
-				good[k] = sample(&sim, STREAM_G);
-				bad[k] = sample(&sim, N - 1);
-			}
-			/* B's samples are not candidates' runs here */
-			sim.runs = sim.commits = 0;
-			if (!ret)
+			for (int out = 0; out < 2 && !ret; out++) {
+				sim.outliers = out;
+				sim_reset(&sim);
+				for (int k = 0; k < BASELINE; k++) {
+					good[k] = sample(&sim, STREAM_G);
+					bad[k] = sample(&sim, N - 1);
+				}
+				/* B's samples are not candidates' runs here */
+				sim.runs = sim.commits = 0;
 				ret = engine(&sim, bisect_new_estimated(N, good, BASELINE,
 									bad, BASELINE),
-					     &r[ESTIMATED]);
+					     &r[out ? ESTIMATED_OUT : ESTIMATED]);
+				sim_reset(&sim);
+				binary(&sim, &r[out ? BINARY_OUT : BINARY]);
+			}
+			sim.outliers = false;
 			if (ret) {
 				fprintf(stderr, "bisect_sim: d %g trial %zu: %s\n",
 					ds[di], t, strerror(-ret));
 				return 1;
 			}
-
-			sim_reset(&sim);
-			binary(&sim, &r[BINARY]);
 
 			for (int me = 0; me < METHODS; me++) {
 				struct tally *ty = &tally[di][me];
@@ -334,7 +347,7 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("%s\n", all ? "all targets met" : "some targets missed");
-	printf("\n%.2f s for %zu trials x %zu settings x 3 methods\n",
+	printf("\n%.2f s for %zu trials x %zu settings x 5 methods\n",
 	       (double)(t1.tv_sec - t0.tv_sec) +
 		       (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
 	       trials, (size_t)NDS);

@@ -1776,55 +1776,86 @@ static int sqlite_bisect_log_add(struct store *s, int64_t id, const char *text)
 	return bisect_write(ss, st, id, "cannot add to a bisection's log");
 }
 
-static int sqlite_bisect_log(struct store *s, int64_t id,
-			     struct store_bisect_line **lines, size_t *nr)
+/* One row of a bisection's log or marks into *elem; false when out of memory. */
+typedef bool (*bisect_row_fn)(sqlite3_stmt *st, void *elem);
+
+/*
+ * The rows of one bisection (ST_BISECT_LOG or ST_BISECT_MARKS: the
+ * bisection LEFT JOINed, so no row means no bisection and a row of NULLs
+ * one without any), each filled by fill into an array of `size` bytes per
+ * element.  On failure the elements filled so far are released by
+ * release(v, n).
+ */
+static int bisect_rows(struct sqlite_store *ss, enum stmt_id which, int64_t id,
+		       size_t size, bisect_row_fn fill,
+		       void (*release)(void *v, size_t n), const char *what,
+		       void **out, size_t *nr)
 {
-	struct sqlite_store *ss = to_ss(s);
-	struct store_bisect_line *v = NULL;
+	char *v = NULL;
 	size_t n = 0, cap = 0;
 	bool found = false;
 	sqlite3_stmt *st;
 	int rc, err;
 
-	err = bisect_query(ss, ST_BISECT_LOG, &st);
+	err = bisect_query(ss, which, &st);
 	if (err)
 		return err;
 	if (!st)
 		return no_bisection(ss, id);
 	sqlite3_bind_int64(st, 1, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct store_bisect_line *nv, *l;
+		char *nv;
 
 		found = true;
 		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
-			continue;	/* the bisection, without lines */
-		nv = grow(v, &cap, n, sizeof(*v));
+			continue;	/* the bisection, without rows */
+		nv = grow(v, &cap, n, size);
 		if (!nv) {
-			err = store_fail(s, -ENOMEM, "out of memory");
+			err = store_fail(&ss->base, -ENOMEM, "out of memory");
 			break;
 		}
 		v = nv;
-		l = &v[n++];
-		l->seq = sqlite3_column_int64(st, 0);
-		l->time = sqlite3_column_double(st, 1);
-		l->text = col_strdup(st, 2);
-		if (!l->text) {
-			err = store_fail(s, -ENOMEM, "out of memory");
+		memset(v + n * size, 0, size);
+		if (!fill(st, v + n++ * size)) {
+			err = store_fail(&ss->base, -ENOMEM, "out of memory");
 			break;
 		}
 	}
 	if (!err && rc != SQLITE_DONE)
-		err = db_fail(ss, rc, "cannot read a bisection's log");
+		err = db_fail(ss, rc, what);
 	done(st);
 	if (!err && !found)
 		err = no_bisection(ss, id);
 	if (err) {
-		store_bisect_lines_release(v, n);
+		release(v, n);
 		return err;
 	}
-	*lines = v;
+	*out = v;
 	*nr = n;
 	return 0;
+}
+
+static bool fill_line(sqlite3_stmt *st, void *elem)
+{
+	struct store_bisect_line *l = elem;
+
+	l->seq = sqlite3_column_int64(st, 0);
+	l->time = sqlite3_column_double(st, 1);
+	l->text = col_strdup(st, 2);
+	return l->text;
+}
+
+static void release_lines(void *v, size_t n)
+{
+	store_bisect_lines_release(v, n);
+}
+
+static int sqlite_bisect_log(struct store *s, int64_t id,
+			     struct store_bisect_line **lines, size_t *nr)
+{
+	return bisect_rows(to_ss(s), ST_BISECT_LOG, id, sizeof(**lines), fill_line,
+			   release_lines, "cannot read a bisection's log",
+			   (void **)lines, nr);
 }
 
 static int sqlite_bisect_mark(struct store *s, int64_t id, const char *sha,
@@ -1849,56 +1880,27 @@ static int sqlite_bisect_mark(struct store *s, int64_t id, const char *sha,
 	return bisect_write(ss, st, id, "cannot mark a commit");
 }
 
+static bool fill_mark(sqlite3_stmt *st, void *elem)
+{
+	struct store_bisect_mark *m = elem;
+
+	m->sha = col_strdup(st, 0);
+	m->mark = col_strdup(st, 1);
+	m->note = col_strdup(st, 2);
+	return m->sha && m->mark && (m->note || sqlite3_column_type(st, 2) == SQLITE_NULL);
+}
+
+static void release_marks(void *v, size_t n)
+{
+	store_bisect_marks_release(v, n);
+}
+
 static int sqlite_bisect_marks(struct store *s, int64_t id,
 			       struct store_bisect_mark **marks, size_t *nr)
 {
-	struct sqlite_store *ss = to_ss(s);
-	struct store_bisect_mark *v = NULL;
-	size_t n = 0, cap = 0;
-	bool found = false;
-	sqlite3_stmt *st;
-	int rc, err;
-
-	err = bisect_query(ss, ST_BISECT_MARKS, &st);
-	if (err)
-		return err;
-	if (!st)
-		return no_bisection(ss, id);
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct store_bisect_mark *nv, *m;
-
-		found = true;
-		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
-			continue;	/* the bisection, without marks */
-		nv = grow(v, &cap, n, sizeof(*v));
-		if (!nv) {
-			err = store_fail(s, -ENOMEM, "out of memory");
-			break;
-		}
-		v = nv;
-		m = &v[n++];
-		m->sha = col_strdup(st, 0);
-		m->mark = col_strdup(st, 1);
-		m->note = col_strdup(st, 2);
-		if (!m->sha || !m->mark ||
-		    (!m->note && sqlite3_column_type(st, 2) != SQLITE_NULL)) {
-			err = store_fail(s, -ENOMEM, "out of memory");
-			break;
-		}
-	}
-	if (!err && rc != SQLITE_DONE)
-		err = db_fail(ss, rc, "cannot read a bisection's marks");
-	done(st);
-	if (!err && !found)
-		err = no_bisection(ss, id);
-	if (err) {
-		store_bisect_marks_release(v, n);
-		return err;
-	}
-	*marks = v;
-	*nr = n;
-	return 0;
+	return bisect_rows(to_ss(s), ST_BISECT_MARKS, id, sizeof(**marks), fill_mark,
+			   release_marks, "cannot read a bisection's marks",
+			   (void **)marks, nr);
 }
 
 static const struct store_ops sqlite_ops = {

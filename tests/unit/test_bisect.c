@@ -10,10 +10,12 @@
 #include <cmocka.h>
 
 #include "vcs/bisect.h"
+#include "vcs/bisect_session.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct bisect_model unit_gauss = {
 	.good_mean = 0, .good_scale = 1, .bad_mean = 3, .bad_scale = 1,
@@ -300,6 +302,71 @@ static void search_around_a_skip_and_stops(void **state)
 	bisect_free(b);
 }
 
+/*
+ * One slow spike of a good commit, far beyond even the bad side, next to
+ * a tight baseline: it must not name that commit.  Truth: first bad = 6.
+ */
+static void one_outlier_names_nothing(void **state)
+{
+	const double good[] = { 98.35, 98.40, 98.44 }, bad[] = { 103.2, 103.16, 103.25 };
+	struct bisect *b = bisect_new_estimated(10, good, 3, bad, 3);
+	struct bisect_step st;
+
+	(void)state;
+	bisect_add_sample(b, 2, 98.41);
+	bisect_add_sample(b, 7, 103.3);
+	bisect_add_sample(b, 5, 106.86);	/* the spike: commit 5 is good */
+	bisect_next(b, 0.99, &st);
+	/* a Gaussian with the baseline's 0.05 SD would call 5 bad for sure */
+	assert_false(st.state == BISECT_FOUND && st.commit == 5);
+	/* replicated, the commit reads good again */
+	bisect_add_sample(b, 5, 98.46);
+	bisect_add_sample(b, 5, 98.38);
+	assert_true(bisect_p_bad(b, 5) < 0.5);
+	bisect_free(b);
+}
+
+/* The stored spec of a bisection reads back as written, unset fields too. */
+static void spec_round_trip(void **state)
+{
+	struct bisect_spec in = {
+		.repo = "/src/demo", .good = "0da1ef17", .bad = "518f61a5",
+		.good_given = "v1.0", .bad_given = "main", .metric = NULL,
+		.job_path = "/jobs/demo.yaml", .job_text = "testcase: demo\n",
+		.build = "make -j2 'CFLAGS=-O2 -g'", .testbox = "vm",
+		.confidence = 0.995, .max_runs = 77,
+	}, out;
+	char *text = NULL;
+
+	(void)state;
+	assert_int_equal(bisect_spec_to_json(&in, &text), 0);
+	assert_int_equal(bisect_spec_from_json(text, &out), 0);
+	assert_string_equal(out.repo, in.repo);
+	assert_string_equal(out.good, in.good);
+	assert_string_equal(out.bad_given, in.bad_given);
+	assert_null(out.metric);
+	assert_string_equal(out.job_text, in.job_text);
+	assert_string_equal(out.build, in.build);
+	assert_float_equal(out.confidence, 0.995, 0);
+	assert_int_equal(out.max_runs, 77);
+	bisect_spec_release(&out);
+	free(text);
+
+	in.metric = "demo.time_ms";
+	in.build = NULL;
+	in.good_given = NULL;
+	assert_int_equal(bisect_spec_to_json(&in, &text), 0);
+	assert_int_equal(bisect_spec_from_json(text, &out), 0);
+	assert_string_equal(out.metric, "demo.time_ms");
+	assert_null(out.build);
+	assert_null(out.good_given);
+	bisect_spec_release(&out);
+	free(text);
+
+	assert_int_equal(bisect_spec_from_json("{\"repo\": 1}", &out), -EINVAL);
+	assert_int_equal(bisect_spec_from_json("not json", &out), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +378,8 @@ int main(void)
 		cmocka_unit_test(searches_find_the_culprit),
 		cmocka_unit_test(estimated_searches_find_the_culprit),
 		cmocka_unit_test(search_around_a_skip_and_stops),
+		cmocka_unit_test(one_outlier_names_nothing),
+		cmocka_unit_test(spec_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
