@@ -292,6 +292,7 @@ static void print_culprit(json_t *lv)
 		return;
 	}
 	printf("first bad commit: %s %s\n", jstr(c, "sha"), jstr(c, "subject"));
+	printf("author: %s\ndate: %s\n", jstr(c, "author"), jstr(c, "date"));
 }
 
 /* What start, resume and a finished status print; returns the exit status. */
