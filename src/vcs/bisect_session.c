@@ -36,6 +36,8 @@
 #define CLASSIFY_MAX 10
 /* built worktrees kept at once: a kernel tree is large */
 #define WORKTREES_KEPT 4
+/* a build that runs longer hangs: the commit is skipped (a kernel: ~1 h) */
+#define BUILD_TIMEOUT_S (4 * 3600.0)
 /* merges bisected inside, one inside the other */
 #define MERGE_DEPTH 1
 /* the baseline's and the confirmation's test: the KPI family's */
@@ -306,11 +308,11 @@ static int checkout(struct session *ss, const char *sha, const char **path)
 		drop_worktree(ss, w);
 	if (ss->build)
 		say(ss, false, "bisect %" PRId64 ": building %s", ss->id, short_sha(sha));
-	ret = git_checkout_built(ss->spec->repo, sha, ss->build, ss->cache, 0,
-				 &interrupted, &dir, err, sizeof(err));
+	ret = git_checkout_built(ss->spec->repo, sha, ss->build, ss->cache,
+				 BUILD_TIMEOUT_S, &interrupted, &dir, err, sizeof(err));
 	if (ss->build && ret != -ECANCELED)
 		ss->builds++;
-	if (ret == -GIT_EBUILD) {
+	if (ret == -GIT_EBUILD || ret == -ETIMEDOUT) {
 		ss->build_failures++;
 		snprintf(log, sizeof(log), "%s/%s.log", ss->cache, sha);
 		log_tail(log, tail, sizeof(tail));
