@@ -695,7 +695,9 @@ static json_t *commits_json(struct session *ss, struct level *lv)
 		size_t n = 0;
 		json_t *c;
 
-		if (!skipped && (i + 1 == lv->n || load_values(ss, lv->cands[i], &v, &n) || !n))
+		/* the engine knows which were measured: read only those back */
+		if (!skipped && (i + 1 == lv->n || !bisect_samples(lv->engine, i) ||
+				 load_values(ss, lv->cands[i], &v, &n) || !n))
 			continue;
 		c = commit_json(ss, lv->cands[i]);
 		json_object_set_new(c, "index", json_integer((json_int_t)i));
