@@ -962,6 +962,39 @@ out:
 
 /* ---- the whole ---- */
 
+/*
+ * Without --metric or the job's kpi: the KPI of a stored complete run at
+ * G or B, so that a resumed bisection reads its stored runs before it
+ * measures anything (the first measured run settles it otherwise).
+ */
+static int metric_from_store(struct session *ss)
+{
+	const char *shas[2] = { ss->spec->good, ss->spec->bad };
+	int ret = 0;
+
+	for (int k = 0; k < 2 && !ss->metric && !ret; k++) {
+		int64_t *ids = NULL;
+		size_t n = 0;
+
+		if (store_group_runs(ss->s, ss->spec->testbox, ss->job->name, shas[k],
+				     &ids, &n))
+			return fail(ss, -EIO, "%s", store_error(ss->s));
+		for (size_t i = 0; i < n && !ss->metric && !ret; i++) {
+			struct run_record r;
+
+			if (store_get_run(ss->s, ids[i], &r)) {
+				ret = fail(ss, -EIO, "%s", store_error(ss->s));
+				break;
+			}
+			if (r.status == RUN_COMPLETE)
+				ret = settle_metric(ss, &r);
+			run_record_release(&r);
+		}
+		free(ids);
+	}
+	return ret;
+}
+
 static int session_init(struct session *ss, struct store *s, int64_t id,
 			const struct bisect_spec *spec, const struct atomic_job *job,
 			const struct bisect_hooks *hooks, char *err, size_t errlen)
@@ -983,7 +1016,7 @@ static int session_init(struct session *ss, struct store *s, int64_t id,
 	if (ret)
 		return fail(ss, ret, "cannot make a directory for the worktrees: %s",
 			    strerror(-ret));
-	return 0;
+	return metric_from_store(ss);
 }
 
 static void session_release(struct session *ss)

@@ -96,4 +96,27 @@ diag "resume of a finished bisection: exit $rc: $(cat "$SANDBOX/out" "$SANDBOX/e
 check "resume of a finished bisection: exit 0, 1 or 2, nothing measured (got $rc)" bash -c \
 	'[ "$1" -le 2 ] && [ "$2" = "$3" ]' _ "$rc" "$(bisect_store_runs "$DB")" "$store_runs"
 check_nothing_left "bisect resumed"
+
+# A job without kpi: the metric is the first run's KPI (here the time
+# monitor's elapsed time), and a resume must find it in the store before it
+# reads the baselines, not measure G again.
+DB2="$SANDBOX/nokpi.db"
+sed '/^kpi:/d; /^monitors:/d' job.yaml > nokpi.yaml
+"$PERFBOT" bisect start --repo repo --good "$BISECT_GOOD" --bad "$BISECT_BAD" \
+	--db "$DB2" nokpi.yaml >"$SANDBOX/out2" 2>"$SANDBOX/err2" &
+pid=$!
+wait_for '"$PERFBOT" bisect log --db "$DB2" 2>/dev/null | grep -q "baseline: " || ! kill -0 $pid 2>/dev/null' 120
+kill -INT $pid 2>/dev/null
+wait $pid
+run_perfbot 300 bisect resume --db "$DB2"
+diag "no kpi: $(grep -E '^(first bad commit|confirmed)' "$SANDBOX/out") (planted $BISECT_PLANTED)"
+check "no kpi: resume exit 0, a culprit named (got $rc)" bash -c \
+	'[ "$1" -eq 0 ] && grep -q "^first bad commit: " "$2"' _ "$rc" "$SANDBOX/out"
+"$PERFBOT" bisect log --db "$DB2" | cut -c 22- > "$SANDBOX/log2"
+diag "$(grep -E '^(resume|baseline|metric)' "$SANDBOX/log2")"
+# between the resume and its baseline verdict: no run at all
+check "no kpi: the resumed baseline is the stored one, nothing measured again" \
+	awk '/^resume$/ { r = 1; next } r && /^run / { bad = 1 } r && /^baseline: / { done = 1; exit }
+	     END { exit !(r && done && !bad) }' "$SANDBOX/log2"
+check_nothing_left "bisect without kpi resumed"
 finish
