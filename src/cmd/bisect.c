@@ -204,13 +204,11 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 	return 0;
 }
 
-/* Options a subcommand does not take are refused, by name. */
-static int refuse(const char *sub, const struct bisect_args *a, bool spec_opts,
-		  bool json)
+/* status, log, resume, reset take no bisection options: refused, by name. */
+static int refuse(const char *sub, const struct bisect_args *a, bool json)
 {
-	if (!spec_opts && (a->repo || a->good || a->bad || a->metric || a->build ||
-			   a->nr_sets || a->confidence != DEFAULT_CONFIDENCE ||
-			   a->max_runs != DEFAULT_MAX_RUNS))
+	if (a->repo || a->good || a->bad || a->metric || a->build || a->nr_sets ||
+	    a->confidence != DEFAULT_CONFIDENCE || a->max_runs != DEFAULT_MAX_RUNS)
 		return usage_error("%s takes only [ID]%s and --db", sub,
 				   json ? ", --json" : "");
 	if (!json && a->json)
@@ -616,7 +614,7 @@ static int cmd_resume(struct bisect_args *a, char **rest, int nrest)
 	struct atomic_job *job = NULL;
 	struct store *s = NULL;
 	json_t *r;
-	int ret = refuse("resume", a, false, false);
+	int ret = refuse("resume", a, false);
 
 	if (ret || (ret = open_store(a, STORE_WRITE, &s)) ||
 	    (ret = find_bisection(s, rest, nrest, &b)))
@@ -660,7 +658,7 @@ static int cmd_status(struct bisect_args *a, char **rest, int nrest)
 	struct store_bisect b = { 0 };
 	struct store *s = NULL;
 	json_t *r = NULL;
-	int ret = refuse("status", a, false, true);
+	int ret = refuse("status", a, true);
 
 	if (ret || (ret = open_store(a, STORE_READ, &s)) ||
 	    (ret = find_bisection(s, rest, nrest, &b)))
@@ -709,7 +707,7 @@ static int cmd_log(struct bisect_args *a, char **rest, int nrest)
 	struct store_bisect_line *lines = NULL;
 	struct store *s = NULL;
 	size_t nr = 0;
-	int ret = refuse("log", a, false, false);
+	int ret = refuse("log", a, false);
 
 	if (ret || (ret = open_store(a, STORE_READ, &s)) ||
 	    (ret = find_bisection(s, rest, nrest, &b)))
@@ -738,7 +736,7 @@ static int cmd_reset(struct bisect_args *a, char **rest, int nrest)
 {
 	struct store_bisect b = { 0 };
 	struct store *s = NULL;
-	int ret = refuse("reset", a, false, false);
+	int ret = refuse("reset", a, false);
 
 	if (ret || (ret = open_store(a, STORE_WRITE, &s)) ||
 	    (ret = find_bisection(s, rest, nrest, &b)))

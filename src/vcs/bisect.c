@@ -302,31 +302,25 @@ static void log_posterior_estimated(struct bisect *b)
 	hi = fmax(mg, mb) + CLIP * sd;
 	add_clipped(&good, g, lo, hi, mg);
 	add_clipped(&bad, k, lo, hi, mg);
-	for (size_t i = 0; i < b->n; i++) {
-		struct moments c = { 0 };
-
-		add_clipped(&c, &b->at[i], lo, hi, mg);
-		b->log_good[i] = c.sum;		/* reused: the commit's sum ... */
-		b->log_bad[i] = c.sq;		/* ... and sum of squares */
-		bad.n += c.n;
-		bad.sum += c.sum;
-		bad.sq += c.sq;
-	}
+	for (size_t i = 0; i < b->n; i++)
+		add_clipped(&bad, &b->at[i], lo, hi, mg);
 	all = (struct moments){ good.n + bad.n, good.sum + bad.sum, good.sq + bad.sq };
 	floor = fmax(within(all.n, all.sum, all.sq) * 1e-12, DBL_MIN);
 	for (size_t h = 0; h < b->n; h++) {
 		double s = fmax(within(good.n, good.sum, good.sq) +
 				within(bad.n, bad.sum, bad.sq), floor);
-		double n = (double)b->at[h].n;
+		struct moments c = { 0 };
 
 		b->post[h] = -(all.n - 2) / 2 * log(s) - 0.5 * log(good.n) -
 			     0.5 * log(bad.n);
-		good.n += n;
-		good.sum += b->log_good[h];
-		good.sq += b->log_bad[h];
-		bad.n -= n;
-		bad.sum -= b->log_good[h];
-		bad.sq -= b->log_bad[h];
+		/* commit h moves from the bad group to the good one */
+		add_clipped(&c, &b->at[h], lo, hi, mg);
+		good.n += c.n;
+		good.sum += c.sum;
+		good.sq += c.sq;
+		bad.n -= c.n;
+		bad.sum -= c.sum;
+		bad.sq -= c.sq;
 	}
 }
 

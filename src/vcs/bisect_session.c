@@ -544,7 +544,6 @@ struct level {
 	char **cands;			/* oldest first; the last is bad */
 	size_t n;
 	struct bisect *engine;
-	unsigned depth;
 };
 
 static int list_candidates(struct session *ss, struct level *lv)
@@ -854,7 +853,7 @@ out:
 static int run_level(struct session *ss, const char *good, const char *bad,
 		     unsigned depth, json_t *out)
 {
-	struct level lv = { .ss = ss, .good = good, .bad = bad, .depth = depth };
+	struct level lv = { .ss = ss, .good = good, .bad = bad };
 	struct side g = { 0 }, b = { 0 };
 	struct bisect_step step;
 	struct bisect_search search;
