@@ -442,6 +442,7 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 	struct child_io io;
 	enum child_wait how;
 	sigset_t mask;
+	char *tmp = NULL, *saved_tmpdir = NULL;
 	int log_fd = -1, null_fd = -1, st = 0, ret;
 	double deadline;
 
@@ -469,9 +470,31 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 		snprintf(err, errlen, "build: %s: %s", worktree, strerror(-ret));
 		goto out;
 	}
+	/*
+	 * The build's own TMPDIR, removed after it: a compiler killed at the
+	 * timeout or by ^C leaves its temp files behind, and they go with it.
+	 * Set in perfbot's environment around the spawn (no thread runs
+	 * beside a build), as the child inherits it.
+	 */
+	ret = make_temp_dir(NULL, "perfbot-build", &tmp);
+	if (ret) {
+		snprintf(err, errlen, "build: cannot make a temporary directory: %s",
+			 strerror(-ret));
+		goto out;
+	}
+	if (getenv("TMPDIR") && !(saved_tmpdir = strdup(getenv("TMPDIR")))) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "build: %s", strerror(ENOMEM));
+		goto out;
+	}
+	setenv("TMPDIR", tmp, 1);
 	child_signals_block(&mask);
 	deadline = timeout_s > 0 ? mono_now() + timeout_s : INFINITY;
 	ret = child_spawn(&c, build_argv, &io);
+	if (saved_tmpdir)
+		setenv("TMPDIR", saved_tmpdir, 1);
+	else
+		unsetenv("TMPDIR");
 	if (ret) {
 		child_signals_restore(&mask);
 		snprintf(err, errlen, "build: cannot run '%s': %s",
@@ -506,6 +529,11 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 		break;
 	}
 out:
+	if (tmp) {
+		remove_tree(tmp);
+		free(tmp);
+	}
+	free(saved_tmpdir);
 	if (log_fd >= 0)
 		close(log_fd);
 	if (null_fd >= 0)

@@ -79,7 +79,9 @@ int git_worktree_remove(const char *repo, const char *dir);
  * nothing it started outlives it.  *exit_status: the exit code, or 128 +
  * the signal that killed it.  0 when it exited 0; -GIT_EBUILD when it
  * failed; -ETIMEDOUT, -ECANCELED (*stop), or the errno that kept it from
- * starting (-ENOENT: no such command).  err names the log.
+ * starting (-ENOENT: no such command).  err names the log.  The build
+ * runs with TMPDIR set to a directory of its own, removed afterwards, so
+ * what a killed compiler leaves there does not outlive it.
  */
 int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 	      volatile sig_atomic_t *stop, const char *log_path,

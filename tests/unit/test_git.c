@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -398,6 +399,40 @@ static void build_in_worktree(void **state)
 				   sizeof(err)), -ENOENT);
 }
 
+/* A build's TMPDIR is its own: what a killed build leaves there is removed. */
+static void build_tmpdir_removed(void **state)
+{
+	struct fixture *f = *state;
+	char err[512] = "", log[4096], outer[4096];
+	char *build[] = { "sh", "-c", "touch \"$TMPDIR/left\"; sleep 30", NULL };
+	const char *before = getenv("TMPDIR");
+	char *saved = before ? strdup(before) : NULL;
+	int status = -1;
+	DIR *d;
+	struct dirent *e;
+	size_t entries = 0;
+
+	snprintf(outer, sizeof(outer), "%s/outer", f->tmp);
+	assert_int_equal(mkdir(outer, 0755), 0);
+	setenv("TMPDIR", outer, 1);
+	snprintf(log, sizeof(log), "%s/build.log", f->tmp);
+	assert_int_equal(git_build(f->repo, build, 0.3, NULL, log, &status, err,
+				   sizeof(err)), -ETIMEDOUT);
+	/* perfbot's own TMPDIR is as it was, and holds nothing of the build */
+	assert_string_equal(getenv("TMPDIR"), outer);
+	d = opendir(outer);
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	assert_int_equal(entries, 0);
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +445,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(checkout_build_stopped_and_timed_out,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(build_in_worktree, setup, teardown),
+		cmocka_unit_test_setup_teardown(build_tmpdir_removed, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
