@@ -17,13 +17,14 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define LOCK_NAME "lock"
+#define LOCK_SUFFIX ".lock"
 
 struct root {
 	char *path;
@@ -66,10 +67,10 @@ const char *lifetime_lock_path(void)
 	return roots[ROOT_TMP].lock;
 }
 
-/* perfbot.<pid>.XXXXXX, as make_root() names them */
-static bool root_name(const char *name)
+/* perfbot.<pid>.XXXXXX, as make_root() names them; *len: without ".lock" */
+static bool root_name(const char *name, size_t *len)
 {
-	const char *p = name + strlen("perfbot.");
+	const char *p = name + strlen("perfbot."), *end;
 	size_t n = 0;
 
 	if (strncmp(name, "perfbot.", strlen("perfbot.")))
@@ -78,10 +79,16 @@ static bool root_name(const char *name)
 		p++;
 		n++;
 	}
-	return n > 0 && *p == '.' && strlen(p + 1) == 6;
+	if (!n || *p != '.')
+		return false;
+	end = p + 1 + 6;
+	if (strnlen(p + 1, 6) != 6 || (*end && strcmp(end, LOCK_SUFFIX)))
+		return false;
+	*len = (size_t)(end - name);
+	return true;
 }
 
-/* The lock file of a root, opened; -1 when it is not a regular file. */
+/* A lock file, opened; -1 when it is missing or not a regular file. */
 static int open_lock(const char *path)
 {
 	struct stat st;
@@ -117,25 +124,30 @@ int lifetime_sweep(const char *base)
 	while ((e = readdir(d))) {
 		char *root = NULL, *lock = NULL;
 		struct stat st;
+		size_t len;
 		int fd;
 
-		if (!root_name(e->d_name) ||
+		/* the lock files lead: a root without one is not ours */
+		if (!root_name(e->d_name, &len) || !e->d_name[len] ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
 			continue;
-		if (asprintf(&root, "%s/%s", base, e->d_name) < 0)
+		if (asprintf(&lock, "%s/%s", base, e->d_name) < 0)
 			break;
-		if (asprintf(&lock, "%s/" LOCK_NAME, root) < 0) {
-			free(root);
+		if (asprintf(&root, "%s/%.*s", base, (int)len, e->d_name) < 0) {
+			free(lock);
 			break;
 		}
-		/* no lock file: not a root of ours; a held lock: a live owner */
 		fd = open_lock(lock);
-		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
-		    remove_tree(root) == 0)
-			removed++;
+		/* held while removing, so that no second sweeper races us */
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			if ((lstat(root, &st) || !S_ISDIR(st.st_mode) ||
+			     st.st_uid != geteuid() || remove_tree(root) == 0) &&
+			    unlink(lock) == 0)
+				removed++;
+		}
 		if (fd >= 0)
-			close(fd);	/* held while removing: no second sweeper */
+			close(fd);
 		free(lock);
 		free(root);
 	}
@@ -143,48 +155,32 @@ int lifetime_sweep(const char *base)
 	return removed;
 }
 
-/*
- * The lock file, made locked: under O_TMPFILE it has no name until it is
- * locked, so a sweeper cannot take a new root for an abandoned one.
- */
-static int make_lock(struct root *r)
+/* "XXXXXX" of a root's name, from the kernel's random bytes */
+static void random_suffix(char out[7])
 {
-	char proc[64], pid[32];
-	int fd = open(r->path, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	static const char set[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char b[6];
 
-	if (fd >= 0) {
-		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-		if (flock(fd, LOCK_EX) ||
-		    linkat(AT_FDCWD, proc, AT_FDCWD, r->lock, AT_SYMLINK_FOLLOW)) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	if (fd < 0) {
-		/* no O_TMPFILE here: a sweep in the next microsecond could win */
-		fd = open(r->lock, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
-		if (fd < 0)
-			return -errno;
-		if (flock(fd, LOCK_EX)) {
-			int err = -errno;
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		struct timespec ts;
 
-			close(fd);
-			return err;
-		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		for (size_t i = 0; i < sizeof(b); i++)
+			b[i] = (unsigned char)(ts.tv_nsec >> (i * 5));
 	}
-	/* for a person looking at the tree */
-	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
-	if (write(fd, pid, strlen(pid)) < 0) {
-		/* the content is only informative */
-	}
-	r->lock_fd = fd;
-	return 0;
+	for (size_t i = 0; i < 6; i++)
+		out[i] = set[b[i] % (sizeof(set) - 1)];
+	out[6] = '\0';
 }
 
 static void drop_root(struct root *r)
 {
 	if (r->path)
 		remove_tree(r->path);
+	if (r->lock) {
+		unlink(r->lock);
+	}
 	if (r->lock_fd >= 0)
 		close(r->lock_fd);
 	free(r->path);
@@ -192,29 +188,91 @@ static void drop_root(struct root *r)
 	*r = (struct root){ .lock_fd = -1 };
 }
 
-static int make_root(const char *base, struct root *r)
+/*
+ * Lock first, root second: the lock file perfbot.<pid>.XXXXXX.lock comes
+ * into being locked (made under O_TMPFILE, locked, then linked in), and
+ * only then the directory perfbot.<pid>.XXXXXX.  Killed at any point, a
+ * perfbot leaves a free lock (and maybe its root) for the sweep; a sweep
+ * never sees a live owner's lock free.
+ */
+static int make_lock(const char *base, struct root *r)
 {
-	int err;
+	char proc[64], sfx[7];
+	int err = -EEXIST;
+	int fd = open(base, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 
-	if (asprintf(&r->path, "%s/perfbot.%d.XXXXXX", base, (int)getpid()) < 0) {
-		r->path = NULL;
-		return -ENOMEM;
+	if (fd >= 0 && flock(fd, LOCK_EX)) {
+		close(fd);
+		fd = -1;
 	}
-	if (!mkdtemp(r->path)) {
-		err = -errno;
-		free(r->path);
-		r->path = NULL;
+	for (int tries = 0; tries < 100 && err == -EEXIST; tries++) {
+		free(r->lock);
+		random_suffix(sfx);
+		if (asprintf(&r->lock, "%s/perfbot.%d.%s" LOCK_SUFFIX, base,
+			     (int)getpid(), sfx) < 0) {
+			r->lock = NULL;
+			err = -ENOMEM;
+			break;
+		}
+		if (fd >= 0) {
+			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+			err = linkat(AT_FDCWD, proc, AT_FDCWD, r->lock,
+				     AT_SYMLINK_FOLLOW) ? -errno : 0;
+			if (err && err != -EEXIST) {
+				/* no /proc, or no link here: the plain way */
+				close(fd);
+				fd = -1;
+				err = -EEXIST;
+				tries--;
+			}
+			continue;
+		}
+		/* no O_TMPFILE: a sweep in the next microsecond could win */
+		fd = open(r->lock, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+		err = fd < 0 ? -errno : flock(fd, LOCK_EX) ? -errno : 0;
+		if (err && fd >= 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (err) {
+		if (fd >= 0)
+			close(fd);
+		free(r->lock);
+		r->lock = NULL;
 		return err;
 	}
-	if (asprintf(&r->lock, "%s/" LOCK_NAME, r->path) < 0) {
-		r->lock = NULL;
+	r->lock_fd = fd;
+	return 0;
+}
+
+static int make_root(const char *base, struct root *r)
+{
+	char pid[32];
+	int err = make_lock(base, r);
+	size_t n;
+
+	if (err)
+		return err;
+	n = strlen(r->lock) - strlen(LOCK_SUFFIX);
+	r->path = strndup(r->lock, n);
+	if (!r->path) {
 		drop_root(r);
 		return -ENOMEM;
 	}
-	err = make_lock(r);
-	if (err)
+	if (mkdir(r->path, 0700)) {
+		err = -errno;
+		free(r->path);
+		r->path = NULL;	/* not ours to remove */
 		drop_root(r);
-	return err;
+		return err;
+	}
+	/* for a person looking at the tree */
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (write(r->lock_fd, pid, strlen(pid)) < 0) {
+		/* the content is only informative */
+	}
+	return 0;
 }
 
 /* ---- the watchdog ------------------------------------------------------ */
@@ -288,9 +346,12 @@ static void sleep_ms(long ms)
 
 static void remove_roots(void)
 {
-	for (int i = 0; i < NR_ROOTS; i++)
+	for (int i = 0; i < NR_ROOTS; i++) {
 		if (roots[i].path)
 			remove_tree(roots[i].path);
+		if (roots[i].lock)
+			unlink(roots[i].lock);
+	}
 }
 
 static void watchdog_cleanup(const struct groups *g)

@@ -6,16 +6,20 @@
  * thread exists.  It does three things:
  *
  *  1. Sweeps stale roots: under the temp base ($TMPDIR, else /tmp) and
- *     the shm base ($PERFBOT_SHMDIR, else /dev/shm), a directory named
- *     perfbot.<pid>.XXXXXX, owned by us, holding a regular file `lock`
- *     that flock(LOCK_EX|LOCK_NB) can take, was left by a dead perfbot
- *     and is removed.  A held lock means a live owner; a directory
- *     without a lock file is not ours: both are kept.  Never by name alone.
+ *     the shm base ($PERFBOT_SHMDIR, else /dev/shm), a root is the
+ *     directory perfbot.<pid>.XXXXXX beside its lock file
+ *     perfbot.<pid>.XXXXXX.lock.  A lock file of ours that
+ *     flock(LOCK_EX|LOCK_NB) can take was left by a dead perfbot: its
+ *     root and then the lock file are removed.  A held lock means a live
+ *     owner; a directory without a lock file is not ours: both are kept.
+ *     Never by name alone.
  *
- *  2. Makes this process's own roots, one under each base, each with its
- *     `lock` held for the process's life (the lock file is made under
- *     O_TMPFILE, locked, then linked in, so a sweeper never sees it
- *     unlocked).  make_temp_dir(NULL, ...) (util/fsutil.h) then creates
+ *  2. Makes this process's own roots, one under each base, each lock held
+ *     for the process's life.  The lock comes first and is born locked
+ *     (made under O_TMPFILE, locked, then linked in), the directory
+ *     second, so that a kill at any point leaves nothing a sweep cannot
+ *     recognise, and a sweep never sees a live owner's lock free.
+ *     make_temp_dir(NULL, ...) (util/fsutil.h) then creates
  *     inside the temp root, and will-it-scale's tmpfs dirs go in the shm
  *     root: every temp dir perfbot makes lives in a root.
  *
@@ -60,7 +64,7 @@ const char *lifetime_lock_path(void);
 
 /*
  * Remove the abandoned roots directly under base (see 1. above).  The
- * number removed, or a negative errno when base cannot be read.
+ * number of lock files removed, or a negative errno when base cannot be read.
  */
 int lifetime_sweep(const char *base);
 
