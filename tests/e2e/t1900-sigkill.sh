@@ -157,11 +157,14 @@ check "bisect start: the repository's worktrees as they were after the next rese
 check "bisect start: no temp root left" test $((bad & 4)) -eq 0
 
 # and with its watchdog killed too: the checkouts stay registered until
-# the next perfbot bisect prunes perfbot's own
+# the next perfbot bisect prunes perfbot's own (a new store: the runs of
+# the first one could spare it every checkout)
+DB="$SANDBOX/results2.db"
 "$PERFBOT" bisect start --repo repo --good "$BISECT_GOOD" \
 	--bad "$BISECT_BAD" --db "$DB" job.yaml >/dev/null 2>&1 &
 pg=$!
-wait_for '[ "$(git -C repo worktree list | wc -l)" -gt 2 ]' 60 0.05
+wait_for '[ "$(git -C repo worktree list | wc -l)" -gt 2 ]' 30 0.05 ||
+	diag "no worktree of perfbot's appeared in 30 s"
 kill_with_watchdog "$pg"
 wait
 perfbots_gone
