@@ -66,15 +66,89 @@ static double tv_secs(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 }
 
+void exec_run_release(struct exec_run *r)
+{
+	free(r->output);
+	r->output = NULL;
+	r->output_len = 0;
+}
+
+struct capture {
+	int fd;			/* the pipe's read end; -1 after EOF */
+	char *buf;
+	size_t len, cap, max;
+	bool over;		/* more than max bytes came */
+};
+
+/* Read what is there (fd is non-blocking); 0, or -ENOMEM. */
+static int capture_read(struct capture *k)
+{
+	for (;;) {
+		ssize_t n;
+
+		if (k->cap - k->len < 2) {
+			size_t cap = k->cap ? k->cap * 2 : 65536;
+			char *b;
+
+			/* room for max + 1 bytes, the one that tells "over" */
+			if (cap > k->max + 2)
+				cap = k->max + 2;
+			b = realloc(k->buf, cap);
+			if (!b)
+				return -ENOMEM;
+			k->buf = b;
+			k->cap = cap;
+		}
+		n = read(k->fd, k->buf + k->len, k->cap - 1 - k->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n <= 0) {
+			/* EOF, or an error that ends the stream the same way */
+			close(k->fd);
+			k->fd = -1;
+			return 0;
+		}
+		k->len += (size_t)n;
+		if (k->len > k->max) {
+			k->over = true;
+			k->len = k->max;
+			return 0;
+		}
+	}
+}
+
+static int capture_open(struct capture *k, size_t max, int *write_fd)
+{
+	int p[2];
+
+	*k = (struct capture){ .fd = -1, .max = max };
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	if (fcntl(p[0], F_SETFL, O_NONBLOCK)) {
+		int err = -errno;
+
+		close(p[0]);
+		close(p[1]);
+		return err;
+	}
+	k->fd = p[0];
+	*write_fd = p[1];
+	return 0;
+}
+
 int exec_run_once(char *const argv[], const struct exec_opts *opts,
 		  struct exec_run *out)
 {
 	struct child_io io = { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1 };
+	struct capture k = { .fd = -1 };
 	struct child c;
 	struct rusage ru;
 	sigset_t wait_mask;
 	double t0, deadline;
 	int null_fd, out_fd = -1, err;
+	bool done = false;
 
 	memset(out, 0, sizeof(*out));
 	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -84,11 +158,9 @@ int exec_run_once(char *const argv[], const struct exec_opts *opts,
 	io.cwd = opts->cwd;
 	if (!opts->show_output)
 		io.stdout_fd = io.stderr_fd = null_fd;
-	if (opts->stdout_path) {
-		out_fd = open(opts->stdout_path,
-			      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (out_fd < 0) {
-			err = -errno;
+	if (opts->capture_max) {
+		err = capture_open(&k, opts->capture_max, &out_fd);
+		if (err) {
 			close(null_fd);
 			return err;
 		}
@@ -97,29 +169,61 @@ int exec_run_once(char *const argv[], const struct exec_opts *opts,
 	child_signals_block(&wait_mask);
 	t0 = mono_now();
 	err = child_spawn(&c, argv, &io);
+	if (out_fd >= 0) {
+		close(out_fd);	/* the child has it: EOF when its group is gone */
+		out_fd = -1;
+	}
 	if (err)
 		goto out;
 	deadline = opts->timeout_s > 0 ? t0 + opts->timeout_s : INFINITY;
-	switch (child_wait_until(&c, deadline, opts->stop, &wait_mask)) {
-	case CHILD_EXITED:
-		out->outcome = EXEC_EXITED;
-		break;
-	case CHILD_DEADLINE:
-		out->outcome = EXEC_TIMED_OUT;
-		break;
-	case CHILD_STOPPED:
-		out->outcome = EXEC_STOPPED;
-		break;
+	while (!done) {
+		switch (child_wait_fd(&c, k.fd, deadline, opts->stop, &wait_mask)) {
+		case CHILD_READABLE:
+			err = capture_read(&k);
+			if (err || k.over) {
+				out->outcome = EXEC_OUTPUT_LIMIT;
+				done = true;
+			}
+			break;
+		case CHILD_EXITED:
+			out->outcome = EXEC_EXITED;
+			done = true;
+			break;
+		case CHILD_DEADLINE:
+			out->outcome = EXEC_TIMED_OUT;
+			done = true;
+			break;
+		default:
+			out->outcome = EXEC_STOPPED;
+			done = true;
+			break;
+		}
 	}
 	out->wall_s = mono_now() - t0;
 	child_stop(&c, &out->status, &ru);
 	out->user_s = tv_secs(ru.ru_utime);
 	out->sys_s = tv_secs(ru.ru_stime);
 	out->maxrss_kib = ru.ru_maxrss;
+	/* the group is dead: what is left in the pipe is the output's end */
+	if (!err && k.fd >= 0 && !k.over)
+		err = capture_read(&k);
+	if (!err && k.over)
+		out->outcome = EXEC_OUTPUT_LIMIT;
+	if (!err && opts->capture_max) {
+		if (!k.buf && !(k.buf = malloc(1)))
+			err = -ENOMEM;
+		else {
+			k.buf[k.len] = '\0';
+			out->output = k.buf;
+			out->output_len = k.len;
+			k.buf = NULL;
+		}
+	}
 out:
 	child_signals_restore(&wait_mask);
 	close(null_fd);
-	if (out_fd >= 0)
-		close(out_fd);
+	if (k.fd >= 0)
+		close(k.fd);
+	free(k.buf);
 	return err;
 }

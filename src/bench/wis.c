@@ -6,6 +6,7 @@
 #include "bench/wis.h"
 #include "util/child.h"
 #include "util/fsutil.h"
+#include "util/lifetime.h"
 #include "util/procstat.h"
 #include "util/timeutil.h"
 
@@ -422,6 +423,9 @@ static int setup_run(struct run *r, struct wis_result *out)
 	if (err)
 		return fail(out, WIS_ERROR, "cannot create a temp dir: %s",
 			    strerror(-err));
+	/* this process's shm root: the watchdog or a sweep removes it */
+	if (!shm_base)
+		shm_base = lifetime_shm_root();
 	if (!shm_base)
 		shm_base = getenv("PERFBOT_SHMDIR");
 	if (!shm_base || !*shm_base)

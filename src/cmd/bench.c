@@ -497,6 +497,9 @@ int cmd_bench(int argc, char **argv)
 
 	ctx.aslr_disabled = disable_aslr();
 	ctx.cpus_online = online_cpus();
+	ret = cmd_lifetime_start("bench");
+	if (ret)
+		return ret;
 	interrupt_install();
 	if (o.sweep)
 		return run_sweep(&cfg, &o, both_modes, &ctx);

@@ -286,6 +286,9 @@ int cmd_bench_hackbench(int argc, char **argv)
 	if (ret)
 		return ret;
 	/* the result holds every iteration's time: too big for the stack */
+	ret = cmd_lifetime_start("bench");
+	if (ret)
+		return ret;
 	r = malloc(sizeof(*r));
 	if (!r) {
 		fprintf(stderr, "perfbot: bench: hackbench: out of memory\n");

@@ -374,6 +374,9 @@ int cmd_bench_netperf(int argc, char **argv)
 	ret = validate(&o, &cfg);
 	if (ret)
 		return ret;
+	ret = cmd_lifetime_start("bench");
+	if (ret)
+		return ret;
 
 	interrupt_install();
 	if (!o.json)

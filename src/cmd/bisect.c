@@ -348,6 +348,14 @@ static int print_result(json_t *r)
 
 /* ---- start and resume ---- */
 
+/* A SIGKILLed perfbot's worktrees leave the user's repository (git.h). */
+static void prune_own_worktrees(const char *repo)
+{
+	if (repo && git_worktree_prune_own(repo) < 0)
+		fprintf(stderr, "perfbot: bisect: warning: cannot look for perfbot's stale worktrees in %s\n",
+			repo);
+}
+
 static int run_session(struct store *s, int64_t id, const struct bisect_spec *spec,
 		       const struct atomic_job *job)
 {
@@ -535,6 +543,7 @@ static int cmd_start(struct bisect_args *a, char **rest, int nrest)
 	ret = make_spec(a, EXIT_USAGE, &spec, &job);
 	if (ret)
 		goto out;
+	prune_own_worktrees(spec.repo);
 	db = db_location(a);
 	if (!db) {
 		ret = failure("no database location: give --db PATH or set PERFBOT_DB");
@@ -633,6 +642,7 @@ static int cmd_resume(struct bisect_args *a, char **rest, int nrest)
 		ret = failure("bisection %" PRId64 " has a damaged spec in the store", b.id);
 		goto out;
 	}
+	prune_own_worktrees(spec.repo);
 	ret = load_spec_job(&spec, &job);
 	if (ret)
 		goto out;
@@ -734,6 +744,7 @@ out:
 
 static int cmd_reset(struct bisect_args *a, char **rest, int nrest)
 {
+	struct bisect_spec spec = { 0 };
 	struct store_bisect b = { 0 };
 	struct store *s = NULL;
 	int ret = refuse("reset", a, false);
@@ -746,9 +757,12 @@ static int cmd_reset(struct bisect_args *a, char **rest, int nrest)
 		goto out;
 	}
 	store_bisect_log_add(s, b.id, "reset");
+	if (!bisect_spec_from_json(b.spec, &spec))
+		prune_own_worktrees(spec.repo);
 	printf("bisection %" PRId64 " reset; its runs stay in the store\n", b.id);
 	ret = EXIT_OK;
 out:
+	bisect_spec_release(&spec);
 	store_bisect_release(&b);
 	store_close(s);
 	return ret;
@@ -839,7 +853,12 @@ int cmd_bisect(int argc, char **argv)
 		if (strcmp(argv[1], subs[i].name))
 			continue;
 		ret = parse_args(argc - 1, argv + 1, &a, &rest, &nrest);
-		if (!ret)
+		/* these check commits out, build and run: util/lifetime.h */
+		if (!ret && (subs[i].fn == cmd_start || subs[i].fn == cmd_resume ||
+			     subs[i].fn == cmd_run_step) &&
+		    cmd_lifetime_start("bisect"))
+			ret = subs[i].fn == cmd_run_step ? STEP_ABORT : EXIT_FAILED;
+		else if (!ret)
 			ret = subs[i].fn(&a, rest, nrest);
 		else if (ret < 0)
 			ret = EXIT_OK;

@@ -1,4 +1,5 @@
 #include "cmd/cmdutil.h"
+#include "util/lifetime.h"
 #include "cmd/cmds.h"
 
 #include <stdarg.h>
@@ -29,6 +30,15 @@ int cmd_failure(const char *who, const char *fmt, ...)
 	vprint_error(who, fmt, ap);
 	va_end(ap);
 	return EXIT_FAILED;
+}
+
+int cmd_lifetime_start(const char *who)
+{
+	char err[512];
+
+	if (lifetime_start(err, sizeof(err)))
+		return cmd_failure(who, "%s", err);
+	return 0;
 }
 
 void cmd_print_job_error(const struct job_error *e)

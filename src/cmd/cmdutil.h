@@ -24,6 +24,11 @@ int cmd_usage_error(const char *who, const char *fmt, ...)
 int cmd_failure(const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cmd_print_job_error(const struct job_error *e);
+/*
+ * lifetime_start() (util/lifetime.h) for a command that starts processes
+ * or temp files: 0, or EXIT_FAILED after saying why.  Before any thread.
+ */
+int cmd_lifetime_start(const char *who);
 int cmd_print_json(const char *who, json_t *j);
 
 #endif

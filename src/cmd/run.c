@@ -270,6 +270,12 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_OK;
 		goto out;
 	}
+	ret = cmd_lifetime_start("run");
+	if (ret)
+		goto out;
+	if (o.repo && git_worktree_prune_own(o.repo) < 0)
+		fprintf(stderr, "perfbot: run: warning: cannot look for perfbot's stale worktrees in %s\n",
+			o.repo);
 	if (store_open(db, STORE_WRITE, &store, err, sizeof(err))) {
 		fprintf(stderr, "perfbot: run: %s\n", err);
 		ret = EXIT_FAILED;

@@ -514,6 +514,9 @@ int cmd_stat(int argc, char **argv)
 	ret = setup_variants(&o, argv + optind, vs, nr_vs);
 	if (ret)
 		goto out;
+	ret = cmd_lifetime_start("stat");
+	if (ret)
+		goto out;
 	interrupt_install();
 	ret = run_all(&o) ? EXIT_FAILED : EXIT_OK;
 	if (o.json) {

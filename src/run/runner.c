@@ -431,58 +431,18 @@ static enum run_status run_netperf(struct run_ctx *c, struct job_error *jerr)
 				: st == NETPERF_INCOMPLETE ? RUN_INCOMPLETE : RUN_FAILED;
 }
 
-/* The whole file, NUL-terminated; NULL on error (errno set). */
-static char *slurp(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	char *buf = NULL;
-	ssize_t n;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || (size_t)st.st_size > EXEC_OUTPUT_MAX) {
-		if (!errno)
-			errno = EFBIG;
-		goto out;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf)
-		goto out;
-	n = read(fd, buf, (size_t)st.st_size);
-	if (n < 0) {
-		free(buf);
-		buf = NULL;
-		goto out;
-	}
-	buf[n] = '\0';
-	*len = (size_t)n;
-out:
-	close(fd);
-	return buf;
-}
-
 static enum run_status run_exec(struct run_ctx *c)
 {
 	const struct atomic_job *j = c->j;
 	struct exec_opts eo = {
 		.timeout_s = runner_timeout(j), .stop = c->opts->stop,
+		.capture_max = EXEC_OUTPUT_MAX,
 	};
-	char *dir = NULL, *out_path = NULL, *text = NULL;
 	enum run_status status = RUN_FAILED;
 	char why[512] = "";
-	struct exec_run r;
-	size_t len = 0;
+	struct exec_run r = { 0 };
 	int err;
 
-	err = make_temp_dir(NULL, "perfbot-exec", &dir);
-	if (err || asprintf(&out_path, "%s/stdout", dir) < 0) {
-		snprintf(why, sizeof(why), "cannot make a temp dir: %s",
-			 strerror(err ? -err : ENOMEM));
-		out_path = NULL;
-		goto out;
-	}
-	eo.stdout_path = out_path;
 	eo.cwd = c->opts->src_dir;	/* a repository's benchmark runs in its checkout */
 	if (c->opts->src_dir)
 		setenv("PERFBOT_SRC", c->opts->src_dir, 1);
@@ -505,6 +465,12 @@ static enum run_status run_exec(struct run_ctx *c)
 		snprintf(why, sizeof(why), "timed out after %g s", eo.timeout_s);
 		goto out;
 	}
+	if (r.outcome == EXEC_OUTPUT_LIMIT) {
+		snprintf(why, sizeof(why),
+			 "output exceeds %u MiB: the command was killed there",
+			 EXEC_OUTPUT_MAX >> 20);
+		goto out;
+	}
 	if (!exec_run_ok(&r)) {
 		if (WIFSIGNALED(r.status))
 			snprintf(why, sizeof(why), "killed by signal %d (%s)",
@@ -514,25 +480,15 @@ static enum run_status run_exec(struct run_ctx *c)
 				 WEXITSTATUS(r.status));
 		goto out;
 	}
-	text = slurp(out_path, &len);
-	if (!text) {
-		snprintf(why, sizeof(why), "cannot read the output: %s",
-			 strerror(errno));
-		goto out;
-	}
-	if (exec_parse_output(j->exec.parse ? j->exec.parse : "time", text, len,
-			      &j->exec.paths, c->rec->testcase, &c->rec->stats,
-			      why, sizeof(why)))
+	if (exec_parse_output(j->exec.parse ? j->exec.parse : "time", r.output,
+			      r.output_len, &j->exec.paths, c->rec->testcase,
+			      &c->rec->stats, why, sizeof(why)))
 		goto out;
 	status = RUN_COMPLETE;
 out:
 	if (why[0])
 		strmap_set(&c->rec->env, "last_state.reason", why);
-	free(text);
-	if (dir)
-		remove_tree(dir);
-	free(dir);
-	free(out_path);
+	exec_run_release(&r);
 	return status;
 }
 

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "util/child.h"
+#include "util/lifetime.h"
 #include "util/timeutil.h"
 
 #include <errno.h>
@@ -74,22 +75,67 @@ static void adopt(struct child *c, pid_t pid)
 	c->pidfd = open_pidfd(pid);
 }
 
+/*
+ * With a watchdog (util/lifetime.h), the child waits at `gate` until the
+ * parent has registered its group: nothing it starts can predate that.
+ */
+static void wait_gate(int gate[2])
+{
+	char go;
+	ssize_t n;
+
+	close(gate[1]);
+	do {
+		n = read(gate[0], &go, 1);
+	} while (n < 0 && errno == EINTR);
+	close(gate[0]);
+	if (n != 1)
+		_exit(EXIT_CHILD_SETUP);	/* the parent died first */
+}
+
+static void open_gate(int gate[2], pid_t pid)
+{
+	lifetime_register(pid);
+	close(gate[0]);
+	if (write(gate[1], "", 1) < 0) {
+		/* the child died already: child_stop() reaps it */
+	}
+	close(gate[1]);
+}
+
 static int fork_child(struct child *c, pid_t *pid)
 {
 	pid_t parent = getpid();
+	bool watched = lifetime_watched();
+	int gate[2] = { -1, -1 };
 
 	c->pid = 0;
 	c->pidfd = -1;
+	if (watched && pipe2(gate, O_CLOEXEC))
+		return -errno;
 	/* orphans of the group's kill come back to us to be reaped */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	fflush(NULL);	/* or buffered output is written twice */
 	*pid = fork();
-	if (*pid < 0)
-		return -errno;
-	if (*pid == 0)
+	if (*pid < 0) {
+		int err = -errno;
+
+		if (watched) {
+			close(gate[0]);
+			close(gate[1]);
+		}
+		return err;
+	}
+	if (*pid == 0) {
 		become_child(parent);
-	else
+		lifetime_child_detach();
+		if (watched)
+			wait_gate(gate);
+	} else {
 		adopt(c, *pid);
+		if (watched)
+			open_gate(gate, *pid);
+	}
 	return 0;
 }
 
@@ -162,12 +208,14 @@ bool child_exited(const struct child *c)
 	       si.si_pid == c->pid;
 }
 
-enum child_wait child_wait_until(const struct child *c, double deadline,
-				 volatile sig_atomic_t *stop,
-				 const sigset_t *wait_mask)
+int child_wait_fd(const struct child *c, int fd, double deadline,
+		  volatile sig_atomic_t *stop, const sigset_t *wait_mask)
 {
 	for (;;) {
-		struct pollfd pfd = { .fd = c->pidfd, .events = POLLIN };
+		struct pollfd pfd[2] = {
+			{ .fd = c->pidfd, .events = POLLIN },
+			{ .fd = fd, .events = POLLIN },
+		};
 		struct timespec ts;
 		double left;
 
@@ -185,9 +233,18 @@ enum child_wait child_wait_until(const struct child *c, double deadline,
 		if (left > 3600)
 			left = 3600;
 		ts = secs_to_timespec(left);
-		ppoll(c->pidfd >= 0 ? &pfd : NULL, c->pidfd >= 0 ? 1 : 0, &ts,
-		      wait_mask);
+		/* a negative fd is ignored by ppoll: no pidfd, or no fd */
+		if (ppoll(pfd, 2, &ts, wait_mask) > 0 && fd >= 0 && pfd[1].revents)
+			return CHILD_READABLE;
 	}
+}
+
+enum child_wait child_wait_until(const struct child *c, double deadline,
+				 volatile sig_atomic_t *stop,
+				 const sigset_t *wait_mask)
+{
+	/* without an fd it never answers CHILD_READABLE */
+	return (enum child_wait)child_wait_fd(c, -1, deadline, stop, wait_mask);
 }
 
 void child_stop(struct child *c, int *status, struct rusage *ru)
@@ -198,6 +255,8 @@ void child_stop(struct child *c, int *status, struct rusage *ru)
 	if (c->pid <= 0)
 		return;
 	kill(-c->pid, SIGKILL);
+	/* the group is doomed now: no member can fork past the kill */
+	lifetime_unregister(c->pid);
 	while (wait4(c->pid, &st, 0, ru ? ru : &ignored_ru) < 0 && errno == EINTR)
 		;
 	if (status)

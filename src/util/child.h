@@ -13,6 +13,11 @@
  * inside the wait (they are blocked by child_signals_block()), so a
  * handler that sets *stop wakes it without a race.
  *
+ * Once lifetime_start() (util/lifetime.h) ran, every group made here is
+ * registered with the watchdog before the child runs code of its own and
+ * unregistered when child_stop() kills it, so a group outlives neither a
+ * normal exit nor a SIGKILL of perfbot.
+ *
  * Limits: a member that leaves the group (setsid(), setpgid()) escapes
  * the kill; benchmarks do not, a command run by perfbot stat could.  The
  * death signal fires when the *thread* that forked the child exits, so
@@ -73,6 +78,9 @@ enum child_wait {
 	CHILD_STOPPED,		/* *stop became non-zero */
 };
 
+/* child_wait_fd()'s fourth answer, none of enum child_wait's */
+#define CHILD_READABLE (-1)
+
 /*
  * Sleep until `deadline` (mono_now() seconds; INFINITY for none), the
  * child's exit, or a stop request.  wait_mask is what child_signals_block()
@@ -81,6 +89,13 @@ enum child_wait {
 enum child_wait child_wait_until(const struct child *c, double deadline,
 				 volatile sig_atomic_t *stop,
 				 const sigset_t *wait_mask);
+
+/*
+ * As child_wait_until(), also returning CHILD_READABLE when fd has data,
+ * EOF or an error (-1: no fd).  Pass -1 once fd reached EOF.
+ */
+int child_wait_fd(const struct child *c, int fd, double deadline,
+		  volatile sig_atomic_t *stop, const sigset_t *wait_mask);
 
 /* Has the child exited (not reaped)? */
 bool child_exited(const struct child *c);

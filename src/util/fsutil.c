@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "util/fsutil.h"
+#include "util/lifetime.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -14,6 +15,9 @@ int make_temp_dir(const char *base, const char *prefix, char **out)
 	char *path;
 
 	*out = NULL;
+	/* inside this process's root: the watchdog or a sweep removes it */
+	if (!base || !*base)
+		base = lifetime_tmp_root();
 	if (!base || !*base)
 		base = getenv("TMPDIR");
 	if (!base || !*base)

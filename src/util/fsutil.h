@@ -9,7 +9,11 @@
 #ifndef PERFBOT_UTIL_FSUTIL_H
 #define PERFBOT_UTIL_FSUTIL_H
 
-/* mkdtemp("<base>/<prefix>.XXXXXX"); base NULL means $TMPDIR, else /tmp. */
+/*
+ * mkdtemp("<base>/<prefix>.XXXXXX"); base NULL means this process's temp
+ * root (util/lifetime.h) once lifetime_start() made it, else $TMPDIR,
+ * else /tmp.
+ */
 int make_temp_dir(const char *base, const char *prefix, char **out);
 int remove_tree(const char *path);
 /* mkdir -p: path and every missing parent; -ENOTDIR when a part is a file. */

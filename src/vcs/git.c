@@ -2,9 +2,12 @@
 #include "vcs/git.h"
 #include "util/child.h"
 #include "util/fsutil.h"
+#include "util/lifetime.h"
 #include "util/timeutil.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <libgen.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -383,6 +386,150 @@ static int absolute(const char *path, char **abs)
 	return ret;
 }
 
+/* ---- perfbot's own worktrees ------------------------------------------ */
+
+/*
+ * Each worktree perfbot adds is marked as its own: <admin>/perfbot-owner
+ * (admin: the repository's .git/worktrees/<id>) holds the lock path of the
+ * adding process's temp root (util/lifetime.h), or is empty without one.
+ * git_worktree_prune_own() drops only marked entries, so the user's own
+ * worktrees -- even ones on a disk that is not mounted now -- are never
+ * touched, as a plain `git worktree prune` would.
+ */
+#define OWNER_MARK "perfbot-owner"
+
+static int write_marker(const char *path, const char *text);
+
+/* A small file's text, NUL-terminated and chomped; NULL if unreadable. */
+static char *read_small(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char buf[PATH_MAX + 64];
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return strdup(buf);
+}
+
+/* The admin dir of the worktree at abs, from its .git file; NULL if none. */
+static char *worktree_admin(const char *abs)
+{
+	char *dotgit = NULL, *text, *admin = NULL;
+
+	if (asprintf(&dotgit, "%s/.git", abs) < 0)
+		return NULL;
+	text = read_small(dotgit);
+	free(dotgit);
+	if (text && !strncmp(text, "gitdir: ", 8) && text[8] == '/')
+		admin = strdup(text + 8);
+	free(text);
+	return admin;
+}
+
+static int mark_worktree(const char *abs)
+{
+	const char *owner = lifetime_lock_path();
+	char *admin = worktree_admin(abs), *mark = NULL;
+	int ret;
+
+	if (!admin)
+		return -EIO;
+	ret = asprintf(&mark, "%s/" OWNER_MARK, admin) < 0 ? -ENOMEM : 0;
+	if (!ret)
+		ret = write_marker(mark, owner ? owner : "");
+	free(mark);
+	free(admin);
+	return ret;
+}
+
+/* A marked admin dir whose owner is dead or whose checkout is gone: drop it. */
+static int prune_entry(const char *repo, const char *admin)
+{
+	char *mark = NULL, *gitdir = NULL, *owner = NULL, *target = NULL;
+	struct git_result r = { 0 };
+	char err[256];
+	struct stat st;
+	bool missing, dead;
+	int pruned = 0;
+
+	if (asprintf(&mark, "%s/" OWNER_MARK, admin) < 0 ||
+	    asprintf(&gitdir, "%s/gitdir", admin) < 0)
+		goto out;
+	owner = read_small(mark);
+	if (!owner)
+		goto out;	/* not perfbot's */
+	target = read_small(gitdir);
+	missing = !target || target[0] != '/' || lstat(target, &st) != 0;
+	dead = *owner && !lifetime_owner_alive(owner);
+	if (!missing && !dead)
+		goto out;
+	if (!missing) {
+		char *checkout = dirname(target);
+
+		if (git_run(repo, (const char *[]){ "worktree", "remove", "--force",
+						    "--force", "--", checkout, NULL },
+			    &r, "worktree remove", err, sizeof(err)) == 0)
+			git_result_release(&r);
+	}
+	/* what `git worktree prune` does, for this entry alone */
+	if (lstat(admin, &st) == 0)
+		remove_tree(admin);
+	pruned = 1;
+out:
+	free(mark);
+	free(gitdir);
+	free(owner);
+	free(target);
+	return pruned;
+}
+
+int git_worktree_prune_own(const char *repo)
+{
+	struct git_result r = { 0 };
+	char err[256], *dir = NULL;
+	struct dirent *e;
+	int ret, pruned = 0;
+	DIR *d;
+
+	ret = git_run_ok(repo, (const char *[]){ "rev-parse", "--git-common-dir",
+						 NULL },
+			 &r, "rev-parse", err, sizeof(err));
+	if (ret)
+		return ret;
+	chomp(r.out);
+	/* relative to the repository's directory */
+	ret = r.out[0] == '/' ? asprintf(&dir, "%s/worktrees", r.out)
+			      : asprintf(&dir, "%s/%s/worktrees", repo, r.out);
+	git_result_release(&r);
+	if (ret < 0)
+		return -ENOMEM;
+	d = opendir(dir);
+	if (!d) {
+		ret = errno == ENOENT ? 0 : -errno;
+		free(dir);
+		return ret;
+	}
+	while ((e = readdir(d))) {
+		char *admin = NULL;
+
+		if (e->d_name[0] == '.' ||
+		    asprintf(&admin, "%s/%s", dir, e->d_name) < 0)
+			continue;
+		pruned += prune_entry(repo, admin);
+		free(admin);
+	}
+	closedir(d);
+	free(dir);
+	return pruned;
+}
+
 int git_worktree_add(const char *repo, const char *sha, const char *dir,
 		     char *err, size_t errlen)
 {
@@ -405,6 +552,14 @@ int git_worktree_add(const char *repo, const char *sha, const char *dir,
 						 "--", abs, sha, NULL },
 			 &r, "worktree add", err, errlen);
 	git_result_release(&r);
+	if (!ret) {
+		ret = mark_worktree(abs);
+		if (ret) {
+			snprintf(err, errlen, "git worktree add: cannot mark %s as perfbot's: %s",
+				 abs, strerror(-ret));
+			git_worktree_remove(repo, abs);
+		}
+	}
 	free(abs);
 	return ret;
 }
@@ -412,13 +567,14 @@ int git_worktree_add(const char *repo, const char *sha, const char *dir,
 int git_worktree_remove(const char *repo, const char *dir)
 {
 	struct git_result r = { 0 };
-	char err[256], *abs = NULL;
+	char err[256], *abs = NULL, *admin;
 	struct stat st;
 	int ret;
 
 	ret = absolute(dir, &abs);
 	if (ret)
 		return ret;
+	admin = worktree_admin(abs);
 	if (git_run(repo, (const char *[]){ "worktree", "remove", "--force",
 					    "--", abs, NULL },
 		    &r, "worktree remove", err, sizeof(err)) == 0)
@@ -426,9 +582,10 @@ int git_worktree_remove(const char *repo, const char *dir)
 	/* git refuses a half-made or unregistered worktree: delete it anyway */
 	if (lstat(abs, &st) == 0)
 		remove_tree(abs);
-	if (git_run(repo, (const char *[]){ "worktree", "prune", NULL }, &r,
-		    "worktree prune", err, sizeof(err)) == 0)
-		git_result_release(&r);
+	/* and git's record of it, if perfbot's (the checkout is gone now) */
+	if (admin)
+		prune_entry(repo, admin);
+	free(admin);
 	ret = lstat(abs, &st) == 0 ? -EEXIST : 0;
 	free(abs);
 	return ret;
@@ -682,7 +839,6 @@ int git_checkout_built(const char *repo, const char *sha,
 {
 	char *cache = NULL, *wt = NULL, *marker = NULL, *log = NULL;
 	char *lock = NULL, *text = NULL;
-	struct git_result r = { 0 };
 	struct stat st;
 	int ret, lock_fd = -1, status;
 
@@ -725,11 +881,12 @@ int git_checkout_built(const char *repo, const char *sha,
 		goto out;
 	}
 	/* a worktree deleted behind git's back stays registered until pruned */
-	ret = git_run_ok(repo, (const char *[]){ "worktree", "prune", NULL },
-			 &r, "worktree prune", err, errlen);
-	git_result_release(&r);
-	if (ret)
+	ret = git_worktree_prune_own(repo);
+	if (ret < 0) {
+		snprintf(err, errlen, "checkout: cannot prune perfbot's stale worktrees: %s",
+			 strerror(-ret));
 		goto out;
+	}
 	ret = git_worktree_add(repo, sha, wt, err, errlen);
 	if (ret)
 		goto out;

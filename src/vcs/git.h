@@ -67,10 +67,20 @@ int git_worktree_add(const char *repo, const char *sha, const char *dir,
 
 /*
  * Remove the worktree at dir, even with changes or build products in it,
- * and prune git's record of worktrees that are gone.  0 when dir no
- * longer exists afterwards.
+ * and git's record of it when it is perfbot's.  0 when dir no longer
+ * exists afterwards.
  */
 int git_worktree_remove(const char *repo, const char *dir);
+
+/*
+ * Worktrees added by git_worktree_add() are marked as perfbot's
+ * (<admin>/perfbot-owner holds the owner's lock path, util/lifetime.h).
+ * Remove perfbot's own stale ones -- the owner is dead (SIGKILL) or the
+ * checkout is gone -- and git's records of them; never an unmarked
+ * worktree, never a live perfbot's.  The number removed, or a negative
+ * errno when the repository cannot be read.
+ */
+int git_worktree_prune_own(const char *repo);
 
 /*
  * Run build_argv in the directory worktree, its stdout and stderr to

@@ -18,10 +18,31 @@ export PERFBOT_SHMDIR
 PERFBOT_SHMDIR=$(mktemp -d /dev/shm/perfbot-e2e.XXXXXX)
 mkdir -p "$TMPDIR"
 export PERFBOT_E2E_MARK="$SANDBOX"
-# other tests' private dirs come and go; anything else new is a leak
-shm_listing() { ls -A /dev/shm | grep -Ev '^perfbot-(e2e|unit)\.' | sort; }
+# Only what perfbot made counts, never the machine's other files: its
+# shm files live under PERFBOT_SHMDIR (checked with TMPDIR); straight in
+# /dev/shm only a perfbot that ignored PERFBOT_SHMDIR would put something,
+# and it names everything perfbot* (other tests' sandboxes excepted).
+# A temp root whose lock is held belongs to a live perfbot elsewhere (a
+# leftover of ours has a dead owner; a live one is a process left).
+shm_listing() {
+	ls -A /dev/shm | grep -E '^perfbot' | grep -Ev '^perfbot-(e2e|unit)\.' |
+		sort | while read -r f; do
+			l=/dev/shm/${f%.lock}.lock
+			[ -f "$l" ] && ! flock -n "$l" true 2>/dev/null && continue
+			echo "$f"
+		done
+}
 SHM_BEFORE=$(shm_listing)
-SYSV_BEFORE=$(ipcs -m | grep -c '^0x')
+# SysV segments: those whose creator or last user is one of ours
+sysv_ours() {
+	tail -n +2 /proc/sysvipc/shm 2>/dev/null | while read -r _ id _ _ cpid lpid _; do
+		for p in $cpid $lpid; do
+			tr '\0' '\n' 2>/dev/null < "/proc/$p/environ" |
+				grep -qx "PERFBOT_E2E_MARK=$SANDBOX" && { echo "$id"; break; }
+		done
+	done
+	return 0
+}
 
 tap_n=0
 tap_failed=0
@@ -61,6 +82,18 @@ sandbox_pids() {
 	return 0
 }
 
+# The live (non-zombie) processes whose environment holds NAME=VALUE: a
+# marker set on one perfbot command is inherited by everything it starts,
+# grandchildren of other images (sh, sleep) too.
+marked_pids() {
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		[ "$pid" = "$$" ] && continue
+		tr '\0' '\n' 2>/dev/null < "$d/environ" | grep -qx "$1" && echo "$pid"
+	done
+	return 0
+}
+
 # Nothing left behind: no process, no temp file or dir, no shm entry.
 check_nothing_left() {
 	what=$1
@@ -78,10 +111,10 @@ check_nothing_left() {
 		ok "$what: no temp file left"
 	fi
 	shm_now=$(shm_listing)
-	if [ "$shm_now" != "$SHM_BEFORE" ] ||
-	   [ "$(ipcs -m | grep -c '^0x')" -ne "$SYSV_BEFORE" ]; then
+	sysv=$(sysv_ours)
+	if [ "$shm_now" != "$SHM_BEFORE" ] || [ -n "$sysv" ]; then
 		not_ok "$what: no shared-memory entry left"
-		diag "$(diff <(echo "$SHM_BEFORE") <(echo "$shm_now"); ipcs -m)"
+		diag "$(diff <(echo "$SHM_BEFORE") <(echo "$shm_now"); echo "SysV: $sysv")"
 	else
 		ok "$what: no shared-memory entry left"
 	fi

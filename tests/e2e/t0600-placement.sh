@@ -7,9 +7,11 @@ ncpu=$(nproc)
 all_cpus=$(awk '/Cpus_allowed_list/ { print $2 }' /proc/self/status)
 
 # snapshot BG: "ppid tid cpus" of every thread of the bench's processes
+# (perfbot's watchdog, docs/lifetime.md, is no task: it is left out)
 snapshot() {
 	for pid in $(sandbox_pids); do
 		[ "$pid" = "$1" ] && continue
+		[ "$(cat /proc/$pid/comm 2>/dev/null)" = perfbot-watch ] && continue
 		for tid in /proc/$pid/task/*; do
 			echo "$(awk '/^PPid/ { print $2 }' /proc/$pid/status 2>/dev/null) ${tid##*/} $(awk '/Cpus_allowed_list/ { print $2 }' "$tid/status" 2>/dev/null)"
 		done
