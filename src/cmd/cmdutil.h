@@ -24,6 +24,13 @@ int cmd_usage_error(const char *who, const char *fmt, ...)
 int cmd_failure(const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cmd_print_job_error(const struct job_error *e);
+/*
+ * A duration option by util/parse.h's grammar and bound: 0, or the usage
+ * error "invalid <what> '<arg>': ..." printed and EXIT_USAGE.  Zero and
+ * negative values are the caller's to refuse.
+ */
+int cmd_parse_duration(const char *who, const char *what, const char *arg,
+		       double *out);
 int cmd_print_json(const char *who, json_t *j);
 
 #endif

@@ -299,6 +299,7 @@ static int check_values(struct loader *l, const char *key, const struct ynode *v
 	return 0;
 }
 
+/* A duration or repeat value, by the number grammar of util/parse.h. */
 static int check_generic_value(struct loader *l, const struct generic *g,
 			       const struct ynode *v)
 {
@@ -307,18 +308,33 @@ static int check_generic_value(struct loader *l, const struct generic *g,
 
 	switch (g->kind) {
 	case G_DURATION:
-		if (parse_duration(v->scalar, &s) != PARSE_OK)
-			return fail(l, v, "invalid duration '%s' (expected e.g. 300s, 5m)",
-				    v->scalar);
+		switch (parse_duration(v->scalar, &s)) {
+		case PARSE_OK:
+			break;
+		case PARSE_TOO_LARGE:
+			return fail(l, v, "%s '%s' is more than 30 days", g->key, v->scalar);
+		default:
+			return fail(l, v, "%s '%s' is not a duration (%s)", g->key,
+				    v->scalar, PARSE_RULE_DURATION);
+		}
 		if (!(s > 0))
 			return fail(l, v, "'%s' must be more than 0, not '%s'",
 				    g->key, v->scalar);
 		return 0;
 	case G_REPEAT:
-		if (parse_ulong(v->scalar, 1, MAX_REPEAT, &n) != PARSE_OK)
-			return fail(l, v, "'%s' must be a positive integer, not '%s'",
-				    g->key, v->scalar);
-		return 0;
+		switch (parse_ulong(v->scalar, 1, MAX_REPEAT, &n)) {
+		case PARSE_OK:
+			return 0;
+		case PARSE_TOO_LARGE:
+			return fail(l, v, "%s '%s' is more than %d", g->key, v->scalar,
+				    MAX_REPEAT);
+		case PARSE_TOO_SMALL:
+			return fail(l, v, "'%s' must be at least 1, not '%s'", g->key,
+				    v->scalar);
+		default:
+			return fail(l, v, "%s '%s' is not a whole number (%s)", g->key,
+				    v->scalar, PARSE_RULE_INTEGER);
+		}
 	default:
 		return 0;
 	}
