@@ -383,5 +383,11 @@ d = json.load(open(sys.argv[1]))
 assert d["status"] == sys.argv[2], d["status"]
 assert d["good"]["sha"] and d["bad"]["sha"], (d["good"], d["bad"])
 ' "$SANDBOX/report.json" "$status"
-	check "$what: report text says '$status'" grep -q "^bisection $id: $status" "$SANDBOX/report.text"
+	case $status in
+	found) f="found the first bad commit" ;;
+	found-range) f="found a range" ;;
+	no-change) f="no reproducible change" ;;
+	*) f=$status ;;
+	esac
+	check "$what: report text says '$f'" grep -q "^bisection $id: $f" "$SANDBOX/report.text"
 }
