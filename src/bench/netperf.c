@@ -185,40 +185,37 @@ double netperf_timeout(const struct netperf_config *cfg)
 
 int netperf_parse_size(const char *s, size_t *out)
 {
-	unsigned long long v, mult = 1;
-	char *end;
+	unsigned long v, mult = 1;
+	size_t len = strlen(s);
+	char digits[32];
+	enum parse_status st;
 
-	if (*s == '-')
-		return isdigit((unsigned char)s[1]) ? PARSE_TOO_SMALL : PARSE_SYNTAX;
-	if (!isdigit((unsigned char)*s))
-		return PARSE_SYNTAX;
-	errno = 0;
-	v = strtoull(s, &end, 10);
 	/* netperf's convert(): capitals are powers of two */
-	if (*end) {
-		switch (*end) {
-		case 'K':
-			mult = 1024;
-			break;
-		case 'k':
-			mult = 1000;
-			break;
-		case 'M':
-			mult = 1024 * 1024;
-			break;
-		case 'm':
-			mult = 1000 * 1000;
-			break;
-		default:
-			return PARSE_SYNTAX;
-		}
-		if (end[1])
-			return PARSE_SYNTAX;
+	switch (len ? s[len - 1] : 0) {
+	case 'K':
+		mult = 1024;
+		break;
+	case 'k':
+		mult = 1000;
+		break;
+	case 'M':
+		mult = 1024 * 1024;
+		break;
+	case 'm':
+		mult = 1000 * 1000;
+		break;
 	}
-	if (errno == ERANGE || v > NETPERF_MAX_SIZE / mult)
-		return PARSE_TOO_LARGE;
-	if (v == 0)
-		return PARSE_TOO_SMALL;
+	if (mult > 1)
+		len--;
+	if (len >= sizeof(digits))
+		return strspn(s, "0123456789") == len && *s != '0' ? PARSE_TOO_LARGE
+								    : PARSE_SYNTAX;
+	memcpy(digits, s, len);
+	digits[len] = '\0';
+	/* the number grammar of util/parse.h, then the unit's bound */
+	st = parse_ulong(digits, 1, NETPERF_MAX_SIZE / mult, &v);
+	if (st != PARSE_OK)
+		return st;
 	*out = (size_t)(v * mult);
 	return PARSE_OK;
 }
@@ -293,8 +290,9 @@ enum netperf_param_err netperf_set_param(struct netperf_config *cfg,
 	if (!strcmp(key, "runtime")) {
 		double d;
 
-		if (parse_duration(value, &d) != PARSE_OK)
-			return NETPERF_PARAM_SYNTAX;
+		ps = parse_duration(value, &d);
+		if (ps != PARSE_OK)
+			return from_parse[ps];
 		if (!(d > 0))
 			return NETPERF_PARAM_TOO_SMALL;
 		cfg->duration_s = d;

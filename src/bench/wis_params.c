@@ -47,8 +47,10 @@ enum wis_param wis_set_param(struct wis_config *cfg, const char *key,
 	} else if (!strcmp(key, "warmup")) {
 		double w;
 
-		if (parse_duration(value, &w) != PARSE_OK)
-			return WIS_PARAM_SYNTAX;
+		enum parse_status st = parse_duration(value, &w);
+
+		if (st != PARSE_OK)
+			return from_parse(st);
 		if (w < 0)
 			return WIS_PARAM_TOO_SMALL;
 		cfg->warmup_s = w;

@@ -77,10 +77,7 @@ static void list_tests(void)
 
 static int parse_time_opt(const char *opt, const char *arg, double *out)
 {
-	if (parse_duration(arg, out) != PARSE_OK)
-		return usage_error("invalid %s '%s': expected seconds, or a number with ms, s, m or h",
-				   opt, arg);
-	return 0;
+	return cmd_parse_duration("bench", opt, arg, out);
 }
 
 static int parse_args(int argc, char **argv, struct bench_opts *o)

@@ -181,9 +181,9 @@ static int validate(const struct hb_opts *o, struct hackbench_config *cfg)
 		cfg->iterations = (unsigned)v;
 	}
 	if (o->timeout) {
-		if (parse_duration(o->timeout, &cfg->timeout_s) != PARSE_OK)
-			return usage_error("invalid timeout '%s': expected seconds, or a number with ms, s, m or h",
-					   o->timeout);
+		if (cmd_parse_duration("bench: hackbench", "timeout", o->timeout,
+				       &cfg->timeout_s))
+			return EXIT_USAGE;
 		if (!(cfg->timeout_s > 0))
 			return usage_error("invalid timeout '%s': must be above 0",
 					   o->timeout);

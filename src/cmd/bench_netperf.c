@@ -136,9 +136,8 @@ static int parse_args(int argc, char **argv, struct netperf_opts *o)
 
 static int parse_time(const char *what, const char *arg, double *out)
 {
-	if (parse_duration(arg, out) != PARSE_OK)
-		return usage_error("invalid %s '%s': expected seconds, or a number with ms, s, m or h",
-				   what, arg);
+	if (cmd_parse_duration("bench: netperf", what, arg, out))
+		return EXIT_USAGE;
 	if (!(*out > 0))
 		return usage_error("invalid %s '%s': must be above 0", what, arg);
 	return 0;

@@ -663,6 +663,38 @@ out:
 
 /* ---- status, log, reset ---- */
 
+/* A document's string, or what to say when the store does not know it. */
+static const char *known(json_t *o, const char *key, const char *unknown)
+{
+	const char *s = jstr(o, key);
+
+	return *s ? s : unknown;
+}
+
+/* status of a bisection without a final result: where it stands, and why */
+static void print_unfinished(json_t *r, int64_t id, const char *status)
+{
+	json_t *good = json_object_get(r, "good"), *bad = json_object_get(r, "bad");
+
+	printf("  good %s (%.12s), bad %s (%.12s)\n", known(good, "given", "?"),
+	       known(good, "sha", "unknown"), known(bad, "given", "?"),
+	       known(bad, "sha", "unknown"));
+	printf("  repository %s\n", known(r, "repo", "unknown"));
+	printf("  job %s, metric %s\n", known(r, "job_path", "unknown"),
+	       known(r, "metric", "the job's KPI"));
+	if (!strcmp(status, "failed")) {
+		printf("  why: %s\n", known(r, "message", "no reason was stored"));
+		printf("  'perfbot bisect resume %" PRId64 "' tries again from the stored runs\n", id);
+	} else if (!strcmp(status, "running")) {
+		printf("  running, or stopped before the end (^C, a crash):"
+		       " 'perfbot bisect resume %" PRId64 "' goes on from the stored runs\n", id);
+	} else if (!strcmp(status, "reset")) {
+		printf("  reset before a result: start a new bisection\n");
+	} else if (json_object_get(r, "message")) {
+		printf("  %s\n", jstr(r, "message"));
+	}
+}
+
 static int cmd_status(struct bisect_args *a, char **rest, int nrest)
 {
 	struct store_bisect b = { 0 };
@@ -673,21 +705,13 @@ static int cmd_status(struct bisect_args *a, char **rest, int nrest)
 	if (ret || (ret = open_store(a, STORE_READ, &s)) ||
 	    (ret = find_bisection(s, rest, nrest, &b)))
 		goto out;
-	if (b.result)
-		r = json_loads(b.result, 0, NULL);
-	if (!r) {
-		/* running, or stopped before a result: the spec says what it is */
-		json_t *sp = json_loads(b.spec, 0, NULL);
-
-		r = json_pack("{s:I, s:s, s:o*}", "id", (json_int_t)b.id, "status", b.status,
-			      "spec", sp);
-	}
-	if (!r) {
-		ret = failure("out of memory");
+	/* any state: running and failed ones are completed from the spec */
+	ret = bisect_document(&b, &r);
+	if (ret) {
+		ret = ret == -EINVAL ? failure("bisection %" PRId64 " is damaged in the store", b.id)
+				     : failure("out of memory");
 		goto out;
 	}
-	/* the store's word wins: a reset keeps the result it had */
-	json_object_set_new(r, "status", json_string(b.status));
 	if (a->json) {
 		ret = cmd_print_json("bisect", json_incref(r)) ? EXIT_FAILED : EXIT_OK;
 		goto out;
@@ -695,14 +719,8 @@ static int cmd_status(struct bisect_args *a, char **rest, int nrest)
 	printf("bisection %" PRId64 ": %s\n", b.id, b.status);
 	if (finished(b.status) || json_object_get(r, "culprit"))
 		print_result(r);
-	else {
-		json_t *sp = json_object_get(r, "spec");
-
-		printf("  %s..%s of %s, %s\n", jstr(sp, "good_given"), jstr(sp, "bad_given"),
-		       jstr(sp, "repo"), jstr(sp, "job_path"));
-		if (json_object_get(r, "message"))
-			printf("  %s\n", jstr(r, "message"));
-	}
+	else
+		print_unfinished(r, b.id, b.status);
 	ret = EXIT_OK;
 out:
 	json_decref(r);

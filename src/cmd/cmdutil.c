@@ -1,5 +1,6 @@
 #include "cmd/cmdutil.h"
 #include "util/lifetime.h"
+#include "util/parse.h"
 #include "cmd/cmds.h"
 
 #include <stdarg.h>
@@ -20,6 +21,20 @@ int cmd_usage_error(const char *who, const char *fmt, ...)
 	vprint_error(who, fmt, ap);
 	va_end(ap);
 	return EXIT_USAGE;
+}
+
+int cmd_parse_duration(const char *who, const char *what, const char *arg,
+		       double *out)
+{
+	switch (parse_duration(arg, out)) {
+	case PARSE_OK:
+		return 0;
+	case PARSE_TOO_LARGE:
+		return cmd_usage_error(who, "invalid %s '%s': more than 30 days", what, arg);
+	default:
+		return cmd_usage_error(who, "invalid %s '%s': expected seconds, or a number with ms, s, m or h",
+				       what, arg);
+	}
 }
 
 int cmd_failure(const char *who, const char *fmt, ...)

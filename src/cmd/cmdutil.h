@@ -29,6 +29,13 @@ void cmd_print_job_error(const struct job_error *e);
  * or temp files: 0, or EXIT_FAILED after saying why.  Before any thread.
  */
 int cmd_lifetime_start(const char *who);
+/*
+ * A duration option by util/parse.h's grammar and bound: 0, or the usage
+ * error "invalid <what> '<arg>': ..." printed and EXIT_USAGE.  Zero and
+ * negative values are the caller's to refuse.
+ */
+int cmd_parse_duration(const char *who, const char *what, const char *arg,
+		       double *out);
 int cmd_print_json(const char *who, json_t *j);
 
 #endif

@@ -13,6 +13,7 @@
 #include "util/child.h"
 #include "util/parse.h"
 #include "util/words.h"
+#include "vcs/bisect_session.h"
 #include "vcs/git.h"
 
 #include <errno.h>
@@ -418,18 +419,23 @@ static int bisect_report(struct store *s, const struct report_args *a)
 		ret = failure("%s", store_error(s));
 		goto out;
 	}
-	if (!b.result) {
-		ret = failure("bisection %" PRId64 " has no result yet (%s): 'perfbot bisect resume %"
-			      PRId64 "' finishes it", b.id, b.status, b.id);
+	/* any state: a failed or running one says so, and why (its message) */
+	ret = bisect_document(&b, &r);
+	if (ret == -EINVAL) {
+		json_t *parsed = b.result ? json_loads(b.result, 0, &jerr) : NULL;
+
+		if (b.result && !parsed)
+			ret = failure("bisection %" PRId64 "'s result is damaged: %s", b.id,
+				      jerr.text);
+		else
+			ret = failure("bisection %" PRId64 " is damaged in the store", b.id);
+		json_decref(parsed);
 		goto out;
 	}
-	r = json_loads(b.result, 0, &jerr);
-	if (!r) {
-		ret = failure("bisection %" PRId64 "'s result is damaged: %s", b.id, jerr.text);
+	if (ret) {
+		ret = failure("out of memory");
 		goto out;
 	}
-	/* the store's word wins: a reset bisection says so */
-	json_object_set_new(r, "status", json_string(b.status));
 	ret = emit(a, NULL, r);
 out:
 	json_decref(r);

@@ -160,8 +160,9 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 			vs[(*nr_vs)++] = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_duration(optarg, &o->timeout_s) != PARSE_OK ||
-			    !(o->timeout_s > 0))
+			if (cmd_parse_duration("stat", "timeout", optarg, &o->timeout_s))
+				return EXIT_USAGE;
+			if (!(o->timeout_s > 0))
 				return usage_error("invalid timeout '%s': expected a time above 0",
 						   optarg);
 			break;

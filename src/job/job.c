@@ -243,16 +243,7 @@ static int add_dim(struct loader *l, const struct ynode *keynode,
 {
 	struct dim *d;
 
-	for (size_t i = 0; i < l->nr_dims; i++) {
-		if (strcmp(l->dims[i].key, keynode->scalar))
-			continue;
-		if (l->dims[i].keynode->origin)
-			return fail(l, keynode, "duplicate parameter '%s' (also given with %s)",
-				    keynode->scalar, l->dims[i].keynode->origin);
-		return fail(l, keynode, "duplicate parameter '%s' (also at %u:%u)",
-			    keynode->scalar, l->dims[i].keynode->line,
-			    l->dims[i].keynode->column);
-	}
+	/* a key in two places is found by check_dims(), after all are read */
 	if (l->nr_dims == l->cap_dims) {
 		size_t ncap = l->cap_dims ? 2 * l->cap_dims : 16;
 		struct dim *v = realloc(l->dims, ncap * sizeof(*v));
@@ -273,7 +264,10 @@ static int add_dim(struct loader *l, const struct ynode *keynode,
 	return 0;
 }
 
-/* A value the matrix can hold: a non-empty scalar, or a list of them. */
+/*
+ * The shape of a dimension: a non-empty scalar, or a non-empty list.  Its
+ * items are checked by check_items(), after the size of the matrix.
+ */
 static int check_values(struct loader *l, const char *key, const struct ynode *v)
 {
 	if (v->type == YNODE_MAP)
@@ -283,6 +277,17 @@ static int check_values(struct loader *l, const char *key, const struct ynode *v
 		return v->null ? fail(l, v, "'%s' needs a value", key) : 0;
 	if (!v->n)
 		return fail(l, v, "empty matrix dimension '%s'", key);
+	return 0;
+}
+
+/* A list's items: plain, non-empty and distinct (by sorting: n log n). */
+static int check_items(struct loader *l, const char *key, const struct ynode *v)
+{
+	const char **s;
+	size_t dup, earlier = 0;
+
+	if (v->type != YNODE_SEQ)
+		return 0;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ynode *e = v->items[i];
 
@@ -291,14 +296,23 @@ static int check_values(struct loader *l, const char *key, const struct ynode *v
 				    key, e->type == YNODE_MAP ? "mappings" : "lists");
 		if (e->null)
 			return fail(l, e, "empty value in matrix dimension '%s'", key);
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(v->items[j]->scalar, e->scalar))
-				return fail(l, e, "duplicate value '%s' in matrix dimension '%s'",
-					    e->scalar, key);
 	}
+	s = malloc(v->n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < v->n; i++)
+		s[i] = v->items[i]->scalar;
+	dup = first_duplicate(s, v->n, &earlier);
+	free(s);
+	if (dup == (size_t)-1)
+		return -ENOMEM;
+	if (dup < v->n)
+		return fail(l, v->items[dup], "duplicate value '%s' in matrix dimension '%s'",
+			    v->items[dup]->scalar, key);
 	return 0;
 }
 
+/* A duration or repeat value, by the number grammar of util/parse.h. */
 static int check_generic_value(struct loader *l, const struct generic *g,
 			       const struct ynode *v)
 {
@@ -307,18 +321,33 @@ static int check_generic_value(struct loader *l, const struct generic *g,
 
 	switch (g->kind) {
 	case G_DURATION:
-		if (parse_duration(v->scalar, &s) != PARSE_OK)
-			return fail(l, v, "invalid duration '%s' (expected e.g. 300s, 5m)",
-				    v->scalar);
+		switch (parse_duration(v->scalar, &s)) {
+		case PARSE_OK:
+			break;
+		case PARSE_TOO_LARGE:
+			return fail(l, v, "%s '%s' is more than 30 days", g->key, v->scalar);
+		default:
+			return fail(l, v, "%s '%s' is not a duration (%s)", g->key,
+				    v->scalar, PARSE_RULE_DURATION);
+		}
 		if (!(s > 0))
 			return fail(l, v, "'%s' must be more than 0, not '%s'",
 				    g->key, v->scalar);
 		return 0;
 	case G_REPEAT:
-		if (parse_ulong(v->scalar, 1, MAX_REPEAT, &n) != PARSE_OK)
-			return fail(l, v, "'%s' must be a positive integer, not '%s'",
-				    g->key, v->scalar);
-		return 0;
+		switch (parse_ulong(v->scalar, 1, MAX_REPEAT, &n)) {
+		case PARSE_OK:
+			return 0;
+		case PARSE_TOO_LARGE:
+			return fail(l, v, "%s '%s' is more than %d", g->key, v->scalar,
+				    MAX_REPEAT);
+		case PARSE_TOO_SMALL:
+			return fail(l, v, "'%s' must be at least 1, not '%s'", g->key,
+				    v->scalar);
+		default:
+			return fail(l, v, "%s '%s' is not a whole number (%s)", g->key,
+				    v->scalar, PARSE_RULE_INTEGER);
+		}
 	default:
 		return 0;
 	}
@@ -460,9 +489,6 @@ static int read_generic(struct loader *l, const struct ynode *k, struct ynode *v
 	case G_DURATION:
 	case G_REPEAT:
 		ret = check_values(l, g->key, v);
-		for (size_t i = 0; !ret && i < (v->type == YNODE_SEQ ? v->n : 1); i++)
-			ret = check_generic_value(l, g, v->type == YNODE_SEQ ?
-						  v->items[i] : v);
 		if (ret)
 			return ret;
 		return add_dim(l, k, v, g, v->type == YNODE_SEQ || v->was_list);
@@ -547,6 +573,66 @@ static int read_job(struct loader *l)
 	else
 		return fail(l, l->root, "no testcase: say testcase: or give a benchmark section");
 	return 0;
+}
+
+/*
+ * The size of the matrix first, before any check that grows with the
+ * number of values: the product of the dimensions' sizes, multiplied
+ * without overflow.  *total is the number of atomic jobs.
+ */
+static int check_size(struct loader *l, size_t *total)
+{
+	size_t t = 1;
+
+	for (size_t i = 0; i < l->nr_dims; i++) {
+		if (t > MAX_ATOMIC_JOBS / l->dims[i].n) {
+			snprintf(l->err->file, sizeof(l->err->file), "%s", l->path);
+			l->err->line = l->err->column = 0;
+			snprintf(l->err->msg, sizeof(l->err->msg),
+				 "the matrix has more than %d atomic jobs",
+				 MAX_ATOMIC_JOBS);
+			return -E2BIG;
+		}
+		t *= l->dims[i].n;
+	}
+	*total = t;
+	return 0;
+}
+
+/* Every key once (across sections), then every dimension's values. */
+static int check_dims(struct loader *l)
+{
+	const char **keys = malloc((l->nr_dims ? l->nr_dims : 1) * sizeof(*keys));
+	size_t dup, earlier = 0;
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->nr_dims; i++)
+		keys[i] = l->dims[i].key;
+	dup = first_duplicate(keys, l->nr_dims, &earlier);
+	free(keys);
+	if (dup == (size_t)-1)
+		return -ENOMEM;
+	if (dup < l->nr_dims) {
+		const struct ynode *k = l->dims[dup].keynode, *e = l->dims[earlier].keynode;
+
+		if (e->origin)
+			return fail(l, k, "duplicate parameter '%s' (also given with %s)",
+				    k->scalar, e->origin);
+		return fail(l, k, "duplicate parameter '%s' (also at %u:%u)",
+			    k->scalar, e->line, e->column);
+	}
+	for (size_t i = 0; !ret && i < l->nr_dims; i++) {
+		const struct dim *d = &l->dims[i];
+
+		if (d->g && d->g->kind == G_STRING)
+			continue;
+		ret = check_items(l, d->key, d->node);
+		for (size_t j = 0; !ret && d->g && j < d->n; j++)
+			ret = check_generic_value(l, d->g, dim_value(d, j));
+	}
+	return ret;
 }
 
 /* ---- the atomic jobs ---- */
@@ -763,23 +849,14 @@ static int cmp_job(const void *a, const void *b)
 		      ((const struct atomic_job *)b)->name);
 }
 
-static int expand(struct loader *l, struct atomic_job **out, size_t *nr_out)
+/* total: from check_size() */
+static int expand(struct loader *l, size_t total, struct atomic_job **out,
+		  size_t *nr_out)
 {
 	struct atomic_job *jobs = NULL;
-	size_t *choice = NULL, total = 1, nr = 0;
+	size_t *choice = NULL, nr = 0;
 	int ret = -ENOMEM;
 
-	for (size_t i = 0; i < l->nr_dims; i++) {
-		if (total > MAX_ATOMIC_JOBS / l->dims[i].n) {
-			snprintf(l->err->file, sizeof(l->err->file), "%s", l->path);
-			l->err->line = l->err->column = 0;
-			snprintf(l->err->msg, sizeof(l->err->msg),
-				 "the matrix has more than %d atomic jobs",
-				 MAX_ATOMIC_JOBS);
-			return -E2BIG;
-		}
-		total *= l->dims[i].n;
-	}
 	choice = calloc(l->nr_dims + 1, sizeof(*choice));
 	jobs = calloc(total, sizeof(*jobs));
 	if (!choice || !jobs)
@@ -817,6 +894,7 @@ int job_load(const char *path, char *const *overrides, size_t nr_overrides,
 	     struct atomic_job **jobs, size_t *nr, struct job_error *err)
 {
 	struct loader l = { .path = path, .err = err };
+	size_t total = 0;
 	int ret;
 
 	*jobs = NULL;
@@ -838,7 +916,11 @@ int job_load(const char *path, char *const *overrides, size_t nr_overrides,
 			goto out;
 	ret = read_job(&l);
 	if (!ret)
-		ret = expand(&l, jobs, nr);
+		ret = check_size(&l, &total);
+	if (!ret)
+		ret = check_dims(&l);
+	if (!ret)
+		ret = expand(&l, total, jobs, nr);
 out:
 	if (ret == -ENOMEM && !err->msg[0]) {
 		snprintf(err->file, sizeof(err->file), "%s", path);

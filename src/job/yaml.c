@@ -94,14 +94,71 @@ static bool is_null(const yaml_event_t *ev)
 	return false;
 }
 
-/* A key arriving in a mapping must be new there. */
-static int check_key(struct ynode *map, const struct ynode *key,
-		     struct job_error *err, const char *path, yaml_mark_t mark)
+struct keyed {
+	const char *s;
+	size_t i;
+};
+
+static int cmp_keyed(const void *a, const void *b)
 {
-	for (size_t i = 0; i < map->n; i += 2)
-		if (!strcmp(map->items[i]->scalar, key->scalar))
-			return fail(err, path, mark, "duplicate key '%s'", key->scalar);
-	return 0;
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+size_t first_duplicate(const char *const *v, size_t n, size_t *earlier)
+{
+	struct keyed *k;
+	size_t best = n;
+
+	if (n < 2)
+		return n;
+	k = malloc(n * sizeof(*k));
+	if (!k)
+		return (size_t)-1;
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct keyed){ v[i], i };
+	qsort(k, n, sizeof(*k), cmp_keyed);
+	/* in a run of equal strings the second is its first repeat */
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(k[i - 1].s, k[i].s) || (i > 1 && !strcmp(k[i - 2].s, k[i].s)))
+			continue;
+		if (k[i].i < best) {
+			best = k[i].i;
+			*earlier = k[i - 1].i;
+		}
+	}
+	free(k);
+	return best;
+}
+
+/*
+ * A mapping's keys are unique: checked when the mapping ends, by sorting
+ * (checking each key as it came against all before it was quadratic).
+ */
+static int check_keys(const struct ynode *map, struct job_error *err,
+		      const char *path)
+{
+	size_t nk = map->n / 2, dup, earlier = 0;
+	const char **keys = malloc((nk ? nk : 1) * sizeof(*keys));
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t i = 0; i < nk; i++)
+		keys[i] = map->items[2 * i]->scalar;
+	dup = first_duplicate(keys, nk, &earlier);
+	free(keys);
+	if (dup == (size_t)-1)
+		return -ENOMEM;
+	if (dup == nk)
+		return 0;
+	{
+		const struct ynode *k = map->items[2 * dup];
+		yaml_mark_t mark = { .line = k->line - 1, .column = k->column - 1 };
+
+		return fail(err, path, mark, "duplicate key '%s'", k->scalar);
+	}
 }
 
 #define MAX_DEPTH 64
@@ -196,8 +253,11 @@ int ytree_load(const char *path, struct ynode **root, struct job_error *err)
 				goto out;
 			}
 			break;
-		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
+			if ((ret = check_keys(stack[depth - 1], err, path)))
+				goto out;
+			/* fall through */
+		case YAML_SEQUENCE_END_EVENT:
 			top = --depth ? stack[depth - 1] : NULL;
 			break;
 		default:
@@ -210,11 +270,6 @@ int ytree_load(const char *path, struct ynode **root, struct job_error *err)
 				if (node->type != YNODE_SCALAR) {
 					ret = fail(err, path, ev.start_mark,
 						   "mapping keys must be plain words");
-					ytree_free(node);
-					goto out;
-				}
-				ret = check_key(top, node, err, path, ev.start_mark);
-				if (ret) {
 					ytree_free(node);
 					goto out;
 				}

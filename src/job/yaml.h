@@ -45,6 +45,14 @@ struct ynode *ynode_scalar(const char *text, unsigned line, unsigned column);
 int ynode_append(struct ynode *parent, struct ynode *child);
 void ytree_free(struct ynode *node);
 
+/*
+ * The first of n strings (in their order) equal to an earlier one: its
+ * index, and in *earlier the index of the first equal one; n when all
+ * differ, -ENOMEM as (size_t)-1.  Sorts a copy: O(n log n), so that a
+ * job file of 200,000 values is checked in well under a second.
+ */
+size_t first_duplicate(const char *const *v, size_t n, size_t *earlier);
+
 /* Parse path into *root (NULL for an empty file). */
 int ytree_load(const char *path, struct ynode **root, struct job_error *err);
 

@@ -413,11 +413,22 @@ static int read_doc(const json_t *r, struct doc *d)
 	d->repo = opt_str(&err, r, "repo");
 	d->origin_url = opt_str(&err, r, "origin_url");
 	d->job = opt_str(&err, r, "job");
+	/* a bisection that stopped before its job was loaded: the file */
+	if (!d->job)
+		d->job = opt_str(&err, r, "job_path");
 	d->testcase = opt_str(&err, r, "testcase");
 	d->testbox = opt_str(&err, r, "testbox");
 	d->machine = opt_str(&err, r, "machine");
 	d->job_text = opt_str(&err, r, "job_text");
-	d->metric = req_str(&err, r, "metric");
+	/*
+	 * A finished bisection names its metric; one that failed or was
+	 * stopped before the first run may not know it yet.
+	 */
+	d->metric = d->b.status == ST_FAILED || d->b.status == ST_RUNNING ||
+		    d->b.status == ST_RESET ? opt_str(&err, r, "metric")
+					    : req_str(&err, r, "metric");
+	if (!d->metric)
+		d->metric = "the job's KPI";
 	d->params = opt_type(&err, r, "params", JSON_OBJECT);
 	d->higher_is_better = opt_bool(&err, r, "higher_is_better");
 	if (d->params) {
@@ -823,7 +834,9 @@ static void text_bisection(FILE *out, const struct doc *d, const struct bisectio
 	case ST_RESET:
 		break;
 	}
-	if (b->message)
+	if (b->status == ST_FAILED)
+		fprintf(out, "why: %s\n", b->message ? b->message : "no reason was stored");
+	else if (b->message)
 		fprintf(out, "%s\n", b->message);
 	if (b->good.n >= 0 || isfinite(b->good.mean) || b->base_change.have) {
 		fputs("baseline, the good and bad commits:\n", out);

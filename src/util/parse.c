@@ -1,25 +1,83 @@
 #include "util/parse.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* strtod without locale surprises: require a digit first (or sign+digit). */
-static int parse_number(const char *s, double *out, const char **end)
-{
-	char *e;
-	const char *p = s;
+/*
+ * The one number grammar (docs/jobs.md, "Numbers"): an integer is "0" or
+ * a digit 1-9 then digits -- no sign, no leading zero (is 010 ten or
+ * eight?), no 0x; a decimal is an integer, optionally "." and digits, or
+ * "." and digits; a real may add an exponent e[+-]digits.  A leading '-'
+ * is read only so that "-3" can be called too small rather than garbage.
+ * strtod is called only on text that has passed this grammar, so hex
+ * floats, inf, nan and locale forms never get through.
+ */
 
-	if (*p == '+' || *p == '-')
-		p++;
-	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+/* The length of the integer at s, 0 if there is none or it has a leading 0. */
+static size_t scan_int(const char *s)
+{
+	size_t n = 0;
+
+	while (isdigit((unsigned char)s[n]))
+		n++;
+	if (n > 1 && s[0] == '0')
+		return 0;
+	return n;
+}
+
+/* The length of the decimal (with an exponent if allowed) at s, or 0. */
+static size_t scan_decimal(const char *s, bool exponent)
+{
+	size_t n = scan_int(s), f = 0;
+
+	if (!n && isdigit((unsigned char)*s))
+		return 0;	/* leading zero */
+	if (s[n] == '.') {
+		while (isdigit((unsigned char)s[n + 1 + f]))
+			f++;
+		if (!f)
+			return 0;
+		n += 1 + f;
+	}
+	if (!n)
+		return 0;
+	if (exponent && (s[n] == 'e' || s[n] == 'E')) {
+		size_t e = n + 1;
+
+		if (s[e] == '+' || s[e] == '-')
+			e++;
+		if (!isdigit((unsigned char)s[e]))
+			return 0;
+		while (isdigit((unsigned char)s[e]))
+			e++;
+		n = e;
+	}
+	return n;
+}
+
+/*
+ * A signed decimal at s ('-' only); *end past it.  -1: no number; -2: a
+ * number, but not a finite double.
+ */
+static int read_decimal(const char *s, bool exponent, double *out, const char **end)
+{
+	const char *p = s + (*s == '-');
+	size_t n = scan_decimal(p, exponent);
+	char *e;
+
+	if (!n)
 		return -1;
 	errno = 0;
 	*out = strtod(s, &e);
-	if (errno || !isfinite(*out))
-		return -1;
+	if (e != p + n)
+		return -1;	/* cannot happen after the grammar; be safe */
+	if (errno == ERANGE && isinf(*out))
+		return -2;
 	*end = e;
 	return 0;
 }
@@ -29,7 +87,7 @@ enum parse_status parse_double(const char *s, double *out)
 	const char *end;
 	double v;
 
-	if (parse_number(s, &v, &end) || *end)
+	if (read_decimal(s, true, &v, &end) || *end)
 		return PARSE_SYNTAX;
 	*out = v;
 	return PARSE_OK;
@@ -38,18 +96,22 @@ enum parse_status parse_double(const char *s, double *out)
 enum parse_status parse_ulong(const char *s, unsigned long min,
 			      unsigned long max, unsigned long *out)
 {
-	unsigned long v;
-	char *end;
+	unsigned long v = 0;
+	bool neg = *s == '-';
+	size_t n = scan_int(s + neg);
 
-	if (*s == '-')
-		return isdigit((unsigned char)s[1]) ? PARSE_TOO_SMALL : PARSE_SYNTAX;
-	if (!isdigit((unsigned char)*s))
+	if (!n || s[neg + n])
 		return PARSE_SYNTAX;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*end)
-		return PARSE_SYNTAX;
-	if (errno == ERANGE || v > max)
+	if (neg)
+		return PARSE_TOO_SMALL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned)(s[neg + i] - '0');
+
+		if (v > (ULONG_MAX - d) / 10)
+			return PARSE_TOO_LARGE;
+		v = v * 10 + d;
+	}
+	if (v > max)
 		return PARSE_TOO_LARGE;
 	if (v < min)
 		return PARSE_TOO_SMALL;
@@ -72,10 +134,12 @@ enum parse_status parse_task_count(const char *s, unsigned ncpus,
 			*out = (unsigned)v;
 		return st;
 	}
-	if (parse_number(s, &pct, &end) || end != s + len - 1)
+	if (read_decimal(s, false, &pct, &end) || end != s + len - 1)
 		return PARSE_SYNTAX;
 	if (pct <= 0)
 		return PARSE_TOO_SMALL;
+	if (pct > PARSE_MAX_PERCENT)
+		return PARSE_TOO_LARGE;
 	n = floor(pct * ncpus / 100.0);
 	if (n < 1)
 		n = 1;
@@ -96,11 +160,14 @@ enum parse_status parse_duration(const char *s, double *out)
 	const char *end;
 	double v;
 
-	if (parse_number(s, &v, &end))
+	if (read_decimal(s, false, &v, &end))
 		return PARSE_SYNTAX;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (!strcmp(end, units[i].suffix)) {
-			*out = v * units[i].scale;
+			v *= units[i].scale;
+			if (fabs(v) > PARSE_MAX_DURATION_S)
+				return PARSE_TOO_LARGE;
+			*out = v;
 			return PARSE_OK;
 		}
 	}

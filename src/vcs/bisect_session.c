@@ -71,6 +71,59 @@ int bisect_spec_to_json(const struct bisect_spec *sp, char **text)
 	return *text ? 0 : -ENOMEM;
 }
 
+/* side {sha, given} of spec, where the document has none */
+static void fill_side(json_t *doc, const char *key, const json_t *sp,
+		      const char *sha_key, const char *given_key)
+{
+	json_t *side = json_object_get(doc, key), *sha = json_object_get(sp, sha_key);
+	json_t *given = json_object_get(sp, given_key);
+
+	if (!json_is_object(side)) {
+		side = json_object();
+		json_object_set_new(doc, key, side);
+	}
+	if (!side)
+		return;
+	if (json_is_string(sha) && !json_is_string(json_object_get(side, "sha")))
+		json_object_set(side, "sha", sha);
+	if (!json_is_string(json_object_get(side, "given")))
+		json_object_set(side, "given", json_is_string(given) ? given : sha);
+}
+
+int bisect_document(const struct store_bisect *b, json_t **out)
+{
+	static const char *const copied[] = {
+		"repo", "job_path", "job_text", "metric", "testbox", "confidence",
+		"max_runs",
+	};
+	json_t *doc = b->result ? json_loads(b->result, 0, NULL) : json_object();
+	json_t *sp = json_loads(b->spec, 0, NULL);
+
+	*out = NULL;
+	if (!json_is_object(doc) || !json_is_object(sp)) {
+		/* not JSON, or not an object: damaged; else out of memory */
+		int ret = (b->result && !json_is_object(doc)) || !json_is_object(sp) ?
+			  -EINVAL : -ENOMEM;
+
+		json_decref(doc);
+		json_decref(sp);
+		return ret;
+	}
+	json_object_set_new(doc, "id", json_integer((json_int_t)b->id));
+	json_object_set_new(doc, "status", json_string(b->status));
+	fill_side(doc, "good", sp, "good", "good_given");
+	fill_side(doc, "bad", sp, "bad", "bad_given");
+	for (size_t i = 0; i < sizeof(copied) / sizeof(copied[0]); i++) {
+		json_t *v = json_object_get(sp, copied[i]);
+
+		if (v && !json_object_get(doc, copied[i]))
+			json_object_set(doc, copied[i], v);
+	}
+	json_object_set_new(doc, "spec", sp);
+	*out = doc;
+	return 0;
+}
+
 int bisect_spec_from_json(const char *text, struct bisect_spec *out)
 {
 	const char *repo, *good, *bad, *gg = NULL, *bg = NULL, *metric = NULL;
@@ -156,13 +209,18 @@ struct session {
 static int fail(struct session *ss, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The arguments may include ss->err itself (a cause wrapped in context). */
 static int fail(struct session *ss, int err, const char *fmt, ...)
 {
+	char *msg = NULL;
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(ss->err, ss->errlen, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	snprintf(ss->err, ss->errlen, "%s", n < 0 ? "out of memory" : msg);
+	free(msg);
 	return err;
 }
 

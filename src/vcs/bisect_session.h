@@ -55,6 +55,19 @@ int bisect_spec_to_json(const struct bisect_spec *spec, char **text);
 int bisect_spec_from_json(const char *text, struct bisect_spec *out);
 void bisect_spec_release(struct bisect_spec *spec);
 
+/*
+ * The document of a stored bisection in whatever state it is (running,
+ * interrupted, failed, reset or finished), for `bisect status` and
+ * `report --bisect`: its result, or {id} when it has none, completed from
+ * its spec where the result does not say -- good and bad {sha, given},
+ * repo, job_path, job_text, metric (when the spec names one), testbox,
+ * confidence, max_runs -- and the spec itself as "spec"; "status" is the
+ * store's (a reset keeps the result it had).  A failed bisection's
+ * "message" is the reason it stored.  -EINVAL when the stored result or
+ * spec is not JSON (a damaged store), -ENOMEM.  *out is the caller's.
+ */
+int bisect_document(const struct store_bisect *b, json_t **out);
+
 struct bisect_hooks {
 	/* a transient progress line (a terminal rewrites it); may be NULL */
 	void (*progress)(void *ctx, const char *line);

@@ -70,6 +70,15 @@ bad_input "invalid task count '-50%'" futex1 -t -50%
 bad_input "invalid duration '0 s'" futex1 -d 0
 bad_input "invalid duration '-1 s'" futex1 -d -1
 bad_input "invalid duration 'ten'" futex1 -d ten
+# the one number grammar (docs/jobs.md, "Numbers")
+bad_input "invalid task count '010'" futex1 -t 010
+bad_input "invalid task count '0x10'" futex1 -t 0x10
+bad_input "invalid task count '+3'" futex1 -t +3
+bad_input "invalid duration '0x10'" futex1 -d 0x10
+bad_input "invalid duration '+3'" futex1 -d +3
+bad_input "invalid duration 'inf'" futex1 -d inf
+bad_input "invalid duration '99999999999999999999': more than 30 days" futex1 -d 99999999999999999999
+bad_input "invalid --max '010'" futex1 --sweep --max 010
 bad_input "duration 0.5 s is shorter than the interval 1 s" futex1 -d 0.5
 bad_input "invalid interval '0 s'" futex1 -i 0
 bad_input "invalid warm-up '-1 s'" futex1 -w -1

@@ -88,10 +88,25 @@ bad_job() {
 	fi
 }
 B=$SANDBOX/bad.yaml
-bad_job "$B:3:10: invalid duration '5x' (expected e.g. 300s, 5m)" \
+bad_job "$B:3:10: runtime '5x' is not a duration (a decimal number of seconds, or with a unit ms, s, m or h)" \
 	$'testcase: t\nnr_task: 1\nruntime: 5x\n'
-bad_job "$B:2:9: 'repeat' must be a positive integer, not 'abc'" \
+bad_job "$B:2:9: repeat 'abc' is not a whole number (decimal digits, no sign or leading zero)" \
 	$'testcase: t\nrepeat: abc\n'
+# one number grammar (docs/jobs.md, "Numbers"): no hex, no sign, no
+# leading zero, a bound per kind
+R="a decimal number of seconds, or with a unit ms, s, m or h"
+bad_job "$B:2:10: runtime '0x10' is not a duration ($R)" $'testcase: t\nruntime: 0x10\n'
+bad_job "$B:2:10: runtime '+3' is not a duration ($R)" $'testcase: t\nruntime: "+3"\n'
+bad_job "$B:2:10: runtime '99999999999999999999' is more than 30 days" \
+	$'testcase: t\nruntime: 99999999999999999999\n'
+bad_job "$B:2:10: runtime '010' is not a duration ($R)" $'testcase: t\nruntime: 010\n'
+bad_job "$B:2:10: runtime 'inf' is not a duration ($R)" $'testcase: t\nruntime: inf\n'
+bad_job "$B:2:9: repeat '0x10' is not a whole number (decimal digits, no sign or leading zero)" \
+	$'testcase: t\nrepeat: 0x10\n'
+bad_job "$B:2:9: repeat '010' is not a whole number (decimal digits, no sign or leading zero)" \
+	$'testcase: t\nrepeat: 010\n'
+bad_job "$B:2:9: repeat '99999999999999999999' is more than 1000000" \
+	$'testcase: t\nrepeat: 99999999999999999999\n'
 bad_job "$B:3:9: empty matrix dimension 'mode'" \
 	$'will-it-scale:\n  test: futex1\n  mode: []\n'
 bad_job "$B:4:3: duplicate key 'mode'" \
@@ -108,7 +123,7 @@ bad_job "$B:3:10: invalid parse 'xml' (expected kv, json, gbench, hyperfine or t
 	$'exec:\n  cmd: [./bench]\n  parse: xml\n'
 bad_job "<command line>: invalid override 'nr_task' (expected -s key=value)" \
 	$'testcase: t\n' -s nr_task
-bad_job "<command line>: -s runtime=ten: invalid duration 'ten' (expected e.g. 300s, 5m)" \
+bad_job "<command line>: -s runtime=ten: runtime 'ten' is not a duration (a decimal number of seconds, or with a unit ms, s, m or h)" \
 	$'testcase: t\n' -s runtime=ten
 bad_job "$B: empty job file" ''
 JOB=$SANDBOX/missing.yaml bad_job \

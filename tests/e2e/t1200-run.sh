@@ -144,6 +144,10 @@ check "unknown parameter: file:line:column and a suggestion" grep -q "bad.yaml:3
 printf 'testcase: will-it-scale\nwill-it-scale:\n  test: futx1\n' > bad2.yaml
 run_perfbot 30 run bad2.yaml --db "$DB"
 check "bad value: exit 2 with position" bash -c '[ "$2" -eq 2 ] && grep -q "bad2.yaml:3:9: invalid test .futx1." "$1"' _ "$SANDBOX/err" "$rc"
+printf 'testcase: will-it-scale\nwill-it-scale:\n  test: futex1\n  nr_task: 010\n' > bad3.yaml
+run_perfbot 30 run bad3.yaml --db "$DB"
+check "nr_task 010 (a leading zero): exit 2 with position" bash -c \
+	'[ "$2" -eq 2 ] && grep -q "bad3.yaml:4:12: invalid nr_task .010." "$1"' _ "$SANDBOX/err" "$rc"
 check "bad jobs stored nothing" [ "$(stat -c %Y "$DB")" = "$before" ]
 
 # ^C in the middle: incomplete or nothing, never complete; the db is sound

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perfbot bisect: a 5% slowdown planted in 40 generated commits is named,
+# perfbot bisect: a slowdown (BISECT_SLOWDOWN_PCT, CPU time) planted in 40 generated commits is named,
 # with a confirmed change, every run it used stored once, nothing left
 # behind; status, log and reset; bad usage stops before anything starts.
 . "$(dirname "$0")/lib.sh"
@@ -46,16 +46,17 @@ assert c["sha"] == sys.argv[2], c
 assert c["subject"] == sys.argv[3], c
 assert 0.99 <= c["probability"] <= 1, c
 ' "$SANDBOX/status.json" "$BISECT_PLANTED" "$BISECT_PLANTED_SUBJECT"
-pycheck "status --json: confirmation: changed, slower by about 5% (2..10), interval above 0" '
+pycheck "status --json: confirmation: changed, slower by about $BISECT_SLOWDOWN_PCT% (0.4x..2x), interval above 0" '
 import json, sys
 c = json.load(open(sys.argv[1]))["confirmation"]
 assert c["verdict"] == "changed", c
 assert c["pct"] > 0 and c["low"] > 0, c
 assert c["low"] <= c["pct"] <= c["high"], c
-assert 2 < c["pct"] < 10, c
+planted = float(sys.argv[2])
+assert 0.4 * planted < c["pct"] < 2 * planted, (planted, c)
 assert 0 <= c["p"] < 0.05, c
 assert c["parent"]["n"] >= 2 and c["culprit"]["n"] >= 2, c
-' "$SANDBOX/status.json"
+' "$SANDBOX/status.json" "$BISECT_SLOWDOWN_PCT"
 pycheck "status --json: runs = the complete runs in the store ($store_runs): none unused, none counted twice" '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -149,6 +150,8 @@ assert a == b, [k for k in a if a.get(k) != b.get(k)]
 run_perfbot 60 report --db "$DB" --bisect 999 --format text
 check "report --bisect of no bisection: exit 2, named" bash -c \
 	'[ "$1" -eq 2 ] && grep -q "no bisection 999" "$2"' _ "$rc" "$SANDBOX/err"
+
+bisect_check_reports "$DB" 1 found "found"
 
 # reset: the bisection is marked reset; its runs stay in the store
 run_perfbot 60 bisect reset --db "$DB"

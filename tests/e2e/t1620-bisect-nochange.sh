@@ -40,4 +40,5 @@ assert 4 <= store <= 60, store
 ' "$SANDBOX/status.json" "$store_runs"
 check "only the main worktree left" [ "$(git -C repo worktree list | wc -l)" -eq 1 ]
 check_nothing_left "bisect without a change"
+bisect_check_reports "$DB" 1 no-change "no change"
 finish

@@ -56,6 +56,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["status"] in ("running", "interrupted"), d["status"]
 ' "$SANDBOX/status.json"
+bisect_check_reports "$DB" 1 running "after SIGINT"
 bisect_runs_snapshot "$DB" | grep ' complete ' > "$SANDBOX/before"
 before_runs=$(bisect_store_runs "$DB")
 diag "before resume: $before_runs complete runs stored, $(candidate_runs) of them of candidates"
@@ -99,10 +100,14 @@ check_nothing_left "bisect resumed"
 
 # A job without kpi: the metric is the first run's KPI (here the time
 # monitor's elapsed time), and a resume must find it in the store before it
-# reads the baselines, not measure G again.
+# reads the baselines, not measure G again.  Elapsed time is the wall
+# clock, which load stretches: here the planted step is a sleep, 100 ms
+# to 400 ms, that no load can hide, beside little CPU work.
+BISECT_WORK_ITERS=1000000 BISECT_SLEEP_MS=100 BISECT_SLEEP_SLOW_MS=400 \
+	make_bisect_repo repo2 40 23 || { echo "Bail out! cannot make repo2"; exit 1; }
 DB2="$SANDBOX/nokpi.db"
 sed '/^kpi:/d; /^monitors:/d' job.yaml > nokpi.yaml
-"$PERFBOT" bisect start --repo repo --good "$BISECT_GOOD" --bad "$BISECT_BAD" \
+"$PERFBOT" bisect start --repo repo2 --good "$BISECT_GOOD" --bad "$BISECT_BAD" \
 	--db "$DB2" nokpi.yaml >"$SANDBOX/out2" 2>"$SANDBOX/err2" &
 pid=$!
 wait_for '"$PERFBOT" bisect log --db "$DB2" 2>/dev/null | grep -q "baseline: " || ! kill -0 $pid 2>/dev/null' 120
@@ -112,6 +117,8 @@ run_perfbot 300 bisect resume --db "$DB2"
 diag "no kpi: $(grep -E '^(first bad commit|confirmed)' "$SANDBOX/out") (planted $BISECT_PLANTED)"
 check "no kpi: resume exit 0, a culprit named (got $rc)" bash -c \
 	'[ "$1" -eq 0 ] && grep -q "^first bad commit: " "$2"' _ "$rc" "$SANDBOX/out"
+check "no kpi: the culprit is the planted commit" \
+	grep -qx "first bad commit: $BISECT_PLANTED $BISECT_PLANTED_SUBJECT" "$SANDBOX/out"
 "$PERFBOT" bisect log --db "$DB2" | cut -c 22- > "$SANDBOX/log2"
 diag "$(grep -E '^(resume|baseline|metric)' "$SANDBOX/log2")"
 # between the resume and its baseline verdict: no run at all
