@@ -43,18 +43,28 @@ bool utf8_valid(const char *s, size_t len)
 	return true;
 }
 
-const char *name_problem(const char *s)
+static const char *problem(const char *s, size_t max, const char *too_long)
 {
 	size_t len = strlen(s);
 
-	if (len > NAME_MAX_BYTES)
-		return "is longer than 4096 bytes";
+	if (len > max)
+		return too_long;
 	if (!utf8_valid(s, len))
 		return "is not valid UTF-8";
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			return "contains a control character";
 	return NULL;
+}
+
+const char *name_problem(const char *s)
+{
+	return problem(s, NAME_MAX_BYTES, "is longer than 4096 bytes");
+}
+
+const char *value_problem(const char *s)
+{
+	return problem(s, VALUE_MAX_BYTES, "is longer than 65536 bytes");
 }
 
 char *utf8_lossy(const char *s)
@@ -241,4 +251,13 @@ int quote_fputs(const char *s, FILE *f)
 int quote_line_fputs(const char *s, FILE *f)
 {
 	return put_escaped(s, f, false);
+}
+
+char *quote_line(const char *s)
+{
+	char *out = malloc(quote_into(s, NULL, false, false) + 1);
+
+	if (out)
+		quote_into(s, out, false, false);
+	return out;
 }

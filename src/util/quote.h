@@ -40,6 +40,9 @@ bool utf8_valid(const char *s, size_t len);
 
 /* NULL when s may be stored, else why not ("is not valid UTF-8", ...). */
 const char *name_problem(const char *s);
+/* The same rule for an environment value, which may be up to 64 KiB. */
+#define VALUE_MAX_BYTES 65536
+const char *value_problem(const char *s);
 
 char *utf8_lossy(const char *s);
 /* A JSON string of s made valid (json_null() for NULL); NULL: no memory. */
@@ -54,5 +57,7 @@ int quote_fputs(const char *s, FILE *f);
 /* The bytes a name takes on a terminal once quoted (for table widths). */
 size_t quote_width(const char *s);
 int quote_line_fputs(const char *s, FILE *f);
+/* The same as a string: a message made storable (name_problem()-clean). */
+char *quote_line(const char *s);
 
 #endif
