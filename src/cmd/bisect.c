@@ -14,6 +14,7 @@
 #include "store/store.h"
 #include "util/fsutil.h"
 #include "util/interrupt.h"
+#include "util/quote.h"
 #include "util/parse.h"
 #include "util/words.h"
 #include "vcs/bisect_session.h"
@@ -369,8 +370,8 @@ static int run_session(struct store *s, int64_t id, const struct bisect_spec *sp
 		return 128 + (interrupted ? interrupted : SIGINT);
 	}
 	if (ret) {
-		json_t *f = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)id,
-				      "status", "failed", "message", err);
+		json_t *f = json_pack("{s:I, s:s, s:o}", "id", (json_int_t)id,
+				      "status", "failed", "message", json_str(err));
 		char *text = f ? json_dumps(f, JSON_COMPACT) : NULL;
 
 		/* failed, not lost: resume tries again from the stored runs */

@@ -14,6 +14,7 @@
 #include "stats/ttest.h"
 #include "store/store.h"
 #include "util/parse.h"
+#include "util/quote.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -236,8 +237,8 @@ static json_t *row_json(const struct stat_row *r, char **commits, size_t ncols)
 				  report_direction_word(r->name, v->change.pct) : NULL;
 
 		if (!o || json_object_update_new(o, json_pack(
-			"{s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:s?, s:I, s:I, s:o}",
-			"commit", commits[j + 1], "pct", num(v->change.pct),
+			"{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:s?, s:I, s:I, s:o}",
+			"commit", json_str(commits[j + 1]), "pct", num(v->change.pct),
 			"low", num(v->change.low), "high", num(v->change.high),
 			"absolute", v->change.absolute, "p", num(v->p), "q", num(v->q),
 			"mwu_p", num(v->mwu_p), "verdict", verdict_name(v->verdict),
@@ -248,7 +249,7 @@ static json_t *row_json(const struct stat_row *r, char **commits, size_t ncols)
 			vs = NULL;
 		}
 	}
-	return json_pack("{s:s, s:s, s:o, s:o}", "name", r->name,
+	return json_pack("{s:o, s:s, s:o, s:o}", "name", json_str(r->name),
 			 "family", family_name(r->family), "base", base, "vs", vs);
 }
 
@@ -259,8 +260,8 @@ static json_t *job_json(const struct gather_job *jb, char **commits, size_t ncom
 	json_t *params = json_object(), *stats = json_array(), *runs = json_array();
 
 	for (size_t i = 0; params && i < jb->run.params.n; i++)
-		json_object_set_new(params, jb->run.params.v[i].key,
-				    json_string(jb->run.params.v[i].value));
+		json_object_set_lossy(params, jb->run.params.v[i].key,
+				      json_str(jb->run.params.v[i].value));
 	for (size_t j = 0; runs && j < ncommits; j++)
 		json_array_append_new(runs, json_integer(sets[j].nr_runs));
 	for (size_t i = 0; stats && i < n; i++) {
@@ -269,9 +270,10 @@ static json_t *job_json(const struct gather_job *jb, char **commits, size_t ncom
 			stats = NULL;
 		}
 	}
-	return json_pack("{s:s, s:s, s:s, s:o, s:s?, s:o, s:o}",
-			 "testbox", jb->g->testbox, "testcase", jb->g->testcase,
-			 "job", jb->g->job, "params", params, "kpi", kpi,
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "testbox", json_str(jb->g->testbox), "testcase",
+			 json_str(jb->g->testcase), "job", json_str(jb->g->job),
+			 "params", params, "kpi", json_str(kpi),
 			 "runs", runs, "stats", stats);
 }
 
@@ -374,8 +376,8 @@ static int run_compare(struct store *s, const struct compare_args *a)
 		json_t *given = json_array(), *full = json_array();
 
 		for (size_t j = 0; given && full && j < a->nr_commits; j++) {
-			json_array_append_new(given, json_string(a->given[j]));
-			json_array_append_new(full, json_string(ga.commits[j]));
+			json_array_append_new(given, json_str(a->given[j]));
+			json_array_append_new(full, json_str(ga.commits[j]));
 		}
 		ret = cmd_print_json("compare", json_pack(
 			"{s:o, s:o, s:{s:f, s:f, s:f, s:f, s:f}, s:O}",

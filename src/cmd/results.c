@@ -10,6 +10,7 @@
 #include "stats/summary.h"
 #include "store/store.h"
 #include "util/parse.h"
+#include "util/quote.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -289,9 +290,9 @@ static json_t *kpi_json(const struct kpi *k)
 	if (!k->name)
 		return json_null();
 	if (!k->sum.n)
-		return json_pack("{s:s, s:I, s:n, s:n, s:n}", "name", k->name,
+		return json_pack("{s:o, s:I, s:n, s:n, s:n}", "name", json_str(k->name),
 				 "n", (json_int_t)0, "mean", "stddev", "stddev_pct");
-	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "name", k->name,
+	return json_pack("{s:o, s:I, s:o, s:o, s:o}", "name", json_str(k->name),
 			 "n", (json_int_t)k->sum.n, "mean", number_or_null(k->sum.mean),
 			 "stddev", number_or_null(k->sum.stddev),
 			 "stddev_pct", number_or_null(pct_stddev(&k->sum)));
@@ -306,9 +307,9 @@ static int print_groups_json(const struct group_line *lines, size_t n)
 		const struct store_group *g = lines[i].g;
 
 		if (json_array_append_new(arr, json_pack(
-			"{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o}",
-			"testbox", g->testbox, "testcase", g->testcase, "job", g->job,
-			"commit", g->commit,
+			"{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o}",
+			"testbox", json_str(g->testbox), "testcase", json_str(g->testcase),
+			"job", json_str(g->job), "commit", json_str(g->commit),
 			"runs_complete", (json_int_t)g->runs_complete,
 			"runs_failed", (json_int_t)g->runs_failed,
 			"runs_incomplete", (json_int_t)g->runs_incomplete,
@@ -453,7 +454,7 @@ static json_t *strmap_json(const struct strmap *m)
 	json_t *o = json_object();
 
 	for (size_t i = 0; o && i < m->n; i++)
-		json_object_set_new(o, m->v[i].key, json_string(m->v[i].value));
+		json_object_set_lossy(o, m->v[i].key, json_str(m->v[i].value));
 	return o;
 }
 
@@ -463,16 +464,18 @@ static int print_run_json(int64_t id, const struct run_record *r)
 	int err;
 
 	for (size_t i = 0; stats && i < r->stats.n; i++)
-		json_object_set_new(stats, r->stats.v[i].name,
-				    number_or_null(r->stats.v[i].value));
-	root = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s?}",
-			 "id", (json_int_t)id, "testbox", r->testbox,
-			 "testcase", r->testcase, "job", r->job, "commit", r->commit,
+		json_object_set_lossy(stats, r->stats.v[i].name,
+				      number_or_null(r->stats.v[i].value));
+	/* whatever an old database holds is shown, bad bytes as U+FFFD */
+	root = json_pack("{s:I, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "id", (json_int_t)id, "testbox", json_str(r->testbox),
+			 "testcase", json_str(r->testcase), "job", json_str(r->job),
+			 "commit", json_str(r->commit),
 			 "status", run_status_name(r->status),
 			 "started", number_or_null(r->started),
 			 "duration_s", number_or_null(r->duration_s),
 			 "params", strmap_json(&r->params), "env", strmap_json(&r->env),
-			 "stats", stats, "job_text", r->job_text);
+			 "stats", stats, "job_text", json_str(r->job_text));
 	/* full precision: these are the stored values, not a summary */
 	err = !root || json_dumpf(root, stdout, JSON_INDENT(2));
 	if (!err)

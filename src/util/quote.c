@@ -170,6 +170,78 @@ static bool needs_quoting(const char *s)
 }
 
 /* Write or measure (out NULL) the quoted form; its length. */
+static size_t quote_into(const char *s, char *out, bool quotes, bool quoting);
+
+/* quote_line() but keeping '\n' and '\t': the lines of a text stay lines. */
+static char *quote_text(const char *s)
+{
+	size_t len = strlen(s), total = 0, n;
+	char buf[16], *out;
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass && !(out = malloc(total + 1)))
+			return NULL;
+		total = 0;
+		for (size_t i = 0; i < len; i += n) {
+			const char *e = escape_at(s + i, len - i, false, &n, buf);
+			size_t el;
+
+			if (s[i] == '\n' || s[i] == '\t')
+				e = "";
+			el = *e ? strlen(e) : n;
+			if (pass)
+				memcpy(out + total, *e ? e : s + i, el);
+			total += el;
+		}
+	}
+	out[total] = '\0';
+	return out;
+}
+
+json_t *json_quote_tree(const json_t *j)
+{
+	json_t *copy = NULL, *v;
+	const char *key;
+	char *q;
+	size_t i;
+
+	if (!j)
+		return NULL;
+	switch (json_typeof(j)) {
+	case JSON_STRING:
+		if (!(q = quote_text(json_string_value(j))))
+			return NULL;
+		copy = json_string(q);
+		free(q);
+		return copy;
+	case JSON_ARRAY:
+		if (!(copy = json_array()))
+			return NULL;
+		json_array_foreach((json_t *)j, i, v)
+			if (json_array_append_new(copy, json_quote_tree(v)))
+				goto fail;
+		return copy;
+	case JSON_OBJECT:
+		if (!(copy = json_object()))
+			return NULL;
+		json_object_foreach((json_t *)j, key, v) {
+			if (!(q = quote_text(key)))
+				goto fail;
+			if (json_object_set_new(copy, q, json_quote_tree(v))) {
+				free(q);
+				goto fail;
+			}
+			free(q);
+		}
+		return copy;
+	default:
+		return json_deep_copy(j);
+	}
+fail:
+	json_decref(copy);
+	return NULL;
+}
+
 static size_t quote_into(const char *s, char *out, bool quotes, bool quoting)
 {
 	size_t len = strlen(s), total = 0, n;

@@ -60,4 +60,11 @@ int quote_line_fputs(const char *s, FILE *f);
 /* The same as a string: a message made storable (name_problem()-clean). */
 char *quote_line(const char *s);
 
+/*
+ * A deep copy of a JSON document for a text renderer: every string and
+ * key with its control characters but '\n' and '\t' escaped as
+ * quote_line() does; NULL when out of memory.
+ */
+json_t *json_quote_tree(const json_t *j);
+
 #endif
