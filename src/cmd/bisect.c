@@ -229,10 +229,12 @@ static bool stderr_tty;
 static void hook_progress(void *ctx, const char *line)
 {
 	(void)ctx;
+	/* a line quotes commit subjects: git's bytes, escaped (util/quote.h) */
 	if (stderr_tty)
-		fprintf(stderr, "\r\033[K%s", line);
-	else
-		fprintf(stderr, "%s\n", line);
+		fputs("\r\033[K", stderr);
+	quote_line_fputs(line, stderr);
+	if (!stderr_tty)
+		fputc('\n', stderr);
 }
 
 static void hook_note(void *ctx, const char *line)
@@ -242,9 +244,11 @@ static void hook_note(void *ctx, const char *line)
 	if (stderr_tty)
 		fputs("\r\033[K", stderr);
 	if (id)
-		fprintf(stderr, "bisect %" PRId64 ": %s\n", id, line);
+		fprintf(stderr, "bisect %" PRId64 ": ", id);
 	else
-		fprintf(stderr, "bisect: %s\n", line);
+		fputs("bisect: ", stderr);
+	quote_line_fputs(line, stderr);
+	fputc('\n', stderr);
 }
 
 static const char *jstr(json_t *j, const char *key)
@@ -295,7 +299,19 @@ static void print_culprit(json_t *lv)
 }
 
 /* What start, resume and a finished status print; returns the exit status. */
+static int print_result_quoted(json_t *r);
+
+/* What the result quotes (subjects, names) is printed escaped. */
 static int print_result(json_t *r)
+{
+	json_t *q = json_quote_tree(r);
+	int ret = q ? print_result_quoted(q) : failure("out of memory");
+
+	json_decref(q);
+	return ret;
+}
+
+static int print_result_quoted(json_t *r)
 {
 	const char *status = jstr(r, "status"), *metric = jstr(r, "metric");
 	json_t *merge = json_object_get(r, "merge"), *lead = r;
@@ -683,16 +699,20 @@ static int cmd_status(struct bisect_args *a, char **rest, int nrest)
 		ret = cmd_print_json("bisect", json_incref(r)) ? EXIT_FAILED : EXIT_OK;
 		goto out;
 	}
-	printf("bisection %" PRId64 ": %s\n", b.id, b.status);
+	printf("bisection %" PRId64 ": ", b.id);
+	quote_line_fputs(b.status, stdout);
+	putchar('\n');
 	if (finished(b.status) || json_object_get(r, "culprit"))
 		print_result(r);
 	else {
-		json_t *sp = json_object_get(r, "spec");
+		json_t *q = json_quote_tree(r);
+		json_t *sp = json_object_get(q, "spec");
 
 		printf("  %s..%s of %s, %s\n", jstr(sp, "good_given"), jstr(sp, "bad_given"),
 		       jstr(sp, "repo"), jstr(sp, "job_path"));
-		if (json_object_get(r, "message"))
-			printf("  %s\n", jstr(r, "message"));
+		if (json_object_get(q, "message"))
+			printf("  %s\n", jstr(q, "message"));
+		json_decref(q);
 	}
 	ret = EXIT_OK;
 out:
@@ -723,7 +743,9 @@ static int cmd_log(struct bisect_args *a, char **rest, int nrest)
 		struct tm tm;
 
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-		printf("%s  %s\n", when, lines[i].text);
+		printf("%s  ", when);
+		quote_line_fputs(lines[i].text, stdout);
+		putchar('\n');
 	}
 	ret = EXIT_OK;
 out:

@@ -146,11 +146,20 @@ static void print_job_header(const struct gather_job *jb)
 {
 	const struct strmap *p = &jb->run.params;
 
-	printf("testbox: %s\njob: %s\n", jb->g->testbox, jb->g->job);
+	/* names from the store are quoted for the terminal (util/quote.h) */
+	fputs("testbox: ", stdout);
+	quote_fputs(jb->g->testbox, stdout);
+	fputs("\njob: ", stdout);
+	quote_fputs(jb->g->job, stdout);
+	putchar('\n');
 	if (p->n) {
 		printf("params:");
-		for (size_t i = 0; i < p->n; i++)
-			printf(" %s=%s", p->v[i].key, p->v[i].value);
+		for (size_t i = 0; i < p->n; i++) {
+			putchar(' ');
+			quote_fputs(p->v[i].key, stdout);
+			putchar('=');
+			quote_fputs(p->v[i].value, stdout);
+		}
 		putchar('\n');
 	}
 	putchar('\n');
@@ -173,8 +182,9 @@ static void print_perf_stat(const struct compare_args *a, char **commits,
 		for (size_t j = 0; j < a->nr_commits; j++) {
 			const struct summary *s = j ? &r->vs[j - 1].s : &r->base;
 
-			printf("%-16.16s %14.6g +- %-10.4g %s ( +- %.2f%% )\n",
-			       commits[j], s->mean, s->sem, r->name,
+			printf("%-16.16s %14.6g +- %-10.4g ", commits[j], s->mean, s->sem);
+			quote_fputs(r->name, stdout);
+			printf(" ( +- %.2f%% )\n",
 			       s->mean ? 100 * s->sem / fabs(s->mean) : 0);
 		}
 		putchar('\n');

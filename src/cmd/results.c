@@ -260,7 +260,8 @@ static void print_groups_text(const struct group_line *lines, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct store_group *g = lines[i].g;
-		int b = strlen(g->testbox), j = strlen(g->job), c = commit_width(g->commit);
+		int b = (int)quote_width(g->testbox), j = (int)quote_width(g->job),
+		    c = commit_width(g->commit);
 
 		wbox = b > wbox ? b : wbox;
 		wjob = j > wjob ? j : wjob;
@@ -274,9 +275,19 @@ static void print_groups_text(const struct group_line *lines, size_t n)
 		char kpi[512];
 
 		format_kpi(kpi, sizeof(kpi), &lines[i].kpi);
-		printf("%-*s  %-*s  %-*.*s  %8zu %6zu %10zu  %s\n", wbox, g->testbox,
-		       wjob, g->job, wcommit, commit_width(g->commit), g->commit,
-		       g->runs_complete, g->runs_failed, g->runs_incomplete, kpi);
+		/* names are quoted (util/quote.h) before they are measured */
+		quote_fpad(g->testbox, (size_t)wbox, stdout);
+		fputs("  ", stdout);
+		quote_fpad(g->job, (size_t)wjob, stdout);
+		fputs("  ", stdout);
+		if (commit_width(g->commit) < (int)strlen(g->commit))
+			printf("%-*.*s", wcommit, commit_width(g->commit), g->commit);
+		else
+			quote_fpad(g->commit, (size_t)wcommit, stdout);
+		printf("  %8zu %6zu %10zu  ", g->runs_complete, g->runs_failed,
+		       g->runs_incomplete);
+		quote_line_fputs(kpi, stdout);
+		putchar('\n');
 	}
 }
 
@@ -396,7 +407,7 @@ static int strmap_width(const struct strmap *m)
 	int w = 0;
 
 	for (size_t i = 0; i < m->n; i++) {
-		int k = strlen(m->v[i].key);
+		int k = (int)quote_width(m->v[i].key);
 
 		w = k > w ? k : w;
 	}
@@ -409,7 +420,20 @@ static void print_strmap(const char *title, const struct strmap *m)
 
 	printf("\n%s (%zu)\n", title, m->n);
 	for (size_t i = 0; i < m->n; i++)
-		printf("  %-*s  %s\n", w, m->v[i].key, m->v[i].value);
+	{
+		fputs("  ", stdout);
+		quote_fpad(m->v[i].key, (size_t)w, stdout);
+		fputs("  ", stdout);
+		quote_fputs(m->v[i].value, stdout);
+		putchar('\n');
+	}
+}
+
+static void print_field(const char *label, const char *value)
+{
+	fputs(label, stdout);
+	quote_fputs(value ? value : "", stdout);
+	putchar('\n');
 }
 
 static void print_run_text(int64_t id, const struct run_record *r)
@@ -419,23 +443,27 @@ static void print_run_text(int64_t id, const struct run_record *r)
 
 	format_time(when, sizeof(when), r->started);
 	printf("run         %lld\n", (long long)id);
-	printf("testbox     %s\n", r->testbox);
-	printf("testcase    %s\n", r->testcase);
-	printf("job         %s\n", r->job);
-	printf("commit      %s\n", r->commit);
+	print_field("testbox     ", r->testbox);
+	print_field("testcase    ", r->testcase);
+	print_field("job         ", r->job);
+	print_field("commit      ", r->commit);
 	printf("status      %s\n", run_status_name(r->status));
 	printf("started     %s (%.3f)\n", when, r->started);
 	printf("duration    %.3f s\n", r->duration_s);
 	print_strmap("params", &r->params);
 	print_strmap("env", &r->env);
 	for (size_t i = 0; i < r->stats.n; i++) {
-		int k = strlen(r->stats.v[i].name);
+		int k = (int)quote_width(r->stats.v[i].name);
 
 		w = k > w ? k : w;
 	}
 	printf("\nstats (%zu)\n", r->stats.n);
 	for (size_t i = 0; i < r->stats.n; i++)
-		printf("  %-*s  %.15g\n", w, r->stats.v[i].name, r->stats.v[i].value);
+	{
+		fputs("  ", stdout);
+		quote_fpad(r->stats.v[i].name, (size_t)w, stdout);
+		printf("  %.15g\n", r->stats.v[i].value);
+	}
 	if (r->job_text) {
 		const char *p = r->job_text;
 
@@ -443,7 +471,12 @@ static void print_run_text(int64_t id, const struct run_record *r)
 		while (*p) {
 			size_t len = strcspn(p, "\n");
 
-			printf("  %.*s\n", (int)len, p);
+			char *line = strndup(p, len);
+
+			fputs("  ", stdout);
+			quote_line_fputs(line ? line : "?", stdout);
+			putchar('\n');
+			free(line);
 			p += len + (p[len] == '\n');
 		}
 	}

@@ -320,6 +320,16 @@ int quote_fputs(const char *s, FILE *f)
 	return q && fputc('"', f) == EOF ? EOF : 0;
 }
 
+int quote_fpad(const char *s, size_t width, FILE *f)
+{
+	if (quote_fputs(s, f))
+		return EOF;
+	for (size_t w = quote_width(s); w < width; w++)
+		if (fputc(' ', f) == EOF)
+			return EOF;
+	return 0;
+}
+
 int quote_line_fputs(const char *s, FILE *f)
 {
 	return put_escaped(s, f, false);

@@ -54,8 +54,10 @@ int json_object_set_lossy(json_t *obj, const char *key, json_t *value);
 char *quote_c(const char *s, bool always);
 /* Write quote_c(s, false) to f without allocating; EOF on error. */
 int quote_fputs(const char *s, FILE *f);
-/* The bytes a name takes on a terminal once quoted (for table widths). */
+/* The columns a name takes on a terminal once quoted (for table widths). */
 size_t quote_width(const char *s);
+/* quote_fputs(), then blanks up to `width` columns (a left-aligned cell). */
+int quote_fpad(const char *s, size_t width, FILE *f);
 int quote_line_fputs(const char *s, FILE *f);
 /* The same as a string: a message made storable (name_problem()-clean). */
 char *quote_line(const char *s);
