@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "bench/parsers.h"
+#include "util/quote.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,6 +17,8 @@ struct pctx {
 	char *err;
 	size_t errlen;
 	size_t added;		/* stats added by this call */
+	size_t dropped;		/* names the store would refuse, not added */
+	char first_dropped[256];
 };
 
 static int fail(struct pctx *c, const char *fmt, ...)
@@ -61,14 +64,35 @@ static char *stat_name(const char *s, size_t n)
 	return name;
 }
 
+/*
+ * A name the store would refuse (util/quote.h's rule) is dropped, not
+ * fatal: one bad line of a benchmark's output must not cost the run its
+ * other stats.  The first is kept, quoted, for the warning.
+ */
 static int add(struct pctx *c, const char *name, double v)
 {
+	char *full = NULL;
+	const char *why;
 	int err;
 
-	if (c->prefix && *c->prefix)
-		err = statmap_addf(c->out, v, "%s.%s", c->prefix, name);
-	else
-		err = statmap_add(c->out, name, v);
+	if (c->prefix && *c->prefix) {
+		if (asprintf(&full, "%s.%s", c->prefix, name) < 0)
+			return -ENOMEM;
+		name = full;
+	}
+	if ((why = name_problem(name))) {
+		if (!c->dropped++) {
+			char *q = quote_c(name, true);
+
+			snprintf(c->first_dropped, sizeof(c->first_dropped),
+				 "%.200s %s", q ? q : "?", why);
+			free(q);
+		}
+		free(full);
+		return 0;
+	}
+	err = statmap_add(c->out, name, v);
+	free(full);
 	if (!err)
 		c->added++;
 	return err;
@@ -597,6 +621,9 @@ int exec_parse_output(const char *kind, const char *text, size_t len,
 		ret = parse_hyperfine(&c, doc);
 out:
 	json_decref(doc);
+	if (!ret && c.dropped && err && errlen)
+		snprintf(err, errlen, "%s: dropped %zu stat%s with a bad name, the first: %s",
+			 kind, c.dropped, c.dropped == 1 ? "" : "s", c.first_dropped);
 	if (ret) {
 		/* all or nothing: a half-parsed output must not look like a result */
 		for (size_t i = n0; i < out->n; i++)

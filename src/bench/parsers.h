@@ -26,7 +26,11 @@
  * by the other kinds.
  * Returns 0, -EINVAL for an unknown kind, -EPROTO when the output does not
  * parse (err names what and where: "json: no value at results.2.mean"),
- * -ENOMEM.  err (may be NULL) gets a message for every error, "" on success.
+ * -ENOMEM.  err (may be NULL) gets a message for every error, "" on
+ * success -- except when stats were dropped: a stat whose name the store
+ * would refuse (invalid UTF-8, a control character, over 4096 bytes) is
+ * not added, and err then says how many and shows the first, quoted,
+ * while the call returns 0 with the others added.
  */
 int exec_parse_output(const char *kind, const char *text, size_t len,
 		      const struct strmap *paths, const char *prefix,

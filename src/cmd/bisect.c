@@ -14,6 +14,7 @@
 #include "store/store.h"
 #include "util/fsutil.h"
 #include "util/interrupt.h"
+#include "util/quote.h"
 #include "util/parse.h"
 #include "util/words.h"
 #include "vcs/bisect_session.h"
@@ -228,10 +229,12 @@ static bool stderr_tty;
 static void hook_progress(void *ctx, const char *line)
 {
 	(void)ctx;
+	/* a line quotes commit subjects: git's bytes, escaped (util/quote.h) */
 	if (stderr_tty)
-		fprintf(stderr, "\r\033[K%s", line);
-	else
-		fprintf(stderr, "%s\n", line);
+		fputs("\r\033[K", stderr);
+	quote_line_fputs(line, stderr);
+	if (!stderr_tty)
+		fputc('\n', stderr);
 }
 
 static void hook_note(void *ctx, const char *line)
@@ -241,9 +244,11 @@ static void hook_note(void *ctx, const char *line)
 	if (stderr_tty)
 		fputs("\r\033[K", stderr);
 	if (id)
-		fprintf(stderr, "bisect %" PRId64 ": %s\n", id, line);
+		fprintf(stderr, "bisect %" PRId64 ": ", id);
 	else
-		fprintf(stderr, "bisect: %s\n", line);
+		fputs("bisect: ", stderr);
+	quote_line_fputs(line, stderr);
+	fputc('\n', stderr);
 }
 
 static const char *jstr(json_t *j, const char *key)
@@ -294,7 +299,19 @@ static void print_culprit(json_t *lv)
 }
 
 /* What start, resume and a finished status print; returns the exit status. */
+static int print_result_quoted(json_t *r);
+
+/* What the result quotes (subjects, names) is printed escaped. */
 static int print_result(json_t *r)
+{
+	json_t *q = json_quote_tree(r);
+	int ret = q ? print_result_quoted(q) : failure("out of memory");
+
+	json_decref(q);
+	return ret;
+}
+
+static int print_result_quoted(json_t *r)
 {
 	const char *status = jstr(r, "status"), *metric = jstr(r, "metric");
 	json_t *merge = json_object_get(r, "merge"), *lead = r;
@@ -377,8 +394,8 @@ static int run_session(struct store *s, int64_t id, const struct bisect_spec *sp
 		return 128 + (interrupted ? interrupted : SIGINT);
 	}
 	if (ret) {
-		json_t *f = json_pack("{s:I, s:s, s:s}", "id", (json_int_t)id,
-				      "status", "failed", "message", err);
+		json_t *f = json_pack("{s:I, s:s, s:o}", "id", (json_int_t)id,
+				      "status", "failed", "message", json_str(err));
 		char *text = f ? json_dumps(f, JSON_COMPACT) : NULL;
 
 		/* failed, not lost: resume tries again from the stored runs */
@@ -716,11 +733,18 @@ static int cmd_status(struct bisect_args *a, char **rest, int nrest)
 		ret = cmd_print_json("bisect", json_incref(r)) ? EXIT_FAILED : EXIT_OK;
 		goto out;
 	}
-	printf("bisection %" PRId64 ": %s\n", b.id, b.status);
+	printf("bisection %" PRId64 ": ", b.id);
+	quote_line_fputs(b.status, stdout);
+	putchar('\n');
 	if (finished(b.status) || json_object_get(r, "culprit"))
 		print_result(r);
-	else
-		print_unfinished(r, b.id, b.status);
+	else {
+		/* names, subjects and reasons reach the terminal quoted */
+		json_t *q = json_quote_tree(r);
+
+		print_unfinished(q ? q : r, b.id, b.status);
+		json_decref(q);
+	}
 	ret = EXIT_OK;
 out:
 	json_decref(r);
@@ -750,7 +774,9 @@ static int cmd_log(struct bisect_args *a, char **rest, int nrest)
 		struct tm tm;
 
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-		printf("%s  %s\n", when, lines[i].text);
+		printf("%s  ", when);
+		quote_line_fputs(lines[i].text, stdout);
+		putchar('\n');
 	}
 	ret = EXIT_OK;
 out:

@@ -1,15 +1,31 @@
+#define _GNU_SOURCE
 #include "cmd/cmdutil.h"
 #include "util/lifetime.h"
 #include "util/parse.h"
 #include "cmd/cmds.h"
+#include "util/quote.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+/*
+ * The message echoes values from files, benchmarks and git: their control
+ * characters and invalid bytes are escaped here, once, so an error is one
+ * line and cannot drive the terminal.
+ */
 static void vprint_error(const char *who, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "perfbot: %s: ", who);
-	vfprintf(stderr, fmt, ap);
+	char *msg = NULL;
+
+	fputs("perfbot: ", stderr);
+	quote_line_fputs(who, stderr);
+	fputs(": ", stderr);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		fputs("(out of memory)", stderr);
+	else
+		quote_line_fputs(msg, stderr);
+	free(msg);
 	fputc('\n', stderr);
 }
 
@@ -58,13 +74,15 @@ int cmd_lifetime_start(const char *who)
 
 void cmd_print_job_error(const struct job_error *e)
 {
-	if (e->line)
-		fprintf(stderr, "perfbot: %s:%u:%u: %s\n", e->file, e->line,
-			e->column, e->msg);
-	else if (e->file[0])
-		fprintf(stderr, "perfbot: %s: %s\n", e->file, e->msg);
-	else
-		fprintf(stderr, "perfbot: %s\n", e->msg);
+	fputs("perfbot: ", stderr);
+	if (e->file[0]) {
+		quote_line_fputs(e->file, stderr);
+		if (e->line)
+			fprintf(stderr, ":%u:%u", e->line, e->column);
+		fputs(": ", stderr);
+	}
+	quote_line_fputs(e->msg, stderr);
+	fputc('\n', stderr);
 }
 
 int cmd_print_json(const char *who, json_t *j)

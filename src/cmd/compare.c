@@ -14,6 +14,7 @@
 #include "stats/ttest.h"
 #include "store/store.h"
 #include "util/parse.h"
+#include "util/quote.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -145,11 +146,20 @@ static void print_job_header(const struct gather_job *jb)
 {
 	const struct strmap *p = &jb->run.params;
 
-	printf("testbox: %s\njob: %s\n", jb->g->testbox, jb->g->job);
+	/* names from the store are quoted for the terminal (util/quote.h) */
+	fputs("testbox: ", stdout);
+	quote_fputs(jb->g->testbox, stdout);
+	fputs("\njob: ", stdout);
+	quote_fputs(jb->g->job, stdout);
+	putchar('\n');
 	if (p->n) {
 		printf("params:");
-		for (size_t i = 0; i < p->n; i++)
-			printf(" %s=%s", p->v[i].key, p->v[i].value);
+		for (size_t i = 0; i < p->n; i++) {
+			putchar(' ');
+			quote_fputs(p->v[i].key, stdout);
+			putchar('=');
+			quote_fputs(p->v[i].value, stdout);
+		}
 		putchar('\n');
 	}
 	putchar('\n');
@@ -172,8 +182,9 @@ static void print_perf_stat(const struct compare_args *a, char **commits,
 		for (size_t j = 0; j < a->nr_commits; j++) {
 			const struct summary *s = j ? &r->vs[j - 1].s : &r->base;
 
-			printf("%-16.16s %14.6g +- %-10.4g %s ( +- %.2f%% )\n",
-			       commits[j], s->mean, s->sem, r->name,
+			printf("%-16.16s %14.6g +- %-10.4g ", commits[j], s->mean, s->sem);
+			quote_fputs(r->name, stdout);
+			printf(" ( +- %.2f%% )\n",
 			       s->mean ? 100 * s->sem / fabs(s->mean) : 0);
 		}
 		putchar('\n');
@@ -236,8 +247,8 @@ static json_t *row_json(const struct stat_row *r, char **commits, size_t ncols)
 				  report_direction_word(r->name, v->change.pct) : NULL;
 
 		if (!o || json_object_update_new(o, json_pack(
-			"{s:s, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:s?, s:I, s:I, s:o}",
-			"commit", commits[j + 1], "pct", num(v->change.pct),
+			"{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:s?, s:I, s:I, s:o}",
+			"commit", json_str(commits[j + 1]), "pct", num(v->change.pct),
 			"low", num(v->change.low), "high", num(v->change.high),
 			"absolute", v->change.absolute, "p", num(v->p), "q", num(v->q),
 			"mwu_p", num(v->mwu_p), "verdict", verdict_name(v->verdict),
@@ -248,7 +259,7 @@ static json_t *row_json(const struct stat_row *r, char **commits, size_t ncols)
 			vs = NULL;
 		}
 	}
-	return json_pack("{s:s, s:s, s:o, s:o}", "name", r->name,
+	return json_pack("{s:o, s:s, s:o, s:o}", "name", json_str(r->name),
 			 "family", family_name(r->family), "base", base, "vs", vs);
 }
 
@@ -259,8 +270,8 @@ static json_t *job_json(const struct gather_job *jb, char **commits, size_t ncom
 	json_t *params = json_object(), *stats = json_array(), *runs = json_array();
 
 	for (size_t i = 0; params && i < jb->run.params.n; i++)
-		json_object_set_new(params, jb->run.params.v[i].key,
-				    json_string(jb->run.params.v[i].value));
+		json_object_set_lossy(params, jb->run.params.v[i].key,
+				      json_str(jb->run.params.v[i].value));
 	for (size_t j = 0; runs && j < ncommits; j++)
 		json_array_append_new(runs, json_integer(sets[j].nr_runs));
 	for (size_t i = 0; stats && i < n; i++) {
@@ -269,9 +280,10 @@ static json_t *job_json(const struct gather_job *jb, char **commits, size_t ncom
 			stats = NULL;
 		}
 	}
-	return json_pack("{s:s, s:s, s:s, s:o, s:s?, s:o, s:o}",
-			 "testbox", jb->g->testbox, "testcase", jb->g->testcase,
-			 "job", jb->g->job, "params", params, "kpi", kpi,
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "testbox", json_str(jb->g->testbox), "testcase",
+			 json_str(jb->g->testcase), "job", json_str(jb->g->job),
+			 "params", params, "kpi", json_str(kpi),
 			 "runs", runs, "stats", stats);
 }
 
@@ -374,8 +386,8 @@ static int run_compare(struct store *s, const struct compare_args *a)
 		json_t *given = json_array(), *full = json_array();
 
 		for (size_t j = 0; given && full && j < a->nr_commits; j++) {
-			json_array_append_new(given, json_string(a->given[j]));
-			json_array_append_new(full, json_string(ga.commits[j]));
+			json_array_append_new(given, json_str(a->given[j]));
+			json_array_append_new(full, json_str(ga.commits[j]));
 		}
 		ret = cmd_print_json("compare", json_pack(
 			"{s:o, s:o, s:{s:f, s:f, s:f, s:f, s:f}, s:O}",

@@ -8,14 +8,18 @@
 #include "job/job.h"
 #include "run/runner.h"
 #include "util/fsutil.h"
+#include "util/quote.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char job_usage[] =
 	"usage: perfbot job split JOB.yaml [-s KEY=VALUE ...] [-o DIR]\n"
@@ -28,8 +32,9 @@ static const char job_usage[] =
 	"  -s, --set KEY=VALUE  set a parameter: a list narrows to VALUE, a\n"
 	"                       value is replaced, a new key is added; repeatable\n"
 	"  -o, --output DIR     write DIR/<name>.yaml for each atomic job (DIR is\n"
-	"                       created; existing files are replaced) and print\n"
-	"                       their paths; default: print the jobs as one YAML\n"
+	"                       created; a regular file of that name is replaced,\n"
+	"                       a symlink or other file refused) and print their\n"
+	"                       paths; default: print the jobs as one YAML\n"
 	"                       stream, each document after a '--- # <name>' line\n"
 	"  -h, --help           show this help\n"
 	"\n"
@@ -38,18 +43,52 @@ static const char job_usage[] =
 
 #define usage_error(...) cmd_usage_error("job", __VA_ARGS__)
 
-static int write_file(const char *path, const char *text)
+/*
+ * Write DIR/<name>.yaml through the directory's descriptor: the name has
+ * no '/' (job.c's name_part()), O_NOFOLLOW refuses a symlink planted
+ * there and O_EXCL a file that appears between the unlink and the open.
+ * A regular file of the same name is replaced (a split run again);
+ * anything else there (a symlink, a directory, a fifo) is refused.
+ */
+static int write_file(int dirfd, const char *name, const char *text)
 {
-	FILE *f = fopen(path, "w");
-	int ret = 0;
+	struct stat st;
+	FILE *f;
+	int fd, ret = 0;
 
-	if (!f)
-		return -errno;
+	if (!fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (!S_ISREG(st.st_mode))
+			return -EEXIST;
+		if (unlinkat(dirfd, name, 0) && errno != ENOENT)
+			return -errno;
+	}
+	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0666);
+	if (fd < 0)
+		return errno == ELOOP ? -EEXIST : -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
 	if (fputs(text, f) == EOF)
 		ret = -errno;
 	if (fclose(f) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+/* A name that cannot be a file of its own under DIR, or NULL. */
+static const char *bad_file_name(const char *name)
+{
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return "is not a file name";
+	if (strchr(name, '/'))
+		return "contains '/'";
+	if (strlen(name) + sizeof(".yaml") > NAME_MAX + 1)
+		return "is too long for a file name";
+	return NULL;
 }
 
 static int split(int argc, char **argv)
@@ -65,7 +104,7 @@ static int split(int argc, char **argv)
 	char **sets = NULL, *path = NULL;
 	const char *outdir = NULL, *file;
 	size_t nr_sets = 0, nr = 0;
-	int c, ret;
+	int c, ret, dirfd = -1;
 
 	sets = calloc(argc + 1, sizeof(*sets));
 	if (!sets)
@@ -115,15 +154,37 @@ static int split(int argc, char **argv)
 			goto out;
 		}
 	if (!outdir) {
-		for (size_t i = 0; i < nr; i++)
-			printf("--- # %s\n%s", jobs[i].name, jobs[i].text);
+		for (size_t i = 0; i < nr; i++) {
+			/* the name is one line (name_part()); quoted all the same */
+			fputs("--- # ", stdout);
+			quote_fputs(jobs[i].name, stdout);
+			printf("\n%s", jobs[i].text);
+		}
 		ret = fflush(stdout) ? EXIT_FAILED : EXIT_OK;
 		goto out;
 	}
+	/* every name is checked before the first file is written */
+	for (size_t i = 0; i < nr; i++) {
+		const char *why = bad_file_name(jobs[i].name);
+
+		if (why) {
+			char *q = quote_c(jobs[i].name, true);
+
+			fprintf(stderr, "perfbot: %s: atomic job name %s %s\n", file,
+				q ? q : "?", why);
+			free(q);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
 	ret = make_dirs(outdir);
 	if (ret) {
-		fprintf(stderr, "perfbot: cannot create %s: %s\n", outdir, strerror(-ret));
-		ret = EXIT_FAILED;
+		ret = cmd_failure("job", "cannot create %s: %s", outdir, strerror(-ret));
+		goto out;
+	}
+	dirfd = open(outdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		ret = cmd_failure("job", "cannot open %s: %s", outdir, strerror(errno));
 		goto out;
 	}
 	for (size_t i = 0; i < nr; i++) {
@@ -133,17 +194,21 @@ static int split(int argc, char **argv)
 			ret = usage_error("out of memory");
 			goto out;
 		}
-		ret = write_file(path, jobs[i].text);
+		ret = write_file(dirfd, strrchr(path, '/') + 1, jobs[i].text);
 		if (ret) {
-			fprintf(stderr, "perfbot: cannot write %s: %s\n", path,
-				strerror(-ret));
+			cmd_failure("job", "cannot write %s: %s", path,
+				    ret == -EEXIST ? "it exists and is not a regular file"
+						   : strerror(-ret));
 			ret = EXIT_FAILED;
 			goto out;
 		}
-		printf("%s\n", path);
+		quote_fputs(path, stdout);
+		putchar('\n');
 	}
 	ret = EXIT_OK;
 out:
+	if (dirfd >= 0)
+		close(dirfd);
 	free(path);
 	atomic_jobs_release(jobs, nr);
 	free(sets);

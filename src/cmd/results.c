@@ -10,6 +10,7 @@
 #include "stats/summary.h"
 #include "store/store.h"
 #include "util/parse.h"
+#include "util/quote.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -259,7 +260,8 @@ static void print_groups_text(const struct group_line *lines, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct store_group *g = lines[i].g;
-		int b = strlen(g->testbox), j = strlen(g->job), c = commit_width(g->commit);
+		int b = (int)quote_width(g->testbox), j = (int)quote_width(g->job),
+		    c = commit_width(g->commit);
 
 		wbox = b > wbox ? b : wbox;
 		wjob = j > wjob ? j : wjob;
@@ -273,9 +275,19 @@ static void print_groups_text(const struct group_line *lines, size_t n)
 		char kpi[512];
 
 		format_kpi(kpi, sizeof(kpi), &lines[i].kpi);
-		printf("%-*s  %-*s  %-*.*s  %8zu %6zu %10zu  %s\n", wbox, g->testbox,
-		       wjob, g->job, wcommit, commit_width(g->commit), g->commit,
-		       g->runs_complete, g->runs_failed, g->runs_incomplete, kpi);
+		/* names are quoted (util/quote.h) before they are measured */
+		quote_fpad(g->testbox, (size_t)wbox, stdout);
+		fputs("  ", stdout);
+		quote_fpad(g->job, (size_t)wjob, stdout);
+		fputs("  ", stdout);
+		if (commit_width(g->commit) < (int)strlen(g->commit))
+			printf("%-*.*s", wcommit, commit_width(g->commit), g->commit);
+		else
+			quote_fpad(g->commit, (size_t)wcommit, stdout);
+		printf("  %8zu %6zu %10zu  ", g->runs_complete, g->runs_failed,
+		       g->runs_incomplete);
+		quote_line_fputs(kpi, stdout);
+		putchar('\n');
 	}
 }
 
@@ -289,9 +301,9 @@ static json_t *kpi_json(const struct kpi *k)
 	if (!k->name)
 		return json_null();
 	if (!k->sum.n)
-		return json_pack("{s:s, s:I, s:n, s:n, s:n}", "name", k->name,
+		return json_pack("{s:o, s:I, s:n, s:n, s:n}", "name", json_str(k->name),
 				 "n", (json_int_t)0, "mean", "stddev", "stddev_pct");
-	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "name", k->name,
+	return json_pack("{s:o, s:I, s:o, s:o, s:o}", "name", json_str(k->name),
 			 "n", (json_int_t)k->sum.n, "mean", number_or_null(k->sum.mean),
 			 "stddev", number_or_null(k->sum.stddev),
 			 "stddev_pct", number_or_null(pct_stddev(&k->sum)));
@@ -306,9 +318,9 @@ static int print_groups_json(const struct group_line *lines, size_t n)
 		const struct store_group *g = lines[i].g;
 
 		if (json_array_append_new(arr, json_pack(
-			"{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o}",
-			"testbox", g->testbox, "testcase", g->testcase, "job", g->job,
-			"commit", g->commit,
+			"{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o}",
+			"testbox", json_str(g->testbox), "testcase", json_str(g->testcase),
+			"job", json_str(g->job), "commit", json_str(g->commit),
 			"runs_complete", (json_int_t)g->runs_complete,
 			"runs_failed", (json_int_t)g->runs_failed,
 			"runs_incomplete", (json_int_t)g->runs_incomplete,
@@ -395,7 +407,7 @@ static int strmap_width(const struct strmap *m)
 	int w = 0;
 
 	for (size_t i = 0; i < m->n; i++) {
-		int k = strlen(m->v[i].key);
+		int k = (int)quote_width(m->v[i].key);
 
 		w = k > w ? k : w;
 	}
@@ -408,7 +420,20 @@ static void print_strmap(const char *title, const struct strmap *m)
 
 	printf("\n%s (%zu)\n", title, m->n);
 	for (size_t i = 0; i < m->n; i++)
-		printf("  %-*s  %s\n", w, m->v[i].key, m->v[i].value);
+	{
+		fputs("  ", stdout);
+		quote_fpad(m->v[i].key, (size_t)w, stdout);
+		fputs("  ", stdout);
+		quote_fputs(m->v[i].value, stdout);
+		putchar('\n');
+	}
+}
+
+static void print_field(const char *label, const char *value)
+{
+	fputs(label, stdout);
+	quote_fputs(value ? value : "", stdout);
+	putchar('\n');
 }
 
 static void print_run_text(int64_t id, const struct run_record *r)
@@ -418,23 +443,27 @@ static void print_run_text(int64_t id, const struct run_record *r)
 
 	format_time(when, sizeof(when), r->started);
 	printf("run         %lld\n", (long long)id);
-	printf("testbox     %s\n", r->testbox);
-	printf("testcase    %s\n", r->testcase);
-	printf("job         %s\n", r->job);
-	printf("commit      %s\n", r->commit);
+	print_field("testbox     ", r->testbox);
+	print_field("testcase    ", r->testcase);
+	print_field("job         ", r->job);
+	print_field("commit      ", r->commit);
 	printf("status      %s\n", run_status_name(r->status));
 	printf("started     %s (%.3f)\n", when, r->started);
 	printf("duration    %.3f s\n", r->duration_s);
 	print_strmap("params", &r->params);
 	print_strmap("env", &r->env);
 	for (size_t i = 0; i < r->stats.n; i++) {
-		int k = strlen(r->stats.v[i].name);
+		int k = (int)quote_width(r->stats.v[i].name);
 
 		w = k > w ? k : w;
 	}
 	printf("\nstats (%zu)\n", r->stats.n);
 	for (size_t i = 0; i < r->stats.n; i++)
-		printf("  %-*s  %.15g\n", w, r->stats.v[i].name, r->stats.v[i].value);
+	{
+		fputs("  ", stdout);
+		quote_fpad(r->stats.v[i].name, (size_t)w, stdout);
+		printf("  %.15g\n", r->stats.v[i].value);
+	}
 	if (r->job_text) {
 		const char *p = r->job_text;
 
@@ -442,7 +471,12 @@ static void print_run_text(int64_t id, const struct run_record *r)
 		while (*p) {
 			size_t len = strcspn(p, "\n");
 
-			printf("  %.*s\n", (int)len, p);
+			char *line = strndup(p, len);
+
+			fputs("  ", stdout);
+			quote_line_fputs(line ? line : "?", stdout);
+			putchar('\n');
+			free(line);
 			p += len + (p[len] == '\n');
 		}
 	}
@@ -453,7 +487,7 @@ static json_t *strmap_json(const struct strmap *m)
 	json_t *o = json_object();
 
 	for (size_t i = 0; o && i < m->n; i++)
-		json_object_set_new(o, m->v[i].key, json_string(m->v[i].value));
+		json_object_set_lossy(o, m->v[i].key, json_str(m->v[i].value));
 	return o;
 }
 
@@ -463,16 +497,18 @@ static int print_run_json(int64_t id, const struct run_record *r)
 	int err;
 
 	for (size_t i = 0; stats && i < r->stats.n; i++)
-		json_object_set_new(stats, r->stats.v[i].name,
-				    number_or_null(r->stats.v[i].value));
-	root = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s?}",
-			 "id", (json_int_t)id, "testbox", r->testbox,
-			 "testcase", r->testcase, "job", r->job, "commit", r->commit,
+		json_object_set_lossy(stats, r->stats.v[i].name,
+				      number_or_null(r->stats.v[i].value));
+	/* whatever an old database holds is shown, bad bytes as U+FFFD */
+	root = json_pack("{s:I, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "id", (json_int_t)id, "testbox", json_str(r->testbox),
+			 "testcase", json_str(r->testcase), "job", json_str(r->job),
+			 "commit", json_str(r->commit),
 			 "status", run_status_name(r->status),
 			 "started", number_or_null(r->started),
 			 "duration_s", number_or_null(r->duration_s),
 			 "params", strmap_json(&r->params), "env", strmap_json(&r->env),
-			 "stats", stats, "job_text", r->job_text);
+			 "stats", stats, "job_text", json_str(r->job_text));
 	/* full precision: these are the stored values, not a summary */
 	err = !root || json_dumpf(root, stdout, JSON_INDENT(2));
 	if (!err)

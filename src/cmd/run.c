@@ -12,6 +12,7 @@
 #include "util/fsutil.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
+#include "util/quote.h"
 #include "util/timeutil.h"
 #include "vcs/git.h"
 
@@ -238,6 +239,18 @@ int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < nr; i++) {
+		const char *why = name_problem(jobs[i].testcase);
+
+		/* the store would refuse it after the run (store.h): say so first */
+		if (why) {
+			char *q = quote_c(jobs[i].testcase, true);
+
+			fprintf(stderr, "perfbot: %s: testcase %s %s\n", jobs[i].file,
+				q ? q : "?", why);
+			free(q);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 		if (runner_check_job(&jobs[i], &jerr)) {
 			cmd_print_job_error(&jerr);
 			ret = EXIT_USAGE;

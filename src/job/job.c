@@ -781,6 +781,20 @@ static int apply_generic(struct atomic_job *j, const struct dim *d, const char *
 	}
 }
 
+/*
+ * Append s to a job name at p, as the name becomes a file name (job split
+ * -o) and a line of a YAML stream: '/', blanks and control characters
+ * become '_'.  The testcase and every value go through here alike.
+ */
+static char *name_part(char *p, const char *s)
+{
+	for (; *s; s++)
+		*p++ = *s == '/' || isspace((unsigned char)*s) ||
+		       (unsigned char)*s < 0x20 || *s == 0x7f ? '_' : *s;
+	*p = '\0';
+	return p;
+}
+
 static int make_job(const struct loader *l, const size_t *choice,
 		    struct atomic_job *j)
 {
@@ -800,7 +814,7 @@ static int make_job(const struct loader *l, const size_t *choice,
 	j->file = strdup(l->path);
 	if (!j->name || !j->params || !j->testcase || !j->file)
 		return -ENOMEM;
-	p = stpcpy(j->name, l->testcase);
+	p = name_part(j->name, l->testcase);
 	for (size_t i = 0; i < l->nr_dims; i++) {
 		const struct dim *d = &l->dims[i];
 		const struct ynode *v = dim_value(d, choice[i]);
@@ -810,10 +824,7 @@ static int make_job(const struct loader *l, const size_t *choice,
 		if (!d->identity)
 			continue;
 		*p++ = '-';
-		/* the name becomes a file name: no '/', no blanks */
-		for (const char *s = v->scalar; *s; s++)
-			*p++ = *s == '/' || isspace((unsigned char)*s) ? '_' : *s;
-		*p = '\0';
+		p = name_part(p, v->scalar);
 		j->params[j->nr_params].key = strdup(d->key);
 		j->params[j->nr_params].value = strdup(v->scalar);
 		j->params[j->nr_params].line = v->line;

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "record/import.h"
+#include "util/quote.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -48,6 +49,20 @@ static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
 static int no_memory(char *err, size_t errlen)
 {
 	return fail(err, errlen, -ENOMEM, "out of memory");
+}
+
+/* A stat name the store would refuse (store.h), said where it is. */
+static int bad_name(const char *name, const char *where, char *err, size_t errlen)
+{
+	const char *why = name_problem(name);
+	char *q;
+
+	if (!why)
+		return 0;
+	q = quote_c(name, true);
+	fail(err, errlen, -EINVAL, "%sstat name %.200s %s", where, q ? q : "?", why);
+	free(q);
+	return -EINVAL;
 }
 
 void import_data_release(struct import_data *d)
@@ -129,6 +144,8 @@ static int matrix_runs(json_t *root, struct import_data *d, char *err,
 		}
 		if (!*key)
 			return fail(err, errlen, -EINVAL, "a stat with an empty name");
+		if (bad_name(key, "", err, errlen))
+			return -EINVAL;
 		if (guess_testcase(d, key))
 			return no_memory(err, errlen);
 		nstats++;
@@ -278,7 +295,7 @@ static int split_fields(char *line, char **fields, int max)
 static int parse_csv_row(char *line, unsigned lineno, struct csv_row *row,
 			 char *err, size_t errlen)
 {
-	char *f[3], *end;
+	char *f[3], *end, where[32];
 	int n = split_fields(line, f, 3);
 
 	if (n < 0)
@@ -293,6 +310,9 @@ static int parse_csv_row(char *line, unsigned lineno, struct csv_row *row,
 			    "%u: run '%s' is not an integer", lineno, f[0]);
 	if (!*f[1])
 		return fail(err, errlen, -EINVAL, "%u: empty stat name", lineno);
+	snprintf(where, sizeof(where), "%u: ", lineno);
+	if (bad_name(f[1], where, err, errlen))
+		return -EINVAL;
 	errno = 0;
 	row->value = strtod(f[2], &end);
 	if (!*f[2] || *end || errno || !isfinite(row->value))

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "report/report.h"
 #include "report/internal.h"
+#include "util/quote.h"
 
 #include <errno.h>
 #include <math.h>
@@ -852,7 +853,7 @@ static void text_bisection(FILE *out, const struct doc *d, const struct bisectio
 	}
 }
 
-int report_bisect_text(FILE *out, const json_t *r)
+static int bisect_text(FILE *out, const json_t *r)
 {
 	struct doc d;
 	int err = read_doc(r, &d);
@@ -896,6 +897,20 @@ int report_bisect_text(FILE *out, const json_t *r)
 	text_bisection(out, &d, &d.b);
 	bisection_free(&d.b);
 	return ferror(out) ? -EIO : 0;
+}
+
+/*
+ * The text formats render a copy with control characters escaped: a
+ * commit subject or stat name holding ESC or CR must not drive the
+ * terminal or forge lines (util/quote.h).
+ */
+int report_bisect_text(FILE *out, const json_t *r)
+{
+	json_t *safe = r ? json_quote_tree(r) : NULL;
+	int err = r && !safe ? -ENOMEM : bisect_text(out, safe);
+
+	json_decref(safe);
+	return err;
 }
 
 /* ---- email ---- */
@@ -1272,7 +1287,7 @@ static void email_subject(char *buf, size_t len, const struct doc *d)
 			 status_names[top->status]);
 }
 
-int report_bisect_email(FILE *out, const json_t *r, const struct report_bisect_opts *o)
+static int bisect_email(FILE *out, const json_t *r, const struct report_bisect_opts *o)
 {
 	struct doc d;
 	char subj[512];
@@ -1693,6 +1708,15 @@ static void html_bisection(FILE *out, const struct doc *d, const struct bisectio
 			fputs("<p>not bisected inside the merged branch</p>\n", out);
 		fputs("</section>\n", out);
 	}
+}
+
+int report_bisect_email(FILE *out, const json_t *r, const struct report_bisect_opts *o)
+{
+	json_t *safe = r ? json_quote_tree(r) : NULL;
+	int err = r && !safe ? -ENOMEM : bisect_email(out, safe, o);
+
+	json_decref(safe);
+	return err;
 }
 
 int report_bisect_html(FILE *out, const json_t *r)

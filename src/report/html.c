@@ -10,6 +10,7 @@
  */
 #include "report/report.h"
 #include "report/internal.h"
+#include "util/quote.h"
 #include "stats/ttest.h"
 
 #include <errno.h>
@@ -20,10 +21,14 @@
 
 void report_html_puts(FILE *out, const char *s)
 {
+	size_t len, n;
+
 	if (!s)
 		return;
-	for (; *s; s++) {
-		switch (*s) {
+	len = strlen(s);
+	for (size_t i = 0; i < len; i += n) {
+		n = 1;
+		switch (s[i]) {
 		case '&':
 			fputs("&amp;", out);
 			break;
@@ -40,7 +45,19 @@ void report_html_puts(FILE *out, const char *s)
 			fputs("&#39;", out);
 			break;
 		default:
-			fputc(*s, out);
+			/*
+			 * A page is UTF-8: an invalid byte (an old store, a
+			 * commit in another encoding) or a control character
+			 * HTML forbids becomes U+FFFD, so the name still shows.
+			 */
+			n = utf8_char_len(s + i, len - i);
+			if (!n || ((unsigned char)s[i] < 0x20 && s[i] != '\t' &&
+				   s[i] != '\n') || s[i] == 0x7f) {
+				fputs("\xef\xbf\xbd", out);
+				n = 1;
+			} else {
+				fwrite(s + i, 1, n, out);
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@
  * every stat (the text formats show only the changed); docs/report.md.
  */
 #include "report/report.h"
+#include "util/quote.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -14,10 +15,8 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *str(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
+/* Whatever the store holds (an old database may hold bad bytes) is kept. */
+#define str json_str
 
 static json_t *summary_json(const struct summary *s)
 {
@@ -45,8 +44,8 @@ static json_t *row_json(const struct report *r, const struct stat_row *row)
 	for (size_t j = 0; vs && j < ncols; j++) {
 		const struct stat_vs *v = &row->vs[j];
 		json_t *o = json_pack(
-			"{s:s, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:o, s:I, s:I, s:o}",
-			"commit", r->commits[j + 1].id, "summary", summary_json(&v->s),
+			"{s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:o, s:I, s:I, s:o}",
+			"commit", str(r->commits[j + 1].id), "summary", summary_json(&v->s),
 			"pct", num(v->change.pct), "low", num(v->change.low),
 			"high", num(v->change.high), "absolute", v->change.absolute,
 			"p", num(v->p), "q", num(v->q), "mwu_p", num(v->mwu_p),
@@ -61,7 +60,7 @@ static json_t *row_json(const struct report *r, const struct stat_row *row)
 			vs = NULL;
 		}
 	}
-	return json_pack("{s:s, s:s, s:b, s:o, s:o}", "name", row->name,
+	return json_pack("{s:o, s:s, s:b, s:o, s:o}", "name", str(row->name),
 			 "family", family_name(row->family),
 			 "changed", report_row_changed(row, ncols), "base", base, "vs", vs);
 }
@@ -71,8 +70,8 @@ static json_t *job_json(const struct report *r, const struct report_job *j)
 	json_t *params = json_object(), *runs = json_array(), *rows = json_array();
 
 	for (size_t i = 0; params && j->params && i < j->params->n; i++)
-		json_object_set_new(params, j->params->v[i].key,
-				    json_string(j->params->v[i].value));
+		json_object_set_lossy(params, j->params->v[i].key,
+				      str(j->params->v[i].value));
 	for (size_t c = 0; runs && c < r->ncommits; c++)
 		json_array_append_new(runs, json_integer(j->sets[c].nr_runs));
 	for (size_t i = 0; rows && i < j->nr_rows; i++) {
@@ -81,9 +80,9 @@ static json_t *job_json(const struct report *r, const struct report_job *j)
 			rows = NULL;
 		}
 	}
-	return json_pack("{s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "testbox", j->testbox, "testcase", str(j->testcase),
-			 "job", j->job, "params", params, "kpi", str(j->kpi),
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "testbox", str(j->testbox), "testcase", str(j->testcase),
+			 "job", str(j->job), "params", params, "kpi", str(j->kpi),
 			 "machine", str(j->machine), "job_text", str(j->job_text),
 			 "runs", runs, "rows", rows);
 }
@@ -101,8 +100,8 @@ int report_json(FILE *out, const struct report *r)
 	for (size_t c = 0; commits && c < r->ncommits; c++) {
 		const struct report_commit *rc = &r->commits[c];
 
-		if (json_array_append_new(commits, json_pack("{s:s, s:o, s:o, s:o}",
-				"id", rc->id, "subject", str(rc->subject),
+		if (json_array_append_new(commits, json_pack("{s:o, s:o, s:o, s:o}",
+				"id", str(rc->id), "subject", str(rc->subject),
 				"author", str(rc->author), "date", str(rc->date)))) {
 			json_decref(commits);
 			commits = NULL;

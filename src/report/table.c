@@ -3,6 +3,7 @@
  * printer that perfbot compare and every report format share.
  */
 #include "report/report.h"
+#include "util/quote.h"
 
 #include <errno.h>
 #include <math.h>
@@ -130,7 +131,8 @@ static void print_failure_row(FILE *out, const struct report *rp, int with_ci,
 			snprintf(buf, sizeof(buf), ":%u", v->runs);
 		fprintf(out, "%11s%14s   ", v->reproduction ? rep : "", buf);
 	}
-	fprintf(out, "  %s", r->name);
+	fputs("  ", out);
+	quote_fputs(r->name, out);
 	print_mark(out, rp, with_ci, r, ncols);
 	fputc('\n', out);
 }
@@ -146,7 +148,8 @@ static void print_numeric_row(FILE *out, const struct report *rp, int with_ci,
 		fprintf(out, "%11s", change);
 		print_mean(out, 11, &r->vs[j].s);
 	}
-	fprintf(out, "  %s", r->name);
+	fputs("  ", out);
+	quote_fputs(r->name, out);
 	print_mark(out, rp, with_ci, r, ncols);
 	fputc('\n', out);
 }

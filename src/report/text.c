@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "report/report.h"
 #include "report/internal.h"
+#include "util/quote.h"
 
 #include <errno.h>
 #include <math.h>
@@ -48,24 +49,41 @@ static const char *change_word(const struct report_job *j, const struct stat_vs 
 
 static void print_commit(FILE *out, const struct report_commit *c)
 {
-	fputs(c->id, out);
-	if (c->subject)
-		fprintf(out, " (\"%s\")", c->subject);
+	quote_fputs(c->id, out);
+	if (c->subject) {
+		/* a subject is git's bytes: controls escaped, quotes kept as LKP's */
+		fputs(" (\"", out);
+		quote_line_fputs(c->subject, out);
+		fputs("\")", out);
+	}
+	fputc('\n', out);
+}
+
+/* "label: value\n", the value quoted for the terminal (util/quote.h) */
+static void field(FILE *out, const char *label, const char *value)
+{
+	fputs(label, out);
+	quote_fputs(value, out);
 	fputc('\n', out);
 }
 
 static void print_job_header(FILE *out, const struct report_job *j)
 {
-	fprintf(out, "testbox: %s\ntestcase: %s\njob: %s\n", j->testbox,
-		j->testcase ? j->testcase : "-", j->job);
+	field(out, "testbox: ", j->testbox);
+	field(out, "testcase: ", j->testcase ? j->testcase : "-");
+	field(out, "job: ", j->job);
 	if (j->machine)
-		fprintf(out, "test machine: %s\n", j->machine);
+		field(out, "test machine: ", j->machine);
 	if (j->kpi)
-		fprintf(out, "kpi: %s\n", j->kpi);
+		field(out, "kpi: ", j->kpi);
 	if (j->params && j->params->n) {
 		fputs("params:", out);
-		for (size_t i = 0; i < j->params->n; i++)
-			fprintf(out, " %s=%s", j->params->v[i].key, j->params->v[i].value);
+		for (size_t i = 0; i < j->params->n; i++) {
+			fputc(' ', out);
+			quote_fputs(j->params->v[i].key, out);
+			fputc('=', out);
+			quote_fputs(j->params->v[i].value, out);
+		}
 		fputc('\n', out);
 	}
 	fputc('\n', out);
@@ -95,8 +113,13 @@ int report_text(FILE *out, const struct report *r)
 		print_commit(out, &r->commits[c]);
 	}
 	if (r->repo_url || r->branch)
-		fprintf(out, "repository: %s %s\n", r->repo_url ? r->repo_url : "",
-			r->branch ? r->branch : "");
+	{
+		fputs("repository: ", out);
+		quote_line_fputs(r->repo_url ? r->repo_url : "", out);
+		fputc(' ', out);
+		quote_line_fputs(r->branch ? r->branch : "", out);
+		fputc('\n', out);
+	}
 	for (size_t i = 0; i < r->njobs && !err; i++) {
 		fputc('\n', out);
 		print_job_header(out, &r->jobs[i]);
@@ -184,7 +207,13 @@ void report_put_body(FILE *out, const char *buf, size_t len)
 static void print_params_tabbed(FILE *out, const struct strmap *p)
 {
 	for (size_t i = 0; p && i < p->n; i++)
-		fprintf(out, "\t%s: %s\n", p->v[i].key, p->v[i].value);
+	{
+		fputc('\t', out);
+		quote_fputs(p->v[i].key, out);
+		fputs(": ", out);
+		quote_fputs(p->v[i].value, out);
+		fputc('\n', out);
+	}
 }
 
 static void dashes(FILE *out, size_t w1, size_t w2)
@@ -214,11 +243,22 @@ static size_t display_width(const char *s)
 	return w;
 }
 
+/* The width of a cell's text once its control characters are escaped. */
+static size_t cell_width(const char *s)
+{
+	char *q = quote_line(s);
+	size_t w = q ? display_width(q) : 0;
+
+	free(q);
+	return w;
+}
+
 static void cell(FILE *out, const char *left, const char *right, size_t w2)
 {
-	size_t w = display_width(right);
+	size_t w = cell_width(right);
 
-	fprintf(out, "| %-16s | %s", left, right);
+	fprintf(out, "| %-16s | ", left);
+	quote_line_fputs(right, out);
 	for (; w < w2; w++)
 		fputc(' ', out);
 	fputs(" |\n", out);
@@ -237,13 +277,13 @@ static void print_impact(FILE *out, const struct report *r, size_t headline)
 		if (i == headline || !v)
 			continue;
 		impact_line(buf, sizeof(buf), j, v);
-		if (display_width(buf) > w2)
-			w2 = display_width(buf);
-		if (display_width(j->machine ? j->machine : j->testbox) > w2)
-			w2 = display_width(j->machine ? j->machine : j->testbox);
+		if (cell_width(buf) > w2)
+			w2 = cell_width(buf);
+		if (cell_width(j->machine ? j->machine : j->testbox) > w2)
+			w2 = cell_width(j->machine ? j->machine : j->testbox);
 		for (size_t k = 0; j->params && k < j->params->n; k++) {
-			size_t w = display_width(j->params->v[k].key) + 1 +
-				   display_width(j->params->v[k].value);
+			size_t w = cell_width(j->params->v[k].key) + 1 +
+				   cell_width(j->params->v[k].value);
 
 			if (w > w2)
 				w2 = w;
@@ -290,22 +330,26 @@ static int write_body(FILE *out, const struct report *r, size_t headline)
 	int err = 0;
 
 	if (v)
-		fprintf(out, "perfbot noticed a %.1f%% %s of %s on:\n\n",
-			fabs(v->change.pct), change_word(h, v), h->kpi);
+		fprintf(out, "perfbot noticed a %.1f%% %s of ", fabs(v->change.pct),
+			change_word(h, v));
 	else
-		fprintf(out, "perfbot noticed no significant change of %s on:\n\n",
-			h->kpi ? h->kpi : "the KPI");
+		fputs("perfbot noticed no significant change of ", out);
+	quote_fputs(h->kpi ? h->kpi : "the KPI", out);
+	fputs(" on:\n\n", out);
 	fprintf(out, "commit: ");
 	print_commit(out, c);
 	if (c->author)
-		fprintf(out, "author: %s\n", c->author);
+		field(out, "author: ", c->author);
 	if (c->date)
-		fprintf(out, "date: %s\n", c->date);
-	if (r->repo_url || r->branch)
-		fprintf(out, "%s%s%s\n", r->repo_url ? r->repo_url : "",
-			r->repo_url && r->branch ? " " : "", r->branch ? r->branch : "");
-	fprintf(out, "\nin testcase: %s\n", h->testcase ? h->testcase : h->job);
-	fprintf(out, "test machine: %s\n", h->machine ? h->machine : h->testbox);
+		field(out, "date: ", c->date);
+	if (r->repo_url || r->branch) {
+		quote_line_fputs(r->repo_url ? r->repo_url : "", out);
+		fputs(r->repo_url && r->branch ? " " : "", out);
+		quote_line_fputs(r->branch ? r->branch : "", out);
+		fputc('\n', out);
+	}
+	field(out, "\nin testcase: ", h->testcase ? h->testcase : h->job);
+	field(out, "test machine: ", h->machine ? h->machine : h->testbox);
 	if (h->params && h->params->n) {
 		fputs("with following parameters:\n\n", out);
 		print_params_tabbed(out, h->params);

@@ -14,6 +14,7 @@
 #include "util/cpus.h"
 #include "util/fsutil.h"
 #include "util/parse.h"
+#include "util/quote.h"
 #include "util/timeutil.h"
 
 #include <errno.h>
@@ -484,10 +485,20 @@ static enum run_status run_exec(struct run_ctx *c)
 			      r.output_len, &j->exec.paths, c->rec->testcase,
 			      &c->rec->stats, why, sizeof(why)))
 		goto out;
+	if (why[0]) {
+		/* stats with names the store refuses were dropped: say so */
+		strmap_set(&c->rec->env, "parse.dropped", why);
+		why[0] = '\0';
+	}
 	status = RUN_COMPLETE;
 out:
-	if (why[0])
-		strmap_set(&c->rec->env, "last_state.reason", why);
+	if (why[0]) {
+		/* the reason may quote the output: made storable (store.h) */
+		char *q = quote_line(why);
+
+		strmap_set(&c->rec->env, "last_state.reason", q ? q : "?");
+		free(q);
+	}
 	exec_run_release(&r);
 	return status;
 }

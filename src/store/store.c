@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "store/internal.h"
 #include "util/fsutil.h"
+#include "util/quote.h"
 
 #include <errno.h>
 #include <pwd.h>
@@ -138,9 +139,68 @@ const char *store_error(const struct store *s)
 	return s ? s->err : "no store";
 }
 
+/*
+ * The door every backend shares: what a name may hold is decided here,
+ * once (docs/store.md "What a name may contain"), so no backend stores a
+ * byte the readers and writers of JSON, HTML or a terminal cannot carry.
+ * NULL fields are the backend's to refuse or default.
+ */
+static int refuse(struct store *s, const char *field, const char *value,
+		  const char *why)
+{
+	char *q = quote_c(value, true);
+
+	/* a name is long at worst; its quoted head says which one it is */
+	store_fail(s, -EILSEQ, "%s %.200s%s %s", field, q ? q : "?",
+		   q && strlen(q) > 200 ? "..." : "", why);
+	free(q);
+	return -EILSEQ;
+}
+
+static int check_field(struct store *s, const char *field, const char *value,
+		       const char *(*rule)(const char *))
+{
+	const char *why = value ? rule(value) : NULL;
+
+	return why ? refuse(s, field, value, why) : 0;
+}
+
+static int check_record(struct store *s, const struct run_record *r)
+{
+	int ret;
+
+	if ((ret = check_field(s, "testbox", r->testbox, name_problem)) ||
+	    (ret = check_field(s, "testcase", r->testcase, name_problem)) ||
+	    (ret = check_field(s, "job", r->job, name_problem)) ||
+	    (ret = check_field(s, "commit", r->commit, name_problem)))
+		return ret;
+	for (size_t i = 0; i < r->params.n; i++)
+		if ((ret = check_field(s, "parameter", r->params.v[i].key, name_problem)) ||
+		    (ret = check_field(s, "parameter value", r->params.v[i].value,
+				       name_problem)))
+			return ret;
+	for (size_t i = 0; i < r->env.n; i++)
+		if ((ret = check_field(s, "environment key", r->env.v[i].key,
+				       name_problem)) ||
+		    (ret = check_field(s, "environment value", r->env.v[i].value,
+				       value_problem)))
+			return ret;
+	for (size_t i = 0; i < r->stats.n; i++)
+		if ((ret = check_field(s, "stat name", r->stats.v[i].name, name_problem)))
+			return ret;
+	/* the job's YAML has lines; it must still be text */
+	if (r->job_text && !utf8_valid(r->job_text, strlen(r->job_text)))
+		return store_fail(s, -EILSEQ, "the job text is not valid UTF-8");
+	return 0;
+}
+
 int store_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
 {
+	int ret;
+
 	s->err[0] = '\0';
+	if ((ret = check_record(s, r)))
+		return ret;
 	return s->ops->put_run(s, r, run_id);
 }
 

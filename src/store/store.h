@@ -39,7 +39,12 @@ int store_open(const char *location, enum store_mode mode, struct store **out,
 void store_close(struct store *s);
 const char *store_error(const struct store *s);
 
-/* Write one run (its record is finished: statmap_finish() done or not). */
+/*
+ * Write one run (its record is finished: statmap_finish() done or not).
+ * -EILSEQ, writing nothing, when a name breaks the rule of docs/store.md
+ * (valid UTF-8, no control character, at most 4096 bytes; an environment
+ * value 64 KiB): store_error() names the field and shows it quoted.
+ */
 int store_put_run(struct store *s, const struct run_record *r, int64_t *run_id);
 
 /* What `perfbot results` lists: every field may be NULL to match all. */

@@ -16,6 +16,7 @@
 #include "stats/verdict.h"
 #include "util/fsutil.h"
 #include "util/interrupt.h"
+#include "util/quote.h"
 #include "util/words.h"
 
 #include <errno.h>
@@ -724,8 +725,9 @@ static json_t *commit_json(struct session *ss, const char *sha)
 
 	if (git_commit_info(ss->spec->repo, sha, &c))
 		return json_pack("{s:s}", "sha", sha);
-	j = json_pack("{s:s, s:s, s:s, s:s}", "sha", sha, "subject", c.subject,
-		      "author", c.author, "date", c.date);
+	/* git keeps whatever bytes a commit was written with */
+	j = json_pack("{s:s, s:o, s:o, s:o}", "sha", sha, "subject", json_str(c.subject),
+		      "author", json_str(c.author), "date", json_str(c.date));
 	git_commit_release(&c);
 	return j;
 }
