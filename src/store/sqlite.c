@@ -751,15 +751,179 @@ static int check_writable(const char *path, bool exists, char *err, size_t errle
 	return ret;
 }
 
+/* The directory that holds path, malloc'd ("." or "/" when it has no other). */
+static char *dir_of(const char *path)
+{
+	char *dir = strdup(path), *slash;
+
+	if (!dir)
+		return NULL;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return dir;
+}
+
+/* Can this process write the file and create its -wal and -shm beside it? */
+static bool can_write(const char *path)
+{
+	char *dir = dir_of(path);
+	bool ok = dir && !access(dir, W_OK | X_OK) && !access(path, R_OK | W_OK);
+
+	free(dir);
+	return ok;
+}
+
+/*
+ * The files SQLite may create beside a database; what existed before an
+ * open is remembered so a failed open removes only what it made.
+ */
+static const char *const side_suffix[] = { "-wal", "-shm", "-journal" };
+#define NR_SIDE (sizeof(side_suffix) / sizeof(side_suffix[0]))
+
+struct side_files {
+	char *name[NR_SIDE];
+	bool existed[NR_SIDE];
+};
+
+static void side_files_note(struct side_files *sf, const char *path)
+{
+	for (size_t i = 0; i < NR_SIDE; i++) {
+		sf->name[i] = NULL;
+		if (asprintf(&sf->name[i], "%s%s", path, side_suffix[i]) < 0)
+			sf->name[i] = NULL;
+		/* unknown (no memory): treat as existing, never remove it */
+		sf->existed[i] = !sf->name[i] || !access(sf->name[i], F_OK);
+	}
+}
+
+/*
+ * After a failed open (the connection closed): remove the side files it
+ * created.  A -wal that holds data is another process's, never ours: a
+ * reader writes none, and a failed create commits nothing.
+ */
+static void side_files_clean(struct side_files *sf)
+{
+	for (size_t i = 0; i < NR_SIDE; i++) {
+		struct stat st;
+
+		if (sf->existed[i] || lstat(sf->name[i], &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (!strcmp(side_suffix[i], "-wal") && st.st_size > 0)
+			continue;
+		unlink(sf->name[i]);
+	}
+}
+
+/* No -wal, or an empty one: nobody has written anything through it. */
+static bool side_files_wal_empty(const struct side_files *sf)
+{
+	struct stat st;
+
+	return sf->name[0] && (lstat(sf->name[0], &st) || st.st_size == 0);
+}
+
+static void side_files_release(struct side_files *sf)
+{
+	for (size_t i = 0; i < NR_SIDE; i++)
+		free(sf->name[i]);
+}
+
+/*
+ * "file:PATH?immutable=1": SQLite reads such a file without -wal or -shm,
+ * trusting that nobody changes it.  Only for a reader that cannot create
+ * them, i.e. on read-only media, where nobody can.  Every byte a URI
+ * could take for syntax is %-escaped; an absolute path gets the empty
+ * authority ("file:///...") so "//x" is not read as a host.
+ */
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t len = strlen(path);
+	char *uri = malloc(8 + 3 * len + sizeof("?immutable=1")), *p;
+
+	if (!uri)
+		return NULL;
+	p = stpcpy(uri, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if (isalnum(*c) || strchr("/._-~", *c)) {
+			*p++ = (char)*c;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		}
+	}
+	strcpy(p, "?immutable=1");
+	return uri;
+}
+
+/* SQLite could not make or map the -shm/-wal a WAL reader needs. */
+static bool needs_side_files(int rc)
+{
+	return (rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY;
+}
+
+/*
+ * One connection, then classify() through it.  *rc is SQLite's code when
+ * that failed, for the caller to try another way.
+ */
+static int connect(struct sqlite_store *ss, const char *name, int flags,
+		   enum db_kind *kind, int *version, int *rc, char *err,
+		   size_t errlen)
+{
+	int ret;
+
+	*rc = sqlite3_open_v2(name, &ss->db, flags, NULL);
+	if (*rc != SQLITE_OK) {
+		ret = errno_of(*rc);
+		snprintf(err, errlen, "cannot open %s: %s", ss->path,
+			 ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(*rc));
+		return ret;
+	}
+	sqlite3_extended_result_codes(ss->db, 1);
+	sqlite3_busy_timeout(ss->db, ss->busy_ms);
+	/*
+	 * SQLite's advice for files from elsewhere: no SQL functions with
+	 * side effects from the schema, no writes to it, cells checked as
+	 * they are read (sqlite.org/security.html).
+	 */
+	sqlite3_db_config(ss->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(ss->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	/* look before touching anything: a foreign file stays as it is */
+	ret = classify(ss, kind, version);
+	if (ret) {
+		*rc = sqlite3_extended_errcode(ss->db);
+		snprintf(err, errlen, "%s", ss->base.err);
+	}
+	return ret;
+}
+
+static void disconnect(struct sqlite_store *ss)
+{
+	for (int i = 0; i < NR_STMTS; i++) {
+		sqlite3_finalize(ss->st[i]);
+		ss->st[i] = NULL;
+	}
+	sqlite3_close(ss->db);
+	ss->db = NULL;
+	ss->classified = false;
+}
+
 int sqlite_store_open(const char *path, enum store_mode mode,
 		      struct store **out, char *err, size_t errlen)
 {
 	struct sqlite_store *ss = NULL;
+	struct side_files sf = { 0 };
 	char dummy[STORE_ERRLEN];
 	enum db_kind kind;
 	struct stat st;
-	bool exists = true;
-	int version, flags, rc, ret;
+	bool exists = true, noted = false;
+	int version, flags = 0, rc, ret;
 
 	if (!err || !errlen) {
 		err = dummy;
@@ -783,6 +947,10 @@ int sqlite_store_open(const char *path, enum store_mode mode,
 	} else if (S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s is a directory, not a database", path);
 		return -EISDIR;
+	} else if (!S_ISREG(st.st_mode)) {
+		/* /dev/null would take a -journal beside it, a fifo would hang */
+		snprintf(err, errlen, "%s is not a regular file, not a database", path);
+		return -EINVAL;
 	} else if (st.st_size > 0) {
 		ret = check_magic(path, err, errlen);
 		if (ret)
@@ -803,23 +971,41 @@ int sqlite_store_open(const char *path, enum store_mode mode,
 	ss->base.ops = &sqlite_ops;
 	ss->mode = mode;
 	ss->busy_ms = store_busy_ms();
-	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	side_files_note(&sf, path);
+	noted = true;
+	/*
+	 * A reader that may write opens read-write all the same: the last
+	 * connection to close removes -wal and -shm, which a read-only one
+	 * cannot (it would leave them behind).  One that may not opens
+	 * read-only, and on media where even -shm cannot be made, immutable.
+	 */
 	if (mode == STORE_WRITE)
-		flags |= SQLITE_OPEN_CREATE;
-	rc = sqlite3_open_v2(path, &ss->db, flags, NULL);
-	if (rc != SQLITE_OK) {
-		ret = errno_of(rc);
-		snprintf(err, errlen, "cannot open %s: %s", path,
-			 ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
-		goto out;
-	}
-	sqlite3_extended_result_codes(ss->db, 1);
-	sqlite3_busy_timeout(ss->db, ss->busy_ms);
+		flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	else if (can_write(path))
+		flags = SQLITE_OPEN_READWRITE;
+	else
+		flags = SQLITE_OPEN_READONLY;
+	flags |= SQLITE_OPEN_NOMUTEX;
+	ret = connect(ss, path, flags, &kind, &version, &rc, err, errlen);
+	if (ret && (flags & SQLITE_OPEN_READONLY) && needs_side_files(rc)) {
+		char *uri = immutable_uri(path);
 
-	/* look before touching anything: a foreign file stays as it is */
-	ret = classify(ss, &kind, &version);
+		if (!uri) {
+			snprintf(err, errlen, "out of memory");
+			ret = -ENOMEM;
+			goto out;
+		}
+		disconnect(ss);
+		ret = connect(ss, uri, flags | SQLITE_OPEN_URI, &kind, &version, &rc,
+			      err, errlen);
+		free(uri);
+		if (ret && needs_side_files(rc))
+			snprintf(err, errlen,
+				 "cannot read %s: SQLite can neither create its -shm beside it nor read it as immutable: %s",
+				 path, sqlite3_errmsg(ss->db));
+	}
 	if (ret)
-		goto fail;
+		goto out;
 	if (kind == DB_EMPTY && mode == STORE_READ) {
 		snprintf(err, errlen, "no results yet at %s", path);
 		ret = -ENOENT;
@@ -849,6 +1035,7 @@ int sqlite_store_open(const char *path, enum store_mode mode,
 		version = sqlite_schema_version;
 	}
 	ss->version = version;
+	side_files_release(&sf);
 	*out = &ss->base;
 	return 0;
 fail:
@@ -856,6 +1043,21 @@ fail:
 out:
 	if (ss)
 		sqlite_ops.close(&ss->base);
+	if (noted) {
+		/*
+		 * A store this open created and could not finish is removed
+		 * whole, unless another writer is making it too (-EBUSY, or
+		 * data in its -wal).  A read-only connection cannot remove
+		 * the -wal and -shm it made, as the last read-write one does.
+		 */
+		if (!exists && ret != -EBUSY && side_files_wal_empty(&sf)) {
+			unlink(path);
+			side_files_clean(&sf);
+		} else if (mode == STORE_READ && (flags & SQLITE_OPEN_READONLY)) {
+			side_files_clean(&sf);
+		}
+		side_files_release(&sf);
+	}
 	return ret;
 }
 
