@@ -191,6 +191,7 @@ struct sqlite_store {
 	int busy_ms;
 	int last_err;		/* of the last failed SQLite call */
 	bool classified;	/* known to be perfbot's: SQLite's complaints are damage */
+	bool has_meta;		/* its schema was read and names a meta table */
 	sqlite3_stmt *st[NR_STMTS];
 	struct name_cache names;
 };
@@ -344,7 +345,7 @@ static int db_fail(struct sqlite_store *ss, int rc, const char *what)
 		return ss->last_err = store_fail(&ss->base, -EPROTO,
 				  "%s is not a perfbot database (not an SQLite file)",
 				  ss->path);
-	if (err == -EBADMSG && !ss->classified)
+	if (err == -EBADMSG && !ss->has_meta)
 		return ss->last_err = store_fail(&ss->base, -EPROTO,
 				  "%s is not a perfbot database, or a damaged one (%s)",
 				  ss->path, ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
@@ -583,6 +584,8 @@ static int classify(struct sqlite_store *ss, enum db_kind *kind, int *version)
 		return 0;
 	}
 	*kind = DB_FOREIGN;
+	/* from here a damaged page is damage: the schema reads as perfbot's */
+	ss->has_meta = has_meta;
 	if (!has_meta)
 		return store_fail(&ss->base, -EPROTO,
 				  "%s is not a perfbot database (it holds other tables)",
@@ -911,7 +914,7 @@ static void disconnect(struct sqlite_store *ss)
 	}
 	sqlite3_close(ss->db);
 	ss->db = NULL;
-	ss->classified = false;
+	ss->classified = ss->has_meta = false;
 }
 
 int sqlite_store_open(const char *path, enum store_mode mode,
