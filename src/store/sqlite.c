@@ -511,7 +511,9 @@ static int col_real(struct sqlite_store *ss, sqlite3_stmt *st, int i,
 
 	if (type == SQLITE_FLOAT || type == SQLITE_INTEGER) {
 		*v = sqlite3_column_double(st, i);
-		return 0;
+		/* SQLite writes no NaN (perfbot's is NULL): NaN bits are damage */
+		if (!isnan(*v))
+			return 0;
 	}
 	if (type == SQLITE_NULL && nullable) {
 		*v = NAN;
@@ -568,8 +570,10 @@ static int classify(struct sqlite_store *ss, enum db_kind *kind, int *version)
 	int rc, err = 0;
 
 	*version = 0;
-	if (!st)
-		return prep_err(ss);
+	if (!st)	/* SQLite cannot parse its schema: whose file is it? */
+		return ss->last_err = store_fail(&ss->base, -EPROTO,
+			"%s is not a perfbot database, or a damaged one (%s)",
+			ss->path, sqlite3_errmsg(ss->db));
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		ntables = sqlite3_column_int64(st, 0);
@@ -1738,7 +1742,9 @@ static int load_run_values(struct sqlite_store *ss, size_t r, int64_t run_id,
 			err = col_id(ss, st, 0, "a stat value", &id);
 			break;
 		}
-		if (vtype != SQLITE_FLOAT && vtype != SQLITE_INTEGER) {
+		/* perfbot stores NaN as NULL: NaN bits are a damaged value */
+		if ((vtype != SQLITE_FLOAT && vtype != SQLITE_INTEGER) ||
+		    isnan(sqlite3_column_double(st, 1))) {
 			err = damaged(ss, "run %lld holds %s as the value of stat %lld",
 				      (long long)run_id, type_name(vtype), (long long)id);
 			break;
