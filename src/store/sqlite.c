@@ -1734,19 +1734,27 @@ static int load_run_values(struct sqlite_store *ss, size_t r, int64_t run_id,
 		return prep_err(ss);
 	sqlite3_bind_int64(st, 1, run_id);
 	for (size_t pos = 0; (rc = sqlite3_step(st)) == SQLITE_ROW; pos++) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		int vtype = sqlite3_column_type(st, 1);
+		/*
+		 * The checks of the fast path: through sqlite3_value, since
+		 * each sqlite3_column_*() call costs as much as all of them.
+		 */
+		sqlite3_value *cid = sqlite3_column_value(st, 0);
+		sqlite3_value *cv = sqlite3_column_value(st, 1);
+		int64_t id = sqlite3_value_int64(cid);
+		int vtype = sqlite3_value_type(cv);
+		double value = sqlite3_value_double(cv);
 		size_t h, i;
 
-		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || id < 1) {
+		if (sqlite3_value_type(cid) != SQLITE_INTEGER || id < 1) {
 			err = col_id(ss, st, 0, "a stat value", &id);
 			break;
 		}
 		/* perfbot stores NaN as NULL: NaN bits are a damaged value */
-		if ((vtype != SQLITE_FLOAT && vtype != SQLITE_INTEGER) ||
-		    isnan(sqlite3_column_double(st, 1))) {
+		if ((vtype != SQLITE_FLOAT && vtype != SQLITE_INTEGER) || isnan(value)) {
 			err = damaged(ss, "run %lld holds %s as the value of stat %lld",
-				      (long long)run_id, type_name(vtype), (long long)id);
+				      (long long)run_id,
+				      vtype == SQLITE_FLOAT ? "NaN" : type_name(vtype),
+				      (long long)id);
 			break;
 		}
 
@@ -1775,7 +1783,7 @@ add:
 			break;
 		}
 		index->slot_run[i] = r + 1;
-		out->values[i][out->counts[i]++] = sqlite3_column_double(st, 1);
+		out->values[i][out->counts[i]++] = value;
 	}
 	if (!err && rc != SQLITE_DONE)
 		err = db_fail(ss, rc, "cannot read a run's stats");
@@ -1788,10 +1796,20 @@ static int set_sample_name(struct sqlite_store *ss, sqlite3_stmt *st, int col,
 {
 	char row[64];
 
-	snprintf(row, sizeof(row), "stat %lld", (long long)id);
 	/* a rowid met twice: a damaged b-tree */
 	if (out->names[i])
-		return damaged(ss, "%s has two names", row);
+		return damaged(ss, "stat %lld has two names", (long long)id);
+	/* the message's row only when needed: snprintf costs more than the rest */
+	if (sqlite3_column_type(st, col) == SQLITE_TEXT) {
+		const char *t = (const char *)sqlite3_column_text(st, col);
+
+		if (t && strlen(t) == (size_t)sqlite3_column_bytes(st, col)) {
+			out->names[i] = strdup(t);
+			return out->names[i] ? 0
+					     : store_fail(&ss->base, -ENOMEM, "out of memory");
+		}
+	}
+	snprintf(row, sizeof(row), "stat %lld", (long long)id);
 	return col_text(ss, st, col, false, row, &out->names[i]);
 }
 
@@ -1814,12 +1832,14 @@ static int load_sample_names(struct sqlite_store *ss, struct store_samples *out,
 		sqlite3_bind_int64(st, 1, min_id);
 		sqlite3_bind_int64(st, 2, max_id);
 		while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-			int64_t id;
+			sqlite3_value *cid = sqlite3_column_value(st, 0);
+			int64_t id = sqlite3_value_int64(cid);
 			size_t h;
 
-			err = col_id(ss, st, 0, "a stat name", &id);
-			if (err)
+			if (sqlite3_value_type(cid) != SQLITE_INTEGER || id < 1) {
+				err = col_id(ss, st, 0, "a stat name", &id);
 				break;
+			}
 			h = id_index_find(index, id);
 			if (index->ids[h])
 				err = set_sample_name(ss, st, 1, out, index->slots[h], id);
