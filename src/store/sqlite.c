@@ -89,7 +89,7 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[ST_GROUPS] =
 		"SELECT testbox, job, \"commit\", max(testcase),"
 		" sum(status = 'complete'), sum(status = 'failed'),"
-		" sum(status = 'incomplete'), max(id), max(started)"
+		" sum(status = 'incomplete'), max(id), max(started), count(*)"
 		" FROM runs"
 		" WHERE (?1 IS NULL OR testcase = ?1)"
 		" AND (?2 IS NULL OR \"commit\" = ?2"
@@ -107,8 +107,8 @@ static const char *const stmt_sql[NR_STMTS] = {
 	[ST_PARAMS_GET] = "SELECT key, value FROM run_param WHERE run_id = ?1",
 	[ST_ENV_GET] = "SELECT key, value FROM run_env WHERE run_id = ?1",
 	[ST_STATS_GET] =
-		"SELECT n.name, v.value FROM stat_value v"
-		" JOIN stat_name n ON n.id = v.name_id WHERE v.run_id = ?1",
+		"SELECT n.name, v.value, v.name_id FROM stat_value v"
+		" LEFT JOIN stat_name n ON n.id = v.name_id WHERE v.run_id = ?1",
 	/*
 	 * Samples are read run by run along stat_value's primary key, which
 	 * needs no sort (ordering 200,000 values by name in one query cost
@@ -190,6 +190,8 @@ struct sqlite_store {
 	int version;		/* the file's schema version, as last seen */
 	int busy_ms;
 	int last_err;		/* of the last failed SQLite call */
+	bool classified;	/* known to be perfbot's: SQLite's complaints are damage */
+	bool has_meta;		/* its schema was read and names a meta table */
 	sqlite3_stmt *st[NR_STMTS];
 	struct name_cache names;
 };
@@ -289,6 +291,7 @@ static int errno_of(int rc)
 		return -EACCES;
 	case SQLITE_NOTADB:
 	case SQLITE_CORRUPT:
+		return -EBADMSG;
 	case SQLITE_SCHEMA:
 		return -EPROTO;
 	case SQLITE_CONSTRAINT:
@@ -303,6 +306,27 @@ static int errno_of(int rc)
 	}
 }
 
+/*
+ * The file is untrusted input (docs/store.md, "Untrusted store files"):
+ * whatever in it is not what perfbot writes is reported, one way, as
+ * -EBADMSG "PATH: the database is damaged: WHAT".
+ */
+static int damaged(struct sqlite_store *ss, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int damaged(struct sqlite_store *ss, const char *fmt, ...)
+{
+	char what[STORE_ERRLEN / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	ss->last_err = -EBADMSG;
+	return store_fail(&ss->base, -EBADMSG, "%s: the database is damaged: %s",
+			  ss->path, what);
+}
+
 /* The message for a failed SQLite call: busy is the one users meet. */
 static int db_fail(struct sqlite_store *ss, int rc, const char *what)
 {
@@ -313,10 +337,21 @@ static int db_fail(struct sqlite_store *ss, int rc, const char *what)
 		return store_fail(&ss->base, err,
 				  "%s: database is locked by another writer (waited %d ms)",
 				  ss->path, ss->busy_ms);
-	if (err == -EPROTO && (rc & 0xff) == SQLITE_NOTADB)
-		return store_fail(&ss->base, err,
+	/*
+	 * Before the file is known to be ours, SQLite cannot read even its
+	 * schema: it may be anyone's file, and is left alone as foreign ones.
+	 */
+	if ((rc & 0xff) == SQLITE_NOTADB && !ss->classified)
+		return ss->last_err = store_fail(&ss->base, -EPROTO,
 				  "%s is not a perfbot database (not an SQLite file)",
 				  ss->path);
+	if (err == -EBADMSG && !ss->has_meta)
+		return ss->last_err = store_fail(&ss->base, -EPROTO,
+				  "%s is not a perfbot database, or a damaged one (%s)",
+				  ss->path, ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
+	if (err == -EBADMSG)
+		return damaged(ss, "%s: %s", what,
+			       ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
 	return store_fail(&ss->base, err, "%s: %s: %s", ss->path, what,
 			  ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
 }
@@ -336,7 +371,12 @@ static sqlite3_stmt *stmt(struct sqlite_store *ss, enum stmt_id id)
 	rc = sqlite3_prepare_v3(ss->db, stmt_sql[id], -1,
 				SQLITE_PREPARE_PERSISTENT, &ss->st[id], NULL);
 	if (rc != SQLITE_OK) {
-		db_fail(ss, rc, "cannot prepare a query");
+		/* perfbot's schema lacks a table or column perfbot queries */
+		if ((rc & 0xff) == SQLITE_ERROR && ss->classified)
+			damaged(ss, "its schema is not perfbot's: %s",
+				sqlite3_errmsg(ss->db));
+		else
+			db_fail(ss, rc, "cannot prepare a query");
 		ss->st[id] = NULL;
 	}
 	return ss->st[id];
@@ -387,17 +427,99 @@ static void rollback(struct sqlite_store *ss)
 	memcpy(ss->base.err, keep, sizeof(keep));
 }
 
-static char *col_strdup(sqlite3_stmt *st, int i)
+/*
+ * Column readers that check what the file holds.  `what` names the row
+ * in the message ("run 12", "bisection 3"), the column its name in the
+ * query.  Each returns 0, -EBADMSG (damaged(), message set) or -ENOMEM.
+ */
+static const char *type_name(int type)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return s ? strdup((const char *)s) : NULL;
+	switch (type) {
+	case SQLITE_INTEGER: return "an integer";
+	case SQLITE_FLOAT: return "a real";
+	case SQLITE_TEXT: return "a text";
+	case SQLITE_BLOB: return "a blob";
+	default: return "NULL";
+	}
 }
 
-static double col_double(sqlite3_stmt *st, int i)
+static int bad_column(struct sqlite_store *ss, sqlite3_stmt *st, int i,
+		      const char *what, const char *expected)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN
-							 : sqlite3_column_double(st, i);
+	return damaged(ss, "%s holds %s in %s, not %s", what,
+		       type_name(sqlite3_column_type(st, i)),
+		       sqlite3_column_name(st, i), expected);
+}
+
+/* TEXT (or NULL when nullable, *out = NULL), without a NUL inside, malloc'd */
+static int col_text(struct sqlite_store *ss, sqlite3_stmt *st, int i,
+		    bool nullable, const char *what, char **out)
+{
+	int type = sqlite3_column_type(st, i);
+	const unsigned char *t;
+
+	*out = NULL;
+	if (type == SQLITE_NULL && nullable)
+		return 0;
+	/* TEXT affinity turns what SQL writes into text: anything else is forged */
+	if (type != SQLITE_TEXT)
+		return bad_column(ss, st, i, what, "a text");
+	t = sqlite3_column_text(st, i);
+	if (!t)
+		return store_fail(&ss->base, -ENOMEM, "out of memory");
+	if (strlen((const char *)t) != (size_t)sqlite3_column_bytes(st, i))
+		return damaged(ss, "%s holds a NUL byte in %s", what,
+			       sqlite3_column_name(st, i));
+	*out = strdup((const char *)t);
+	return *out ? 0 : store_fail(&ss->base, -ENOMEM, "out of memory");
+}
+
+/* An id perfbot made: an INTEGER >= 1 (0 marks empty buckets below). */
+static int col_id(struct sqlite_store *ss, sqlite3_stmt *st, int i,
+		  const char *what, int64_t *id)
+{
+	if (sqlite3_column_type(st, i) != SQLITE_INTEGER)
+		return bad_column(ss, st, i, what, "an id");
+	*id = sqlite3_column_int64(st, i);
+	if (*id < 1)
+		return damaged(ss, "%s holds the id %lld in %s", what,
+			       (long long)*id, sqlite3_column_name(st, i));
+	return 0;
+}
+
+/* A count: an INTEGER >= 0 */
+static int col_count(struct sqlite_store *ss, sqlite3_stmt *st, int i,
+		     const char *what, size_t *n)
+{
+	int64_t v;
+
+	if (sqlite3_column_type(st, i) != SQLITE_INTEGER)
+		return bad_column(ss, st, i, what, "a count");
+	v = sqlite3_column_int64(st, i);
+	if (v < 0)
+		return damaged(ss, "%s holds the count %lld in %s", what,
+			       (long long)v, sqlite3_column_name(st, i));
+	*n = (size_t)v;
+	return 0;
+}
+
+/* A number (REAL affinity keeps integral values as INTEGER); NULL is NaN when nullable. */
+static int col_real(struct sqlite_store *ss, sqlite3_stmt *st, int i,
+		    bool nullable, const char *what, double *v)
+{
+	int type = sqlite3_column_type(st, i);
+
+	if (type == SQLITE_FLOAT || type == SQLITE_INTEGER) {
+		*v = sqlite3_column_double(st, i);
+		/* SQLite writes no NaN (perfbot's is NULL): NaN bits are damage */
+		if (!isnan(*v))
+			return 0;
+	}
+	if (type == SQLITE_NULL && nullable) {
+		*v = NAN;
+		return 0;
+	}
+	return bad_column(ss, st, i, what, "a number");
 }
 
 static int bind_value(sqlite3_stmt *st, int i, double v)
@@ -425,11 +547,13 @@ static int meta_get(struct sqlite_store *ss, const char *key, char **value)
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		*value = col_strdup(st, 0);
-		if (!*value)
+		const unsigned char *t = sqlite3_column_text(st, 0);
+
+		/* a value that is not text is none: classify() says what that means */
+		rc = SQLITE_DONE;
+		if (sqlite3_column_type(st, 0) == SQLITE_TEXT &&
+		    (!t || !(*value = strdup((const char *)t))))
 			rc = SQLITE_NOMEM;
-		else
-			rc = SQLITE_DONE;
 	}
 	done(st);
 	if (rc != SQLITE_DONE)
@@ -446,8 +570,10 @@ static int classify(struct sqlite_store *ss, enum db_kind *kind, int *version)
 	int rc, err = 0;
 
 	*version = 0;
-	if (!st)
-		return prep_err(ss);
+	if (!st)	/* SQLite cannot parse its schema: whose file is it? */
+		return ss->last_err = store_fail(&ss->base, -EPROTO,
+			"%s is not a perfbot database, or a damaged one (%s)",
+			ss->path, sqlite3_errmsg(ss->db));
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		ntables = sqlite3_column_int64(st, 0);
@@ -462,6 +588,8 @@ static int classify(struct sqlite_store *ss, enum db_kind *kind, int *version)
 		return 0;
 	}
 	*kind = DB_FOREIGN;
+	/* from here a damaged page is damage: the schema reads as perfbot's */
+	ss->has_meta = has_meta;
 	if (!has_meta)
 		return store_fail(&ss->base, -EPROTO,
 				  "%s is not a perfbot database (it holds other tables)",
@@ -493,6 +621,7 @@ static int classify(struct sqlite_store *ss, enum db_kind *kind, int *version)
 	}
 	*kind = DB_PERFBOT;
 	*version = (int)v;
+	ss->classified = true;
 out:
 	free(creator);
 	free(ver);
@@ -629,15 +758,179 @@ static int check_writable(const char *path, bool exists, char *err, size_t errle
 	return ret;
 }
 
+/* The directory that holds path, malloc'd ("." or "/" when it has no other). */
+static char *dir_of(const char *path)
+{
+	char *dir = strdup(path), *slash;
+
+	if (!dir)
+		return NULL;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return dir;
+}
+
+/* Can this process write the file and create its -wal and -shm beside it? */
+static bool can_write(const char *path)
+{
+	char *dir = dir_of(path);
+	bool ok = dir && !access(dir, W_OK | X_OK) && !access(path, R_OK | W_OK);
+
+	free(dir);
+	return ok;
+}
+
+/*
+ * The files SQLite may create beside a database; what existed before an
+ * open is remembered so a failed open removes only what it made.
+ */
+static const char *const side_suffix[] = { "-wal", "-shm", "-journal" };
+#define NR_SIDE (sizeof(side_suffix) / sizeof(side_suffix[0]))
+
+struct side_files {
+	char *name[NR_SIDE];
+	bool existed[NR_SIDE];
+};
+
+static void side_files_note(struct side_files *sf, const char *path)
+{
+	for (size_t i = 0; i < NR_SIDE; i++) {
+		sf->name[i] = NULL;
+		if (asprintf(&sf->name[i], "%s%s", path, side_suffix[i]) < 0)
+			sf->name[i] = NULL;
+		/* unknown (no memory): treat as existing, never remove it */
+		sf->existed[i] = !sf->name[i] || !access(sf->name[i], F_OK);
+	}
+}
+
+/*
+ * After a failed open (the connection closed): remove the side files it
+ * created.  A -wal that holds data is another process's, never ours: a
+ * reader writes none, and a failed create commits nothing.
+ */
+static void side_files_clean(struct side_files *sf)
+{
+	for (size_t i = 0; i < NR_SIDE; i++) {
+		struct stat st;
+
+		if (sf->existed[i] || lstat(sf->name[i], &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (!strcmp(side_suffix[i], "-wal") && st.st_size > 0)
+			continue;
+		unlink(sf->name[i]);
+	}
+}
+
+/* No -wal, or an empty one: nobody has written anything through it. */
+static bool side_files_wal_empty(const struct side_files *sf)
+{
+	struct stat st;
+
+	return sf->name[0] && (lstat(sf->name[0], &st) || st.st_size == 0);
+}
+
+static void side_files_release(struct side_files *sf)
+{
+	for (size_t i = 0; i < NR_SIDE; i++)
+		free(sf->name[i]);
+}
+
+/*
+ * "file:PATH?immutable=1": SQLite reads such a file without -wal or -shm,
+ * trusting that nobody changes it.  Only for a reader that cannot create
+ * them, i.e. on read-only media, where nobody can.  Every byte a URI
+ * could take for syntax is %-escaped; an absolute path gets the empty
+ * authority ("file:///...") so "//x" is not read as a host.
+ */
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t len = strlen(path);
+	char *uri = malloc(8 + 3 * len + sizeof("?immutable=1")), *p;
+
+	if (!uri)
+		return NULL;
+	p = stpcpy(uri, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if (isalnum(*c) || strchr("/._-~", *c)) {
+			*p++ = (char)*c;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		}
+	}
+	strcpy(p, "?immutable=1");
+	return uri;
+}
+
+/* SQLite could not make or map the -shm/-wal a WAL reader needs. */
+static bool needs_side_files(int rc)
+{
+	return (rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY;
+}
+
+/*
+ * One connection, then classify() through it.  *rc is SQLite's code when
+ * that failed, for the caller to try another way.
+ */
+static int connect(struct sqlite_store *ss, const char *name, int flags,
+		   enum db_kind *kind, int *version, int *rc, char *err,
+		   size_t errlen)
+{
+	int ret;
+
+	*rc = sqlite3_open_v2(name, &ss->db, flags, NULL);
+	if (*rc != SQLITE_OK) {
+		ret = errno_of(*rc);
+		snprintf(err, errlen, "cannot open %s: %s", ss->path,
+			 ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(*rc));
+		return ret;
+	}
+	sqlite3_extended_result_codes(ss->db, 1);
+	sqlite3_busy_timeout(ss->db, ss->busy_ms);
+	/*
+	 * SQLite's advice for files from elsewhere: no SQL functions with
+	 * side effects from the schema, no writes to it, cells checked as
+	 * they are read (sqlite.org/security.html).
+	 */
+	sqlite3_db_config(ss->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(ss->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	/* look before touching anything: a foreign file stays as it is */
+	ret = classify(ss, kind, version);
+	if (ret) {
+		*rc = sqlite3_extended_errcode(ss->db);
+		snprintf(err, errlen, "%s", ss->base.err);
+	}
+	return ret;
+}
+
+static void disconnect(struct sqlite_store *ss)
+{
+	for (int i = 0; i < NR_STMTS; i++) {
+		sqlite3_finalize(ss->st[i]);
+		ss->st[i] = NULL;
+	}
+	sqlite3_close(ss->db);
+	ss->db = NULL;
+	ss->classified = ss->has_meta = false;
+}
+
 int sqlite_store_open(const char *path, enum store_mode mode,
 		      struct store **out, char *err, size_t errlen)
 {
 	struct sqlite_store *ss = NULL;
+	struct side_files sf = { 0 };
 	char dummy[STORE_ERRLEN];
 	enum db_kind kind;
 	struct stat st;
-	bool exists = true;
-	int version, flags, rc, ret;
+	bool exists = true, noted = false;
+	int version, flags = 0, rc, ret;
 
 	if (!err || !errlen) {
 		err = dummy;
@@ -661,6 +954,10 @@ int sqlite_store_open(const char *path, enum store_mode mode,
 	} else if (S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s is a directory, not a database", path);
 		return -EISDIR;
+	} else if (!S_ISREG(st.st_mode)) {
+		/* /dev/null would take a -journal beside it, a fifo would hang */
+		snprintf(err, errlen, "%s is not a regular file, not a database", path);
+		return -EINVAL;
 	} else if (st.st_size > 0) {
 		ret = check_magic(path, err, errlen);
 		if (ret)
@@ -681,23 +978,41 @@ int sqlite_store_open(const char *path, enum store_mode mode,
 	ss->base.ops = &sqlite_ops;
 	ss->mode = mode;
 	ss->busy_ms = store_busy_ms();
-	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	side_files_note(&sf, path);
+	noted = true;
+	/*
+	 * A reader that may write opens read-write all the same: the last
+	 * connection to close removes -wal and -shm, which a read-only one
+	 * cannot (it would leave them behind).  One that may not opens
+	 * read-only, and on media where even -shm cannot be made, immutable.
+	 */
 	if (mode == STORE_WRITE)
-		flags |= SQLITE_OPEN_CREATE;
-	rc = sqlite3_open_v2(path, &ss->db, flags, NULL);
-	if (rc != SQLITE_OK) {
-		ret = errno_of(rc);
-		snprintf(err, errlen, "cannot open %s: %s", path,
-			 ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(rc));
-		goto out;
-	}
-	sqlite3_extended_result_codes(ss->db, 1);
-	sqlite3_busy_timeout(ss->db, ss->busy_ms);
+		flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	else if (can_write(path))
+		flags = SQLITE_OPEN_READWRITE;
+	else
+		flags = SQLITE_OPEN_READONLY;
+	flags |= SQLITE_OPEN_NOMUTEX;
+	ret = connect(ss, path, flags, &kind, &version, &rc, err, errlen);
+	if (ret && (flags & SQLITE_OPEN_READONLY) && needs_side_files(rc)) {
+		char *uri = immutable_uri(path);
 
-	/* look before touching anything: a foreign file stays as it is */
-	ret = classify(ss, &kind, &version);
+		if (!uri) {
+			snprintf(err, errlen, "out of memory");
+			ret = -ENOMEM;
+			goto out;
+		}
+		disconnect(ss);
+		ret = connect(ss, uri, flags | SQLITE_OPEN_URI, &kind, &version, &rc,
+			      err, errlen);
+		free(uri);
+		if (ret && needs_side_files(rc))
+			snprintf(err, errlen,
+				 "cannot read %s: SQLite can neither create its -shm beside it nor read it as immutable: %s",
+				 path, sqlite3_errmsg(ss->db));
+	}
 	if (ret)
-		goto fail;
+		goto out;
 	if (kind == DB_EMPTY && mode == STORE_READ) {
 		snprintf(err, errlen, "no results yet at %s", path);
 		ret = -ENOENT;
@@ -727,6 +1042,7 @@ int sqlite_store_open(const char *path, enum store_mode mode,
 		version = sqlite_schema_version;
 	}
 	ss->version = version;
+	side_files_release(&sf);
 	*out = &ss->base;
 	return 0;
 fail:
@@ -734,6 +1050,21 @@ fail:
 out:
 	if (ss)
 		sqlite_ops.close(&ss->base);
+	if (noted) {
+		/*
+		 * A store this open created and could not finish is removed
+		 * whole, unless another writer is making it too (-EBUSY, or
+		 * data in its -wal).  A read-only connection cannot remove
+		 * the -wal and -shm it made, as the last read-write one does.
+		 */
+		if (!exists && ret != -EBUSY && side_files_wal_empty(&sf)) {
+			unlink(path);
+			side_files_clean(&sf);
+		} else if (mode == STORE_READ && (flags & SQLITE_OPEN_READONLY)) {
+			side_files_clean(&sf);
+		}
+		side_files_release(&sf);
+	}
 	return ret;
 }
 
@@ -959,19 +1290,29 @@ static int sqlite_list_groups(struct store *s, const struct store_filter *f,
 		}
 		g = &v[n++];
 		memset(g, 0, sizeof(*g));
-		g->testbox = col_strdup(st, 0);
-		g->job = col_strdup(st, 1);
-		g->commit = col_strdup(st, 2);
-		g->testcase = col_strdup(st, 3);
-		g->runs_complete = sqlite3_column_int64(st, 4);
-		g->runs_failed = sqlite3_column_int64(st, 5);
-		g->runs_incomplete = sqlite3_column_int64(st, 6);
-		g->last_run_id = sqlite3_column_int64(st, 7);
-		g->last_started = sqlite3_column_double(st, 8);
-		if (!g->testbox || !g->job || !g->commit || !g->testcase) {
-			err = store_fail(s, -ENOMEM, "out of memory");
+		err = col_text(ss, st, 0, false, "a run", &g->testbox);
+		if (!err)
+			err = col_text(ss, st, 1, false, "a run", &g->job);
+		if (!err)
+			err = col_text(ss, st, 2, false, "a run", &g->commit);
+		if (!err)
+			err = col_text(ss, st, 3, false, "a run", &g->testcase);
+		if (!err)
+			err = col_count(ss, st, 4, "a group", &g->runs_complete);
+		if (!err)
+			err = col_count(ss, st, 5, "a group", &g->runs_failed);
+		if (!err)
+			err = col_count(ss, st, 6, "a group", &g->runs_incomplete);
+		if (!err)
+			err = col_id(ss, st, 7, "a run", &g->last_run_id);
+		if (!err)
+			err = col_real(ss, st, 8, false, "a run", &g->last_started);
+		if (!err && g->runs_complete + g->runs_failed + g->runs_incomplete !=
+			    (size_t)sqlite3_column_int64(st, 9))
+			err = damaged(ss, "a run of %s on %s has an unknown status",
+				      g->job, g->testbox);
+		if (err)
 			goto out;
-		}
 	}
 	if (rc != SQLITE_DONE)
 		err = db_fail(ss, rc, "cannot list the runs");
@@ -1014,7 +1355,10 @@ static int sqlite_group_runs(struct store *s, const char *testbox,
 			v = nv;
 			cap = ncap;
 		}
-		v[n++] = sqlite3_column_int64(st, 0);
+		err = col_id(ss, st, 0, "a run", &v[n]);
+		if (err)
+			goto out;
+		n++;
 	}
 	if (rc != SQLITE_DONE)
 		err = db_fail(ss, rc, "cannot list the runs");
@@ -1030,22 +1374,32 @@ out:
 }
 
 static int get_strmap(struct sqlite_store *ss, enum stmt_id id, int64_t run_id,
-		      struct strmap *m)
+		      struct strmap *m, const char *what)
 {
 	sqlite3_stmt *st = stmt(ss, id);
+	char row[64];
 	int rc, err = 0;
 
 	if (!st)
 		return prep_err(ss);
+	snprintf(row, sizeof(row), "run %lld", (long long)run_id);
 	sqlite3_bind_int64(st, 1, run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *k = (const char *)sqlite3_column_text(st, 0);
-		const char *v = (const char *)sqlite3_column_text(st, 1);
+		char *k = NULL, *v = NULL;
+		size_t before = m->n;
 
-		if (!k || !v || strmap_set(m, k, v)) {
+		err = col_text(ss, st, 0, false, row, &k);
+		if (!err)
+			err = col_text(ss, st, 1, false, row, &v);
+		if (!err && strmap_set(m, k, v))
 			err = store_fail(&ss->base, -ENOMEM, "out of memory");
+		/* (run_id, key) is the key: a key met twice is a forged table */
+		if (!err && m->n == before)
+			err = damaged(ss, "%s holds the %s '%s' twice", row, what, k);
+		free(k);
+		free(v);
+		if (err)
 			break;
-		}
 	}
 	if (!err && rc != SQLITE_DONE)
 		err = db_fail(ss, rc, "cannot read a run");
@@ -1064,15 +1418,18 @@ static int parse_status(const char *s, enum run_status *status)
 			return 0;
 		}
 	}
-	return -EPROTO;
+	return -EBADMSG;
 }
 
 static int sqlite_get_run(struct store *s, int64_t run_id, struct run_record *r)
 {
 	struct sqlite_store *ss = to_ss(s);
 	sqlite3_stmt *st;
+	char row[64];
+	size_t nstats;
 	int rc, err = 0;
 
+	snprintf(row, sizeof(row), "run %lld", (long long)run_id);
 	/* one snapshot: the run and its stats as one writer committed them */
 	err = exec_stmt(ss, ST_BEGIN_READ, "cannot begin a transaction");
 	if (err)
@@ -1085,19 +1442,26 @@ static int sqlite_get_run(struct store *s, int64_t run_id, struct run_record *r)
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		r->testbox = col_strdup(st, 0);
-		r->testcase = col_strdup(st, 1);
-		r->job = col_strdup(st, 2);
-		r->commit = col_strdup(st, 3);
-		if (parse_status((const char *)sqlite3_column_text(st, 4), &r->status))
-			err = store_fail(s, -EPROTO, "%s: run %lld has an unknown status",
-					 ss->path, (long long)run_id);
-		r->started = sqlite3_column_double(st, 5);
-		r->duration_s = sqlite3_column_double(st, 6);
-		r->job_text = col_strdup(st, 7);
-		if (!err && (!r->testbox || !r->testcase || !r->job || !r->commit ||
-			     (!r->job_text && sqlite3_column_type(st, 7) != SQLITE_NULL)))
-			err = store_fail(s, -ENOMEM, "out of memory");
+		char *status = NULL;
+
+		err = col_text(ss, st, 0, false, row, &r->testbox);
+		if (!err)
+			err = col_text(ss, st, 1, false, row, &r->testcase);
+		if (!err)
+			err = col_text(ss, st, 2, false, row, &r->job);
+		if (!err)
+			err = col_text(ss, st, 3, false, row, &r->commit);
+		if (!err)
+			err = col_text(ss, st, 4, false, row, &status);
+		if (!err && parse_status(status, &r->status))
+			err = damaged(ss, "%s has an unknown status '%s'", row, status);
+		free(status);
+		if (!err)
+			err = col_real(ss, st, 5, false, row, &r->started);
+		if (!err)
+			err = col_real(ss, st, 6, false, row, &r->duration_s);
+		if (!err)
+			err = col_text(ss, st, 7, true, row, &r->job_text);
 	} else if (rc == SQLITE_DONE) {
 		err = store_fail(s, -ENOENT, "no run %lld in %s", (long long)run_id,
 				 ss->path);
@@ -1107,9 +1471,9 @@ static int sqlite_get_run(struct store *s, int64_t run_id, struct run_record *r)
 	done(st);
 	if (err)
 		goto out;
-	err = get_strmap(ss, ST_PARAMS_GET, run_id, &r->params);
+	err = get_strmap(ss, ST_PARAMS_GET, run_id, &r->params, "parameter");
 	if (!err)
-		err = get_strmap(ss, ST_ENV_GET, run_id, &r->env);
+		err = get_strmap(ss, ST_ENV_GET, run_id, &r->env, "environment key");
 	if (err)
 		goto out;
 
@@ -1120,18 +1484,33 @@ static int sqlite_get_run(struct store *s, int64_t run_id, struct run_record *r)
 	}
 	sqlite3_bind_int64(st, 1, run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
+		char *name = NULL;
+		int64_t name_id;
+		double v;
 
-		if (!name || statmap_add(&r->stats, name, col_double(st, 1))) {
+		err = col_id(ss, st, 2, row, &name_id);
+		if (!err && sqlite3_column_type(st, 0) == SQLITE_NULL)
+			err = damaged(ss, "%s holds a value of stat %lld, which has no name",
+				      row, (long long)name_id);
+		if (!err)
+			err = col_text(ss, st, 0, false, row, &name);
+		if (!err)
+			err = col_real(ss, st, 1, true, row, &v);
+		if (!err && statmap_add(&r->stats, name, v))
 			err = store_fail(s, -ENOMEM, "out of memory");
+		free(name);
+		if (err)
 			break;
-		}
 	}
 	if (!err && rc != SQLITE_DONE)
 		err = db_fail(ss, rc, "cannot read a run's stats");
 	done(st);
+	nstats = r->stats.n;
 	if (!err)
 		statmap_finish(&r->stats);
+	/* statmap_finish() keeps one of a name met twice: the file had it twice */
+	if (!err && r->stats.n != nstats)
+		err = damaged(ss, "%s holds a stat twice", row);
 out:
 	rollback(ss);	/* ends the read transaction */
 	if (err)
@@ -1182,6 +1561,7 @@ struct id_index {
 	size_t *slots;
 	size_t mask;
 	int64_t *slot_ids;	/* slot -> id, the other way */
+	size_t *slot_run;	/* slot -> 1 + index of the last run that gave it a value */
 	size_t slot_cap;
 };
 
@@ -1202,6 +1582,7 @@ static void id_index_release(struct id_index *x)
 	free(x->ids);
 	free(x->slots);
 	free(x->slot_ids);
+	free(x->slot_run);
 }
 
 /* The bucket holding id, or the empty one where it belongs. */
@@ -1269,13 +1650,19 @@ static int add_sample_slot(struct store_samples *out, size_t *cap,
 	if (i == index->slot_cap) {
 		size_t ncap = index->slot_cap ? 2 * index->slot_cap : 256;
 		int64_t *n = realloc(index->slot_ids, ncap * sizeof(*n));
+		size_t *r;
 
 		if (!n)
 			return -ENOMEM;
 		index->slot_ids = n;
+		r = realloc(index->slot_run, ncap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		index->slot_run = r;
 		index->slot_cap = ncap;
 	}
 	index->slot_ids[i] = id;
+	index->slot_run[i] = 0;
 	out->names[i] = NULL;
 	out->counts[i] = 0;
 	out->values[i] = malloc((out->nr_runs ? out->nr_runs : 1) * sizeof(double));
@@ -1316,7 +1703,14 @@ static int complete_runs(struct sqlite_store *ss, const char *testbox,
 			*ids = n;
 			cap = ncap;
 		}
-		(*ids)[(*nr)++] = sqlite3_column_int64(st, 0);
+		err = col_id(ss, st, 0, "a run", &(*ids)[*nr]);
+		/* ORDER BY id: a run met twice would give its values twice */
+		if (!err && *nr && (*ids)[*nr] <= (*ids)[*nr - 1])
+			err = damaged(ss, "run %lld is listed twice",
+				      (long long)(*ids)[*nr]);
+		if (err)
+			break;
+		(*nr)++;
 	}
 	if (!err && rc != SQLITE_DONE)
 		err = db_fail(ss, rc, "cannot list the runs");
@@ -1324,8 +1718,12 @@ static int complete_runs(struct sqlite_store *ss, const char *testbox,
 	return err;
 }
 
-/* One run's values into the samples, new stats added as they appear. */
-static int load_run_values(struct sqlite_store *ss, int64_t run_id,
+/*
+ * Run number r's values into the samples, new stats added as they appear.
+ * The file is untrusted: each stat takes at most one value per run, so
+ * counts[i] <= nr_runs, the size of values[i].
+ */
+static int load_run_values(struct sqlite_store *ss, size_t r, int64_t run_id,
 			   struct store_samples *out, size_t *cap,
 			   struct id_index *index, int64_t *min_id, int64_t *max_id)
 {
@@ -1336,8 +1734,29 @@ static int load_run_values(struct sqlite_store *ss, int64_t run_id,
 		return prep_err(ss);
 	sqlite3_bind_int64(st, 1, run_id);
 	for (size_t pos = 0; (rc = sqlite3_step(st)) == SQLITE_ROW; pos++) {
-		int64_t id = sqlite3_column_int64(st, 0);
+		/*
+		 * The checks of the fast path: through sqlite3_value, since
+		 * each sqlite3_column_*() call costs as much as all of them.
+		 */
+		sqlite3_value *cid = sqlite3_column_value(st, 0);
+		sqlite3_value *cv = sqlite3_column_value(st, 1);
+		int64_t id = sqlite3_value_int64(cid);
+		int vtype = sqlite3_value_type(cv);
+		double value = sqlite3_value_double(cv);
 		size_t h, i;
+
+		if (sqlite3_value_type(cid) != SQLITE_INTEGER || id < 1) {
+			err = col_id(ss, st, 0, "a stat value", &id);
+			break;
+		}
+		/* perfbot stores NaN as NULL: NaN bits are a damaged value */
+		if ((vtype != SQLITE_FLOAT && vtype != SQLITE_INTEGER) || isnan(value)) {
+			err = damaged(ss, "run %lld holds %s as the value of stat %lld",
+				      (long long)run_id,
+				      vtype == SQLITE_FLOAT ? "NaN" : type_name(vtype),
+				      (long long)id);
+			break;
+		}
 
 		/* runs of one job share their names: mostly the same order */
 		if (pos < out->nr && index->slot_ids[pos] == id) {
@@ -1357,8 +1776,14 @@ static int load_run_values(struct sqlite_store *ss, int64_t run_id,
 			i = index->slots[h];
 		}
 add:
-		/* a name twice in one run cannot be: (run_id, name_id) is the key */
-		out->values[i][out->counts[i]++] = sqlite3_column_double(st, 1);
+		/* (run_id, name_id) is the key: a second row is a forged table */
+		if (index->slot_run[i] == r + 1 || out->counts[i] >= out->nr_runs) {
+			err = damaged(ss, "run %lld holds stat %lld twice",
+				      (long long)run_id, (long long)id);
+			break;
+		}
+		index->slot_run[i] = r + 1;
+		out->values[i][out->counts[i]++] = value;
 	}
 	if (!err && rc != SQLITE_DONE)
 		err = db_fail(ss, rc, "cannot read a run's stats");
@@ -1366,11 +1791,26 @@ add:
 	return err;
 }
 
-static int set_sample_name(struct sqlite_store *ss, struct store_samples *out,
-			   size_t i, const unsigned char *name)
+static int set_sample_name(struct sqlite_store *ss, sqlite3_stmt *st, int col,
+			   struct store_samples *out, size_t i, int64_t id)
 {
-	out->names[i] = strdup(name ? (const char *)name : "");
-	return out->names[i] ? 0 : store_fail(&ss->base, -ENOMEM, "out of memory");
+	char row[64];
+
+	/* a rowid met twice: a damaged b-tree */
+	if (out->names[i])
+		return damaged(ss, "stat %lld has two names", (long long)id);
+	/* the message's row only when needed: snprintf costs more than the rest */
+	if (sqlite3_column_type(st, col) == SQLITE_TEXT) {
+		const char *t = (const char *)sqlite3_column_text(st, col);
+
+		if (t && strlen(t) == (size_t)sqlite3_column_bytes(st, col)) {
+			out->names[i] = strdup(t);
+			return out->names[i] ? 0
+					     : store_fail(&ss->base, -ENOMEM, "out of memory");
+		}
+	}
+	snprintf(row, sizeof(row), "stat %lld", (long long)id);
+	return col_text(ss, st, col, false, row, &out->names[i]);
 }
 
 /*
@@ -1392,11 +1832,17 @@ static int load_sample_names(struct sqlite_store *ss, struct store_samples *out,
 		sqlite3_bind_int64(st, 1, min_id);
 		sqlite3_bind_int64(st, 2, max_id);
 		while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-			size_t h = id_index_find(index, sqlite3_column_int64(st, 0));
+			sqlite3_value *cid = sqlite3_column_value(st, 0);
+			int64_t id = sqlite3_value_int64(cid);
+			size_t h;
 
+			if (sqlite3_value_type(cid) != SQLITE_INTEGER || id < 1) {
+				err = col_id(ss, st, 0, "a stat name", &id);
+				break;
+			}
+			h = id_index_find(index, id);
 			if (index->ids[h])
-				err = set_sample_name(ss, out, index->slots[h],
-						      sqlite3_column_text(st, 1));
+				err = set_sample_name(ss, st, 1, out, index->slots[h], id);
 		}
 	} else {
 		for (size_t h = 0; !err && h <= index->mask; h++) {
@@ -1405,8 +1851,8 @@ static int load_sample_names(struct sqlite_store *ss, struct store_samples *out,
 			sqlite3_bind_int64(st, 1, index->ids[h]);
 			rc = sqlite3_step(st);
 			if (rc == SQLITE_ROW)
-				err = set_sample_name(ss, out, index->slots[h],
-						      sqlite3_column_text(st, 0));
+				err = set_sample_name(ss, st, 0, out, index->slots[h],
+						      index->ids[h]);
 			sqlite3_reset(st);
 			rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
 			if (rc != SQLITE_DONE)
@@ -1419,8 +1865,8 @@ static int load_sample_names(struct sqlite_store *ss, struct store_samples *out,
 	/* a value's name_id references stat_name: a gap is a damaged file */
 	for (size_t i = 0; !err && i < out->nr; i++)
 		if (!out->names[i])
-			err = store_fail(&ss->base, -EIO,
-					 "a stat value without a name: the database is damaged");
+			err = damaged(ss, "stat %lld has values but no name",
+				      (long long)index->slot_ids[i]);
 	return err;
 }
 
@@ -1445,11 +1891,17 @@ static int sqlite_load_samples(struct store *s, const char *testbox,
 		goto out;
 	}
 	for (size_t r = 0; !err && r < out->nr_runs; r++)
-		err = load_run_values(ss, runs[r], out, &cap, &index, &min_id, &max_id);
+		err = load_run_values(ss, r, runs[r], out, &cap, &index, &min_id,
+				      &max_id);
 	if (!err && out->nr)
 		err = load_sample_names(ss, out, &index, min_id, max_id);
 	if (!err && sort_samples(out))
 		err = store_fail(s, -ENOMEM, "out of memory");
+	/* names are UNIQUE: two ids of one name would be two stats of one name */
+	for (size_t i = 1; !err && i < out->nr; i++)
+		if (!strcmp(out->names[i - 1], out->names[i]))
+			err = damaged(ss, "the stat name '%s' is stored twice",
+				      out->names[i]);
 out:
 	rollback(ss);	/* ends the read transaction */
 	id_index_release(&index);
@@ -1508,11 +1960,9 @@ static int sqlite_resolve_commit(struct store *s, const char *given, char **full
 	bind_text(st, 1, lower);
 	bind_text(st, 2, end);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && nfound < 3) {
-		found[nfound] = col_strdup(st, 0);
-		if (!found[nfound++]) {
-			err = store_fail(s, -ENOMEM, "out of memory");
+		err = col_text(ss, st, 0, false, "a run", &found[nfound++]);
+		if (err)
 			break;
-		}
 	}
 	if (!err && rc != SQLITE_DONE && rc != SQLITE_ROW)
 		err = db_fail(ss, rc, "cannot look up a commit");
@@ -1637,16 +2087,22 @@ static int sqlite_bisect_add(struct store *s, const char *status,
 static int bisect_row(struct sqlite_store *ss, sqlite3_stmt *st,
 		      struct store_bisect *b)
 {
-	b->id = sqlite3_column_int64(st, 0);
-	b->status = col_strdup(st, 1);
-	b->spec = col_strdup(st, 2);
-	b->result = col_strdup(st, 3);
-	b->created = sqlite3_column_double(st, 4);
-	b->updated = sqlite3_column_double(st, 5);
-	if (!b->status || !b->spec ||
-	    (!b->result && sqlite3_column_type(st, 3) != SQLITE_NULL))
-		return store_fail(&ss->base, -ENOMEM, "out of memory");
-	return 0;
+	char row[64];
+	int err = col_id(ss, st, 0, "a bisection", &b->id);
+
+	if (err)
+		return err;
+	snprintf(row, sizeof(row), "bisection %lld", (long long)b->id);
+	err = col_text(ss, st, 1, false, row, &b->status);
+	if (!err)
+		err = col_text(ss, st, 2, false, row, &b->spec);
+	if (!err)
+		err = col_text(ss, st, 3, true, row, &b->result);
+	if (!err)
+		err = col_real(ss, st, 4, false, row, &b->created);
+	if (!err)
+		err = col_real(ss, st, 5, false, row, &b->updated);
+	return err;
 }
 
 /* The one bisection st selects; -ENOENT, without a message, when none. */
@@ -1776,8 +2232,9 @@ static int sqlite_bisect_log_add(struct store *s, int64_t id, const char *text)
 	return bisect_write(ss, st, id, "cannot add to a bisection's log");
 }
 
-/* One row of a bisection's log or marks into *elem; false when out of memory. */
-typedef bool (*bisect_row_fn)(sqlite3_stmt *st, void *elem);
+/* One row of a bisection's log or marks into *elem: 0, -EBADMSG or -ENOMEM. */
+typedef int (*bisect_row_fn)(struct sqlite_store *ss, sqlite3_stmt *st,
+			     const char *what, void *elem);
 
 /*
  * The rows of one bisection (ST_BISECT_LOG or ST_BISECT_MARKS: the
@@ -1795,8 +2252,10 @@ static int bisect_rows(struct sqlite_store *ss, enum stmt_id which, int64_t id,
 	size_t n = 0, cap = 0;
 	bool found = false;
 	sqlite3_stmt *st;
+	char row[64];
 	int rc, err;
 
+	snprintf(row, sizeof(row), "bisection %lld", (long long)id);
 	err = bisect_query(ss, which, &st);
 	if (err)
 		return err;
@@ -1807,8 +2266,10 @@ static int bisect_rows(struct sqlite_store *ss, enum stmt_id which, int64_t id,
 		char *nv;
 
 		found = true;
-		if (sqlite3_column_type(st, 0) == SQLITE_NULL)
-			continue;	/* the bisection, without rows */
+		/* the bisection, without rows (a row's key is never NULL) */
+		if (sqlite3_column_type(st, 0) == SQLITE_NULL &&
+		    sqlite3_column_type(st, 1) == SQLITE_NULL)
+			continue;
 		nv = grow(v, &cap, n, size);
 		if (!nv) {
 			err = store_fail(&ss->base, -ENOMEM, "out of memory");
@@ -1816,10 +2277,9 @@ static int bisect_rows(struct sqlite_store *ss, enum stmt_id which, int64_t id,
 		}
 		v = nv;
 		memset(v + n * size, 0, size);
-		if (!fill(st, v + n++ * size)) {
-			err = store_fail(&ss->base, -ENOMEM, "out of memory");
+		err = fill(ss, st, row, v + n++ * size);
+		if (err)
 			break;
-		}
 	}
 	if (!err && rc != SQLITE_DONE)
 		err = db_fail(ss, rc, what);
@@ -1835,14 +2295,17 @@ static int bisect_rows(struct sqlite_store *ss, enum stmt_id which, int64_t id,
 	return 0;
 }
 
-static bool fill_line(sqlite3_stmt *st, void *elem)
+static int fill_line(struct sqlite_store *ss, sqlite3_stmt *st,
+		     const char *what, void *elem)
 {
 	struct store_bisect_line *l = elem;
+	int err = col_id(ss, st, 0, what, &l->seq);
 
-	l->seq = sqlite3_column_int64(st, 0);
-	l->time = sqlite3_column_double(st, 1);
-	l->text = col_strdup(st, 2);
-	return l->text;
+	if (!err)
+		err = col_real(ss, st, 1, false, what, &l->time);
+	if (!err)
+		err = col_text(ss, st, 2, false, what, &l->text);
+	return err;
 }
 
 static void release_lines(void *v, size_t n)
@@ -1880,14 +2343,17 @@ static int sqlite_bisect_mark(struct store *s, int64_t id, const char *sha,
 	return bisect_write(ss, st, id, "cannot mark a commit");
 }
 
-static bool fill_mark(sqlite3_stmt *st, void *elem)
+static int fill_mark(struct sqlite_store *ss, sqlite3_stmt *st,
+		     const char *what, void *elem)
 {
 	struct store_bisect_mark *m = elem;
+	int err = col_text(ss, st, 0, false, what, &m->sha);
 
-	m->sha = col_strdup(st, 0);
-	m->mark = col_strdup(st, 1);
-	m->note = col_strdup(st, 2);
-	return m->sha && m->mark && (m->note || sqlite3_column_type(st, 2) == SQLITE_NULL);
+	if (!err)
+		err = col_text(ss, st, 1, false, what, &m->mark);
+	if (!err)
+		err = col_text(ss, st, 2, true, what, &m->note);
+	return err;
 }
 
 static void release_marks(void *v, size_t n)

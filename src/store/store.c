@@ -17,8 +17,16 @@
 
 int store_vfail(char *buf, size_t len, int err, const char *fmt, va_list ap)
 {
-	if (buf && len)
+	if (buf && len) {
 		vsnprintf(buf, len, fmt, ap);
+		/*
+		 * One line: SQLite quotes a damaged file's schema text, with
+		 * its newlines and tabs, into its messages.
+		 */
+		for (char *p = buf; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = ' ';
+	}
 	return err;
 }
 

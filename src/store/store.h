@@ -16,7 +16,16 @@
  * Ownership: struct store is opaque, one per thread; store_close() frees
  * it.  Records and lists returned are the caller's to release.
  * Errors: 0 or a negative errno, with a message in store_error(s) (or in
- * `err` for store_open()).
+ * `err` for store_open()).  -EBADMSG always means the file is damaged or
+ * crafted ("PATH: the database is damaged: WHAT"): every read treats the
+ * file as untrusted input, and SQLite's own SQLITE_CORRUPT/NOTADB on a
+ * file known to be perfbot's map to it too.  A location that is not a
+ * regular file (device, fifo) is -EINVAL, a directory -EISDIR.
+ *
+ * Readers (STORE_READ) work on read-only media: without write access
+ * they open the file read-only, and where SQLite cannot create the -shm
+ * a WAL reader needs, as immutable.  A store that a writer fails to
+ * create is removed with the -wal/-shm/-journal the attempt made.
  */
 #ifndef PERFBOT_STORE_STORE_H
 #define PERFBOT_STORE_STORE_H

@@ -1255,6 +1255,228 @@ static void default_location(void **state)
 	}
 }
 
+
+/*
+ * Damaged or crafted stores (docs/store.md, "Untrusted store files"): a
+ * group of 3 complete runs of 5 stats, then the file edited as an
+ * attacker would, and every read must say -EBADMSG "the database is
+ * damaged", never write past a buffer (this runs under ASan).
+ */
+static void damaged_store(struct fixture *f, const char *edit)
+{
+	f->s = open_ok(f->db, STORE_WRITE);
+	for (int i = 1; i <= 3; i++)
+		put_simple(f->s, "box", "job", "c0ffee", RUN_COMPLETE, i, 5, 100);
+	assert_int_equal(store_bisect_add(f->s, "running", "{}", NULL), 0);
+	store_close(f->s);
+	f->s = NULL;
+	sql(f->db, edit);
+	f->s = open_ok(f->db, STORE_READ);
+}
+
+static void expect_damaged(struct store *s, int err, const char *what)
+{
+	const char *msg = store_error(s);
+
+	assert_int_equal(err, -EBADMSG);
+	if (!strstr(msg, "the database is damaged: ") || !strstr(msg, what))
+		fail_msg("message '%s' lacks 'the database is damaged: ... %s'", msg, what);
+}
+
+static void expect_samples_damaged(struct store *s, const char *what)
+{
+	struct store_samples sm;
+
+	expect_damaged(s, store_load_samples(s, "box", "job", "c0ffee", &sm), what);
+	assert_int_equal(sm.nr, 0);
+	assert_null(sm.names);
+}
+
+static void expect_run_damaged(struct store *s, int64_t id, const char *what)
+{
+	struct run_record r;
+
+	expect_damaged(s, store_get_run(s, id, &r), what);
+	assert_null(r.testbox);
+	assert_int_equal(r.stats.n, 0);
+}
+
+/* stat_value again, without its primary key, so a row can be planted twice */
+#define UNKEYED_VALUES \
+	"PRAGMA foreign_keys = OFF;" \
+	"CREATE TABLE v2 (run_id INTEGER, name_id INTEGER, value REAL);" \
+	"INSERT INTO v2 SELECT * FROM stat_value; DROP TABLE stat_value;" \
+	"ALTER TABLE v2 RENAME TO stat_value;"
+
+static void damaged_duplicate_value(void **state)
+{
+	struct fixture *f = *state;
+
+	damaged_store(f, UNKEYED_VALUES
+		      "INSERT INTO stat_value SELECT * FROM stat_value"
+		      " WHERE run_id = 2 AND name_id = 3;");
+	expect_samples_damaged(f->s, "run 2 holds stat 3 twice");
+	expect_run_damaged(f->s, 2, "run 2 holds a stat twice");
+	/* the runs without the duplicate read as before */
+	{
+		struct run_record r;
+
+		assert_int_equal(store_get_run(f->s, 1, &r), 0);
+		assert_int_equal(r.stats.n, 5);
+		run_record_release(&r);
+	}
+}
+
+/*
+ * A stat the first run lacks, twice in the last: counts stay within
+ * nr_runs, so only the per-run check sees it (a silent extra sample).
+ */
+static void damaged_duplicate_after_gap(void **state)
+{
+	struct fixture *f = *state;
+
+	damaged_store(f, UNKEYED_VALUES
+		      "DELETE FROM stat_value WHERE run_id = 1 AND name_id = 2;"
+		      "INSERT INTO stat_value SELECT * FROM stat_value"
+		      " WHERE run_id = 3 AND name_id = 2;");
+	expect_samples_damaged(f->s, "run 3 holds stat 2 twice");
+}
+
+static void damaged_missing_name(void **state)
+{
+	struct fixture *f = *state;
+
+	damaged_store(f, "PRAGMA foreign_keys = OFF;"
+		      "UPDATE stat_value SET name_id = 999 WHERE run_id = 2 AND name_id = 1;");
+	expect_samples_damaged(f->s, "stat 999 has values but no name");
+	expect_run_damaged(f->s, 2, "run 2 holds a value of stat 999, which has no name");
+}
+
+static void damaged_bad_ids(void **state)
+{
+	struct fixture *f = *state;
+
+	damaged_store(f, "PRAGMA foreign_keys = OFF;"
+		      "UPDATE stat_value SET name_id = -5 WHERE run_id = 1 AND name_id = 1;");
+	expect_samples_damaged(f->s, "holds the id -5 in name_id");
+	expect_run_damaged(f->s, 1, "holds the id -5 in name_id");
+	store_close(f->s);
+	f->s = NULL;
+	/* huge: a name id far off the others, with no name (the lookup path) */
+	sql(f->db, "PRAGMA foreign_keys = OFF;"
+		   "UPDATE stat_value SET name_id = 9223372036854775807"
+		   " WHERE name_id = -5;");
+	f->s = open_ok(f->db, STORE_READ);
+	expect_samples_damaged(f->s, "stat 9223372036854775807 has values but no name");
+	store_close(f->s);
+	f->s = NULL;
+	/* a text where an id belongs */
+	sql(f->db, "PRAGMA foreign_keys = OFF;"
+		   "UPDATE stat_value SET name_id = 'x'"
+		   " WHERE name_id = 9223372036854775807;");
+	f->s = open_ok(f->db, STORE_READ);
+	expect_samples_damaged(f->s, "holds a text in name_id, not an id");
+	expect_run_damaged(f->s, 1, "holds a text in name_id, not an id");
+}
+
+static void damaged_text_columns(void **state)
+{
+	struct fixture *f = *state;
+	struct store_group *g;
+	struct store_bisect b;
+	char *full;
+	size_t n;
+
+	/* NOT NULL dropped from the schema text, as a crafted file would have it */
+	damaged_store(f, "PRAGMA writable_schema = ON;"
+		      "UPDATE sqlite_master SET sql = replace(sql, 'testcase TEXT NOT NULL',"
+		      " 'testcase TEXT') WHERE name = 'runs';");
+	store_close(f->s);
+	f->s = NULL;
+	sql(f->db, "UPDATE runs SET testcase = NULL WHERE id = 1;"
+		   "UPDATE runs SET testbox = X'00ff' WHERE id = 2;"
+		   "UPDATE stat_name SET name = X'41' WHERE id = 1;"
+		   "UPDATE bisect SET spec = X'7b7d' WHERE id = 1;");
+	f->s = open_ok(f->db, STORE_READ);
+	expect_run_damaged(f->s, 1, "run 1 holds NULL in testcase, not a text");
+	expect_run_damaged(f->s, 2, "run 2 holds a blob in testbox, not a text");
+	expect_run_damaged(f->s, 3, "holds a blob in name, not a text");
+	expect_damaged(f->s, store_list_groups(f->s, NULL, &g, &n), "holds a blob in testbox");
+	assert_null(g);
+	expect_damaged(f->s, store_bisect_get(f->s, 1, &b),
+		       "bisection 1 holds a blob in spec, not a text");
+	assert_null(b.status);
+	/* a commit lookup reads the commit column only: it is fine */
+	assert_int_equal(store_resolve_commit(f->s, "c0ff", &full), 0);
+	free(full);
+}
+
+static void damaged_status(void **state)
+{
+	struct fixture *f = *state;
+	struct store_group *g;
+	size_t n;
+
+	damaged_store(f, "PRAGMA ignore_check_constraints = ON;"
+		      "UPDATE runs SET status = 'weird' WHERE id = 2;");
+	expect_run_damaged(f->s, 2, "run 2 has an unknown status 'weird'");
+	expect_damaged(f->s, store_list_groups(f->s, NULL, &g, &n), "has an unknown status");
+}
+
+/* Corrupt b-tree pages: SQLite's SQLITE_CORRUPT is the same -EBADMSG. */
+static void damaged_pages(void **state)
+{
+	struct fixture *f = *state;
+	struct store_samples sm;
+	char garbage[4096], msg[1024];
+	int fd, err;
+
+	damaged_store(f, "PRAGMA journal_mode = DELETE;");
+	store_close(f->s);
+	f->s = NULL;
+	memset(garbage, 0x5a, sizeof(garbage));
+	fd = open(f->db, O_WRONLY);
+	assert_true(fd >= 0);
+	/* every page after the first (the schema): the tables' b-trees */
+	for (off_t at = 4096; pwrite(fd, garbage, sizeof(garbage), at) == sizeof(garbage) &&
+			      at < 64 * 4096; at += 4096)
+		;
+	close(fd);
+	/* the meta table is among them: open says so, or the first read */
+	err = store_open(f->db, STORE_READ, &f->s, msg, sizeof(msg));
+	if (err) {
+		assert_int_equal(err, -EBADMSG);
+		assert_non_null(strstr(msg, ": the database is damaged: "));
+		return;
+	}
+	err = store_load_samples(f->s, "box", "job", "c0ffee", &sm);
+	expect_damaged(f->s, err, "");
+}
+
+static void not_regular_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s = NULL;
+	char err[1024], *fifo;
+	int had_journal = !access("/dev/null-journal", F_OK);
+
+	for (int m = 0; m < 2; m++) {
+		enum store_mode mode = m ? STORE_READ : STORE_WRITE;
+
+		assert_int_equal(store_open("/dev/null", mode, &s, err, sizeof(err)), -EINVAL);
+		assert_null(s);
+		assert_non_null(strstr(err, "/dev/null is not a regular file"));
+	}
+	/* only when there was none: a test checks what it made */
+	if (!had_journal)
+		assert_int_not_equal(access("/dev/null-journal", F_OK), 0);
+	assert_true(asprintf(&fifo, "%s/fifo", f->dir) > 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(store_open(fifo, STORE_READ, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "is not a regular file"));
+	free(fifo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1277,6 +1499,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bisect_marks_replaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(bisect_reader_cannot_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_v1_migrated, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_duplicate_value, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_duplicate_after_gap, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_missing_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_bad_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_text_columns, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_status, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_pages, setup, teardown),
+		cmocka_unit_test_setup_teardown(not_regular_refused, setup, teardown),
 		cmocka_unit_test(default_location),
 	};
 
