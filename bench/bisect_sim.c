@@ -1,6 +1,6 @@
 /*
  * bisect_sim - how often perfbot's noisy bisection (src/vcs/bisect.c,
- * DESIGN.md §8) names the right commit, and how many runs it spends,
+ * docs/design.md §8) names the right commit, and how many runs it spends,
  * beside plain binary search.  Usage: bisect_sim [TRIALS] (default 1000).
  *
  * Simulated: 1,000 candidate commits, oldest first; the known good G is

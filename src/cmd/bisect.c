@@ -1,6 +1,6 @@
 /*
  * bisect.c - perfbot bisect: find the commit that changed a metric, on
- * noisy numbers, and keep the evidence (DESIGN.md §8, docs/bisect.md).
+ * noisy numbers, and keep the evidence (docs/design.md §8, docs/bisect.md).
  *
  * start/resume drive a stored bisection with vcs/bisect_session.h; status,
  * log and reset read or mark it; run-step is the exit-code helper for

@@ -1,7 +1,7 @@
 /*
  * compare.c - perfbot compare: what changed between commits, for every
  * atomic job that has complete runs on all of them, as LKP's table
- * (DESIGN.md §7), perf stat's ratio lines, or JSON.
+ * (docs/design.md §7), perf stat's ratio lines, or JSON.
  */
 #define _GNU_SOURCE
 #include "cmd/cmds.h"

@@ -1,7 +1,7 @@
 /*
  * report.c - perfbot report: what compare found, as the report a
  * developer reads (text), receives (email), opens (html) or a machine
- * reads (json) -- DESIGN.md §9, docs/report.md.
+ * reads (json) -- docs/design.md §9, docs/report.md.
  */
 #define _GNU_SOURCE
 #include "cmd/cmds.h"

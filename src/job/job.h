@@ -1,6 +1,6 @@
 /*
  * job.h - job files: LKP-compatible YAML, parsed with libyaml, expanded
- * into atomic jobs (DESIGN.md §5).
+ * into atomic jobs (docs/design.md §5).
  *
  * A job is a YAML mapping.  Any value that is a sequence is a dimension of
  * the matrix; the cartesian product gives the atomic jobs.  A mapping

@@ -1,7 +1,7 @@
 /*
  * kmsg: kernel log lines that appear during the window and report a
  * failure (oops, BUG, WARNING, lockups, OOM) as 0/1 failure stats
- * dmesg.<normalised line> = 1 (DESIGN.md §6).  Nothing matched: no
+ * dmesg.<normalised line> = 1 (docs/design.md §6).  Nothing matched: no
  * dmesg.* stat at all.  /dev/kmsg is opened before the window and
  * positioned at its end when the window opens, so only new records count.
  */

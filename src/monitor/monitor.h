@@ -1,5 +1,5 @@
 /*
- * monitor.h - system monitors measured beside a benchmark (DESIGN.md §6).
+ * monitor.h - system monitors measured beside a benchmark (docs/design.md §6).
  *
  * A monitor set is opened before the benchmark starts (descriptors are
  * opened once and kept: /proc files are re-read with pread at offset 0),
@@ -9,7 +9,7 @@
  * job's interval; counters are reported as their change over the window,
  * gauges as their mean over it.
  *
- * Stat names follow LKP (DESIGN.md §6): mpstat.cpu.all.sys%,
+ * Stat names follow LKP (docs/design.md §6): mpstat.cpu.all.sys%,
  * vmstat.system.cs, proc-vmstat.pgfault, meminfo.MemFree,
  * interrupts.LOC:Local_timer_interrupts, softirqs.SCHED,
  * perf-stat.ps.instructions, <testcase>.time.elapsed_time,

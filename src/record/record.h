@@ -2,7 +2,7 @@
  * record.h - the shared record types: what one run of an atomic job
  * produced.  The runner fills a struct run_record and hands it to the
  * command, which hands it to the store; the store gives records back to
- * compare and report.  Every module may include this header (DESIGN.md
+ * compare and report.  Every module may include this header (docs/design.md
  * §3: "the shared record types"); it includes nothing of perfbot.
  *
  * Ownership: a record owns every string and array in it; release it with

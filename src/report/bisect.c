@@ -1,5 +1,5 @@
 /*
- * bisect.c - the report of one bisection (DESIGN.md §8, §9), from the JSON
+ * bisect.c - the report of one bisection (docs/design.md §8, §9), from the JSON
  * document perfbot bisect stores (docs/report.md, "Bisection reports").
  *
  * The document is read once into struct bisection (every field checked

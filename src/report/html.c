@@ -1,5 +1,5 @@
 /*
- * html.c - the report as one self-contained HTML5 file (DESIGN.md §9).
+ * html.c - the report as one self-contained HTML5 file (docs/design.md §9).
  *
  * Self-contained because reports are mailed, archived and opened offline:
  * inline CSS, SVG plots drawn here, no script, no external reference.

@@ -1,6 +1,6 @@
 /*
  * report.h - the report a developer acts on, from what compare computed
- * (DESIGN.md §9).  report/ formats; it never queries the store and never
+ * (docs/design.md §9).  report/ formats; it never queries the store and never
  * computes statistics (stats/compare does).
  *
  * One report covers N commits (the first is the base) and the atomic jobs
@@ -54,7 +54,7 @@ const char *report_direction_word(const char *name, double change);
 /* Did the row change against any of the other commits? */
 int report_row_changed(const struct stat_row *row, size_t ncols);
 
-/* The LKP-style table of one job (DESIGN.md §7), as compare prints it. */
+/* The LKP-style table of one job (docs/design.md §7), as compare prints it. */
 int report_write_table(FILE *out, const struct report *r,
 		       const struct report_job *j, int with_ci);
 

@@ -1,5 +1,5 @@
 /*
- * table.c - LKP's comparison table of one job (DESIGN.md §7): the one
+ * table.c - LKP's comparison table of one job (docs/design.md §7): the one
  * printer that perfbot compare and every report format share.
  */
 #include "report/report.h"

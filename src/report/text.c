@@ -1,6 +1,6 @@
 /*
  * text.c - the report for a terminal and as an email in the style of
- * LKP's (DESIGN.md §9).
+ * LKP's (docs/design.md §9).
  */
 #define _GNU_SOURCE
 #include "report/report.h"

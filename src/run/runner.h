@@ -1,7 +1,7 @@
 /*
  * runner.h - one repeat of an atomic job: the benchmark, the monitors
  * around its measurement window, the environment -> a run record
- * (DESIGN.md §2).  The runner does not store the record: the command that
+ * (docs/design.md §2).  The runner does not store the record: the command that
  * called it hands it to the store.
  *
  * Benchmarks: the built-ins (will-it-scale, hackbench, netperf) through

@@ -1,5 +1,5 @@
 /*
- * compare.c - what changed between commits, stat by stat (DESIGN.md §7).
+ * compare.c - what changed between commits, stat by stat (docs/design.md §7).
  *
  * The tests themselves live in ttest.c, mannwhitney.c, fisher.c, bh.c and
  * verdict.c; this file only decides which stats meet, which family each

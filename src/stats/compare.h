@@ -1,5 +1,5 @@
 /*
- * compare.h - what changed between commits, stat by stat (DESIGN.md §7).
+ * compare.h - what changed between commits, stat by stat (docs/design.md §7).
  *
  * Input: for each commit (the first is the base), the samples of every
  * stat of one atomic job on one testbox -- the shape the store's

@@ -4,7 +4,7 @@
 
 #include "stats/ttest.h"
 
-/* fewer runs than this on a side and no verdict is given (DESIGN.md 7) */
+/* fewer runs than this on a side and no verdict is given (docs/design.md §7) */
 #define VERDICT_MIN_RUNS 3
 
 struct pct_change pct_change_interval(const struct summary *a,

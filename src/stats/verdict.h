@@ -1,6 +1,6 @@
 /*
  * verdict.h - the per-stat verdict of a comparison: changed, same or
- * unknown (more runs would decide), DESIGN.md section 7.
+ * unknown (more runs would decide), docs/design.md §7.
  *
  * The test that produces p (Welch, Mann-Whitney, ...) and the family's
  * correction (none for KPIs, Benjamini-Hochberg for the rest) are the

@@ -1,5 +1,5 @@
 /*
- * store.h - where runs are kept (DESIGN.md §10).  This is the interface;
+ * store.h - where runs are kept (docs/design.md §10).  This is the interface;
  * sqlite.c implements it, and a PostgreSQL backend (pg.c, later) must fit
  * behind it unchanged: nothing SQLite-specific crosses this header.
  *

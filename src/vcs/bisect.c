@@ -1,5 +1,5 @@
 /*
- * bisect.c - the Bayesian bisection (bisect.h, DESIGN.md §8).
+ * bisect.c - the Bayesian bisection (bisect.h, docs/design.md §8).
  *
  * Each commit keeps only sufficient statistics of its samples: with
  * known sides the log-likelihood under either, so that log P(h) =

@@ -1,5 +1,5 @@
 /*
- * bisect.h - the decision of a bisection under noise (DESIGN.md §8):
+ * bisect.h - the decision of a bisection under noise (docs/design.md §8):
  * which commit is the first bad one given every sample so far, which
  * commit to measure next, and when to stop.
  *

@@ -1,7 +1,7 @@
 /*
  * bisect_session.h - a stored bisection driven to its end: git worktrees
  * and builds, runs through the runner into the store, and the decisions
- * of vcs/bisect.h (DESIGN.md §8).
+ * of vcs/bisect.h (docs/design.md §8).
  *
  * A session is stateless beyond the store: every run it makes is an
  * ordinary stored run (testbox, atomic job, commit), every build failure

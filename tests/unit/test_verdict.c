@@ -1,6 +1,6 @@
 /*
  * Unit tests: stats/verdict.  Hand-computed cases for each branch of
- * decide(), then seeded simulations of the two promises of DESIGN.md 7:
+ * decide(), then seeded simulations of the two promises of docs/design.md §7:
  * no false alarms across a thousand null stats, and a 2% KPI shift found.
  */
 #include <setjmp.h>
@@ -17,7 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* the KPI family's rule, DESIGN.md 7 */
+/* the KPI family's rule, docs/design.md §7 */
 #define KPI_ALPHA 0.05
 #define KPI_MIN 1.0
 /* every other stat: Benjamini-Hochberg at q 0.05, 5% floor */
