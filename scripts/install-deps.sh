@@ -1,10 +1,13 @@
 #!/bin/sh
 # Install the Debian packages perfbot needs to build and test, if missing.
 # Run as root on Debian 12 (what `make` does first); a no-op when all are there.
+# clang and libclang-rt-14-dev (libFuzzer, ASan, UBSan runtimes; only a
+# Recommends of clang) build the fuzz targets of `make check`.
 set -eu
 
 PACKAGES="gcc make cmake ninja-build pkg-config libjansson-dev libcmocka-dev
 libyaml-dev libsqlite3-dev
+clang libclang-rt-14-dev
 procps util-linux git python3 bc coreutils sqlite3"
 
 missing=

@@ -254,6 +254,7 @@ static noreturn void task_main(struct task_start *ts, enum wis_mode mode)
 		}
 	}
 	test->loop(t);
+	abort();	/* not reached: loops never return */
 }
 
 static void *task_thread(void *arg)
@@ -535,7 +536,7 @@ static enum wis_status measure(struct run *r, struct wis_result *out,
 	const struct wis_config *cfg = r->cfg;
 	unsigned n = cfg->nr_tasks;
 	uint64_t *prev = calloc(n, sizeof(*prev)), *now = calloc(n, sizeof(*now));
-	struct cpu_times cpu_start, cpu_prev, cpu_now;
+	struct cpu_times cpu_start = { 0 }, cpu_prev, cpu_now;
 	bool have_cpu;
 	double t0, t_prev;
 	size_t cap = 0;
