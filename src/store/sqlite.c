@@ -2083,13 +2083,19 @@ static int sqlite_bisect_add(struct store *s, const char *status,
 	return 0;
 }
 
-/* The row at st (id, status, spec, result, created, updated) into *b. */
+/*
+ * The row at st (id, status, spec, result, created, updated) into *b,
+ * which is overwritten: on an error what was read stays in it for
+ * store_bisect_release(), and the rest is NULL.
+ */
 static int bisect_row(struct sqlite_store *ss, sqlite3_stmt *st,
 		      struct store_bisect *b)
 {
 	char row[64];
-	int err = col_id(ss, st, 0, "a bisection", &b->id);
+	int err;
 
+	memset(b, 0, sizeof(*b));
+	err = col_id(ss, st, 0, "a bisection", &b->id);
 	if (err)
 		return err;
 	snprintf(row, sizeof(row), "bisection %lld", (long long)b->id);
