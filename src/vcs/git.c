@@ -392,11 +392,16 @@ static int absolute(const char *path, char **abs)
  * Each worktree perfbot adds is marked as its own: <admin>/perfbot-owner
  * (admin: the repository's .git/worktrees/<id>) holds the lock path of the
  * adding process's temp root (util/lifetime.h), or is empty without one.
+ * Until that marker exists (git is still checking out) the entry's lock
+ * reason says the same: "perfbot-owner <lock path>".  The lock stays for
+ * the worktree's life, so the user's `git worktree prune` leaves it alone.
  * git_worktree_prune_own() drops only marked entries, so the user's own
  * worktrees -- even ones on a disk that is not mounted now -- are never
  * touched, as a plain `git worktree prune` would.
  */
 #define OWNER_MARK "perfbot-owner"
+/* the lock reason of perfbot's worktrees: this, then the owner's lock path */
+#define LOCK_REASON "perfbot-owner "
 
 static int write_marker(const char *path, const char *text);
 
@@ -449,6 +454,24 @@ static int mark_worktree(const char *abs)
 	return ret;
 }
 
+/*
+ * The owner named by the lock reason git_worktree_add() gives (an entry
+ * whose add was killed before the marker was written), or NULL.
+ */
+static char *lock_reason_owner(const char *admin)
+{
+	char *locked = NULL, *text, *owner = NULL;
+
+	if (asprintf(&locked, "%s/locked", admin) < 0)
+		return NULL;
+	text = read_small(locked);
+	free(locked);
+	if (text && !strncmp(text, LOCK_REASON, strlen(LOCK_REASON)))
+		owner = strdup(text + strlen(LOCK_REASON));
+	free(text);
+	return owner;
+}
+
 /* A marked admin dir whose owner is dead or whose checkout is gone: drop it. */
 static int prune_entry(const char *repo, const char *admin)
 {
@@ -463,6 +486,8 @@ static int prune_entry(const char *repo, const char *admin)
 	    asprintf(&gitdir, "%s/gitdir", admin) < 0)
 		goto out;
 	owner = read_small(mark);
+	if (!owner)
+		owner = lock_reason_owner(admin);
 	if (!owner)
 		goto out;	/* not perfbot's */
 	target = read_small(gitdir);
@@ -533,8 +558,9 @@ int git_worktree_prune_own(const char *repo)
 int git_worktree_add(const char *repo, const char *sha, const char *dir,
 		     char *err, size_t errlen)
 {
+	const char *owner = lifetime_lock_path();
 	struct git_result r = { 0 };
-	char *abs = NULL;
+	char *abs = NULL, *reason = NULL;
 	int ret;
 
 	if (bad_rev(sha)) {
@@ -548,10 +574,22 @@ int git_worktree_add(const char *repo, const char *sha, const char *dir,
 			 strerror(-ret));
 		return ret;
 	}
+	/*
+	 * Locked with perfbot's reason from the moment git makes the entry
+	 * (git writes <admin>/locked before the checkout), so a perfbot
+	 * killed during a long `worktree add` leaves an entry the next one
+	 * knows as its own; the marker below comes only after the add.
+	 */
+	if (asprintf(&reason, LOCK_REASON "%s", owner ? owner : "") < 0) {
+		free(abs);
+		return -ENOMEM;
+	}
 	ret = git_run_ok(repo, (const char *[]){ "worktree", "add", "--detach",
+						 "--lock", "--reason", reason,
 						 "--", abs, sha, NULL },
 			 &r, "worktree add", err, errlen);
 	git_result_release(&r);
+	free(reason);
 	if (!ret) {
 		ret = mark_worktree(abs);
 		if (ret) {
@@ -575,8 +613,9 @@ int git_worktree_remove(const char *repo, const char *dir)
 	if (ret)
 		return ret;
 	admin = worktree_admin(abs);
+	/* twice: perfbot's worktrees are locked (git_worktree_add()) */
 	if (git_run(repo, (const char *[]){ "worktree", "remove", "--force",
-					    "--", abs, NULL },
+					    "--force", "--", abs, NULL },
 		    &r, "worktree remove", err, sizeof(err)) == 0)
 		git_result_release(&r);
 	/* git refuses a half-made or unregistered worktree: delete it anyway */
