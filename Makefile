@@ -62,12 +62,13 @@ check-fuzz: build-fuzz
 # Longer fuzzing for developers: new inputs kept, minimised, in
 # $(FUZZ_BUILD)/fuzz/<target>/corpus (never in the source tree).
 fuzz: build-fuzz
-	@for t in $(FUZZ_TARGETS); do \
+	@failed=; for t in $(FUZZ_TARGETS); do \
 		echo "== fuzz_$$t: $(FUZZ_LONG_SECONDS) s"; \
 		FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) bash tests/fuzz/run.sh fuzz \
 			$(FUZZ_BUILD)/fuzz_$$t tests/fuzz/corpus/$$t \
-			$(FUZZ_BUILD)/fuzz/$$t || exit 1; \
-	done
+			$(FUZZ_BUILD)/fuzz/$$t || failed="$$failed $$t"; \
+	done; \
+	[ -z "$$failed" ] || { echo "perfbot: fuzz targets failed:$$failed" >&2; exit 1; }
 
 check-unit: build
 	cd $(BUILD) && ctest --output-on-failure -L unit

@@ -22,8 +22,12 @@ flags=(-rss_limit_mb=2048 -timeout=10 -artifact_prefix="$work/artifacts/"
 
 case $mode in
 corpus)
-	shopt -s nullglob
-	files=("$corpus"/*)
+	# regular files only: a stray directory would turn libFuzzer to
+	# corpus-directory mode ("Not a directory")
+	files=()
+	while IFS= read -r -d '' f; do
+		files+=("$f")
+	done < <(find "$corpus" -maxdepth 1 -type f -print0 | sort -z)
 	if [ ${#files[@]} -eq 0 ]; then
 		echo "perfbot: no corpus files: $corpus" >&2
 		exit 1
