@@ -423,18 +423,32 @@ static char *read_small(const char *path)
 	return strdup(buf);
 }
 
+/* The text of dir/name after `prefix`, malloc'd; NULL if unreadable or other. */
+static char *file_text_after(const char *dir, const char *name,
+			     const char *prefix)
+{
+	char *path = NULL, *text, *rest = NULL;
+	size_t len = strlen(prefix);
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return NULL;
+	text = read_small(path);
+	free(path);
+	if (text && !strncmp(text, prefix, len))
+		rest = strdup(text + len);
+	free(text);
+	return rest;
+}
+
 /* The admin dir of the worktree at abs, from its .git file; NULL if none. */
 static char *worktree_admin(const char *abs)
 {
-	char *dotgit = NULL, *text, *admin = NULL;
+	char *admin = file_text_after(abs, ".git", "gitdir: ");
 
-	if (asprintf(&dotgit, "%s/.git", abs) < 0)
-		return NULL;
-	text = read_small(dotgit);
-	free(dotgit);
-	if (text && !strncmp(text, "gitdir: ", 8) && text[8] == '/')
-		admin = strdup(text + 8);
-	free(text);
+	if (admin && admin[0] != '/') {
+		free(admin);
+		admin = NULL;
+	}
 	return admin;
 }
 
@@ -460,16 +474,7 @@ static int mark_worktree(const char *abs)
  */
 static char *lock_reason_owner(const char *admin)
 {
-	char *locked = NULL, *text, *owner = NULL;
-
-	if (asprintf(&locked, "%s/locked", admin) < 0)
-		return NULL;
-	text = read_small(locked);
-	free(locked);
-	if (text && !strncmp(text, LOCK_REASON, strlen(LOCK_REASON)))
-		owner = strdup(text + strlen(LOCK_REASON));
-	free(text);
-	return owner;
+	return file_text_after(admin, "locked", LOCK_REASON);
 }
 
 /* A marked admin dir whose owner is dead or whose checkout is gone: drop it. */
