@@ -90,23 +90,17 @@ bool netperf_test_parse(const char *name, enum netperf_test *out)
 const char *netperf_test_suggest(const char *name)
 {
 	char upper[64];
-	const char *best = NULL;
-	size_t len = strlen(name), best_d = (size_t)-1;
+	struct suggest sg;
+	size_t len = strlen(name);
 
 	if (len >= sizeof(upper))
 		return NULL;
 	for (size_t i = 0; i <= len; i++)
 		upper[i] = (char)toupper((unsigned char)name[i]);
-	for (unsigned i = 0; i < NETPERF_NR_TESTS; i++) {
-		size_t d = edit_distance(upper, test_names[i]);
-
-		if (d < best_d) {
-			best_d = d;
-			best = test_names[i];
-		}
-	}
-	/* as bench_suggest(): further than half the name away only confuses */
-	return best_d <= (len + 1) / 2 + 1 ? best : NULL;
+	suggest_init(&sg, upper);
+	for (unsigned i = 0; i < NETPERF_NR_TESTS; i++)
+		suggest_add(&sg, test_names[i]);
+	return suggest_result(&sg);
 }
 
 bool netperf_test_is_rr(enum netperf_test t)

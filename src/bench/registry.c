@@ -45,22 +45,15 @@ const struct bench_entry *bench_find(const char *name)
 
 const struct bench_entry *bench_suggest(const char *name)
 {
-	const struct bench_entry *best = NULL;
-	size_t best_d = (size_t)-1;
+	struct suggest sg;
+	const char *near;
 
-	for (size_t i = 0; i < bench_table_size; i++) {
-		size_t d;
-
-		if (bench_hidden(&bench_table[i]))
-			continue;
-		d = edit_distance(name, bench_name(&bench_table[i]));
-		if (d < best_d) {
-			best_d = d;
-			best = &bench_table[i];
-		}
-	}
-	/* a suggestion further than half the name away only confuses */
-	return best && best_d <= (strlen(name) + 1) / 2 + 1 ? best : NULL;
+	suggest_init(&sg, name);
+	for (size_t i = 0; i < bench_table_size; i++)
+		if (!bench_hidden(&bench_table[i]))
+			suggest_add(&sg, bench_name(&bench_table[i]));
+	near = suggest_result(&sg);
+	return near ? bench_find(near) : NULL;
 }
 
 const struct wis_test *wis_find_test(const char *name)

@@ -10,6 +10,7 @@
 #include "record/record.h"
 #include "run/env.h"
 #include "store/store.h"
+#include "util/strbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -123,48 +124,6 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
 	return 0;
 }
 
-/* The whole file; 0 or a negative errno. */
-static int slurp(const char *path, char **text, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	for (;;) {
-		size_t got;
-
-		if (cap - n < 65536) {
-			char *b = realloc(buf, cap + 65536 + 1);
-
-			if (!b) {
-				err = -ENOMEM;
-				break;
-			}
-			buf = b;
-			cap += 65536;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got)
-			continue;
-		if (ferror(f))
-			err = -EIO;
-		break;
-	}
-	fclose(f);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 /* This machine's name, as perfbot run records it. */
 static char *local_testbox(void)
 {
@@ -209,11 +168,14 @@ static int import(const struct import_opts *o)
 {
 	struct import_data d = { 0 };
 	struct store *s = NULL;
-	char err[1024], *text = NULL, *testbox = NULL, *testcase = NULL, *db = NULL;
+	struct strbuf file = STRBUF_INIT;
+	char err[1024], *text, *testbox = NULL, *testcase = NULL, *db = NULL;
 	size_t len = 0, done = 0;
 	int ret = EXIT_FAILED, e;
 
-	e = slurp(o->file, &text, &len);
+	e = strbuf_read_file(&file, o->file, 0);
+	text = file.buf;
+	len = file.len;
 	if (e) {
 		failure("cannot read %s: %s", o->file, strerror(-e));
 		goto out;
@@ -264,7 +226,7 @@ static int import(const struct import_opts *o)
 out:
 	store_close(s);
 	import_data_release(&d);
-	free(text);
+	strbuf_release(&file);
 	free(testbox);
 	free(testcase);
 	free(db);

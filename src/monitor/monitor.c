@@ -59,27 +59,12 @@ bool monitor_known(const char *name)
 
 const char *monitor_suggest(const char *name)
 {
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
+	struct suggest sg;
 
-	for (size_t i = 0; i < NTYPES; i++) {
-		size_t d = edit_distance(name, monitor_table[i]->name);
-
-		if (d < best_d) {
-			best_d = d;
-			best = monitor_table[i]->name;
-		}
-	}
-	/* a suggestion further than half the name away only confuses */
-	return best && best_d <= (strlen(name) + 1) / 2 + 1 ? best : NULL;
-}
-
-double monitor_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	suggest_init(&sg, name);
+	for (size_t i = 0; i < NTYPES; i++)
+		suggest_add(&sg, monitor_table[i]->name);
+	return suggest_result(&sg);
 }
 
 int procfile_open(struct procfile *pf, const char *path)

@@ -92,7 +92,4 @@ int irqtable_stop(void *state, const struct monitor_end *end,
 		  struct statmap *stats, struct strmap *env);
 void irqtable_close(void *state);
 
-/* CLOCK_MONOTONIC in seconds. */
-double monitor_now(void);
-
 #endif

@@ -9,6 +9,7 @@
  * unavailable in env and the others are still measured.
  */
 #include "monitor/monitor_type.h"
+#include "util/timeutil.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -174,7 +175,7 @@ static int perf_stat_start(void *state)
 				s->ev[e].err = errno;
 		}
 	}
-	s->t0 = monitor_now();
+	s->t0 = mono_now();
 	return 0;
 }
 
@@ -205,7 +206,7 @@ static int perf_stat_stop(void *state, const struct monitor_end *end,
 			  struct statmap *stats, struct strmap *env)
 {
 	struct perf_stat_state *s = state;
-	double dt = monitor_now() - s->t0;
+	double dt = mono_now() - s->t0;
 	double cycles = -1, instructions = -1;
 	int rc = 0;
 

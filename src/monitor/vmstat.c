@@ -5,6 +5,7 @@
  * All from /proc/stat, kept open.
  */
 #include "monitor/monitor_type.h"
+#include "util/timeutil.h"
 #include "monitor/parse.h"
 
 #include <errno.h>
@@ -65,7 +66,7 @@ static int vmstat_start(void *state)
 
 	s->r_sum = s->b_sum = 0;
 	s->nsamples = 0;
-	s->t0 = monitor_now();
+	s->t0 = mono_now();
 	return take(s, &s->first);
 }
 
@@ -95,7 +96,7 @@ static int vmstat_stop(void *state, const struct monitor_end *end,
 	rc = take(s, &b);
 	if (rc)
 		return rc;
-	dt = monitor_now() - s->t0;
+	dt = mono_now() - s->t0;
 	rc = 0;
 	if (dt > 0) {
 		rc |= statmap_add(stats, "vmstat.system.cs", delta(a->ctxt, b.ctxt) / dt);

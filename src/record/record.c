@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "record/record.h"
+#include "util/vec.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,18 +9,7 @@
 
 static int grow(void **v, size_t *cap, size_t n, size_t size)
 {
-	size_t ncap;
-	void *nv;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	nv = realloc(*v, ncap * size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
+	return vec_reserve_(v, cap, n + 1, size);
 }
 
 int record_set_str(char **field, const char *value)
@@ -218,6 +208,8 @@ const char *run_status_name(enum run_status status)
 		return "failed";
 	case RUN_INCOMPLETE:
 		return "incomplete";
+	case RUN_UNSUPPORTED:
+		return "unsupported";
 	}
 	return "?";
 }
@@ -232,6 +224,7 @@ void run_record_release(struct run_record *r)
 	strmap_release(&r->params);
 	strmap_release(&r->env);
 	statmap_release(&r->stats);
+	stat_meta_release(&r->meta);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -246,6 +239,9 @@ const char *run_record_kpi(const struct run_record *r)
 
 	if (kpi && statmap_get(&r->stats, kpi))
 		return kpi;
+	for (size_t i = 0; i < r->meta.n; i++)
+		if (r->meta.v[i].kpi && statmap_get(&r->stats, r->meta.v[i].name))
+			return r->meta.v[i].name;
 	for (const char *const *k = kpis; *k; k++)
 		if (statmap_get(&r->stats, *k))
 			return *k;
@@ -258,4 +254,94 @@ const char *run_record_kpi(const struct run_record *r)
 			return name;
 	}
 	return NULL;
+}
+
+int stat_meta_set(struct stat_meta_list *l, const char *name,
+		  const char *unit, int better, bool kpi)
+{
+	struct stat_meta *m = NULL;
+	char *n2, *u2;
+
+	for (size_t i = 0; i < l->n && !m; i++)
+		if (!strcmp(l->v[i].name, name))
+			m = &l->v[i];
+	n2 = strdup(name);
+	u2 = strdup(unit ? unit : "");
+	if (!n2 || !u2 || (!m && grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v)))) {
+		free(n2);
+		free(u2);
+		return -ENOMEM;
+	}
+	if (m) {
+		free(m->name);
+		free(m->unit);
+	} else {
+		m = &l->v[l->n++];
+	}
+	*m = (struct stat_meta){ .name = n2, .unit = u2, .better = better,
+				 .kpi = kpi };
+	return 0;
+}
+
+const struct stat_meta *stat_meta_find(const struct stat_meta_list *l,
+				       const char *name)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		if (!strcmp(l->v[i].name, name))
+			return &l->v[i];
+	return NULL;
+}
+
+void stat_meta_release(struct stat_meta_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].name);
+		free(l->v[i].unit);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+bool stat_is_failure(const char *name)
+{
+	return has_prefix(name, "dmesg.") || has_prefix(name, "last_state.") ||
+	       has_suffix(name, ".exit_fail");
+}
+
+bool stat_is_pct(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && name[n - 1] == '%';
+}
+
+int stat_rule_better(const char *name)
+{
+	if (stat_is_failure(name))
+		return STAT_BETTER_LOWER;
+	if (has_suffix(name, "_ops") || strstr(name, "throughput") ||
+	    strstr(name, "Throughput_") || strstr(name, "workload"))
+		return STAT_BETTER_HIGHER;
+	if (strstr(name, "time") || strstr(name, "latency"))
+		return STAT_BETTER_LOWER;
+	return STAT_BETTER_NONE;
+}
+
+int stat_better(const struct stat_meta_list *l, const char *name)
+{
+	const struct stat_meta *m = stat_meta_find(l, name);
+
+	return m ? m->better : stat_rule_better(name);
 }

@@ -14,6 +14,7 @@
 #define PERFBOT_RECORD_RECORD_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* String pairs in insertion order; set() replaces an existing key. */
@@ -63,7 +64,56 @@ enum run_status {
 	RUN_COMPLETE,		/* ran to the end; its stats are the result */
 	RUN_FAILED,		/* crashed, exited non-zero or timed out */
 	RUN_INCOMPLETE,		/* stopped by the user; stats are partial */
+	RUN_UNSUPPORTED,	/* cannot run on this machine (env last_state.reason
+				 * says why): not a failure, never counted as one */
 };
+
+/*
+ * What a benchmark declares of a stat it produces (its stat table,
+ * bench/bench.h), stored with each run so that compare and every report
+ * read direction and KPI instead of guessing them from the name.
+ */
+enum stat_better {
+	STAT_BETTER_NONE = 0,	/* neither way is better (a count, a setting) */
+	STAT_BETTER_HIGHER = 1,
+	STAT_BETTER_LOWER = -1,
+};
+
+struct stat_meta {
+	char *name;		/* the stat's full name, as in the statmap */
+	char *unit;		/* "ops/s", "s", "KiB/s", ...; "" when it has none */
+	int better;		/* enum stat_better */
+	bool kpi;		/* a stat the run exists for */
+};
+
+/* In insertion order; set() replaces the entry of a name given twice. */
+struct stat_meta_list {
+	struct stat_meta *v;
+	size_t n, cap;
+};
+
+int stat_meta_set(struct stat_meta_list *l, const char *name,
+		  const char *unit, int better, bool kpi);
+const struct stat_meta *stat_meta_find(const struct stat_meta_list *l,
+				       const char *name);
+void stat_meta_release(struct stat_meta_list *l);
+
+/*
+ * The one rule for stats no run declares -- imported results, monitors,
+ * an exec job's parsed output (docs/compare.md, "Direction"):
+ *  - failure stats (stat_is_failure()) are better lower;
+ *  - a name ending in "_ops", or containing "throughput", "Throughput_"
+ *    or "workload", is better higher;
+ *  - else a name containing "time" or "latency" is better lower;
+ *  - anything else: STAT_BETTER_NONE.
+ */
+int stat_rule_better(const char *name);
+/* A 0/1 failure stat: dmesg.*, last_state.*, *.exit_fail. */
+bool stat_is_failure(const char *name);
+/* A percentage (the name ends with '%'): its change is a difference. */
+bool stat_is_pct(const char *name);
+/* The declared direction of `name` in l (may be NULL), else the rule's. */
+int stat_better(const struct stat_meta_list *l, const char *name);
 
 const char *run_status_name(enum run_status status);
 
@@ -79,11 +129,14 @@ struct run_record {
 	double started;		/* Unix time, seconds */
 	double duration_s;
 	char *job_text;		/* the atomic job as YAML, to reproduce the run */
+	struct stat_meta_list meta;	/* what the benchmark declares of its stats */
 };
 
 /*
  * The stat a run exists for: the job's `kpi` (env "kpi") when the run has
- * it, else the first the run has of will-it-scale.per_thread_ops,
+ * it, else the first stat the run declares a KPI (meta) and has, else --
+ * for runs that declare none (imported, or stored before stats were
+ * declared) -- the first the run has of will-it-scale.per_thread_ops,
  * will-it-scale.per_process_ops, hackbench.throughput,
  * netperf.Throughput_Mbps, netperf.Throughput_tps,
  * <testcase>.time.elapsed_time.  NULL when it has none of them.  The

@@ -93,27 +93,10 @@ static int param_error(struct job_error *err, const struct atomic_job *j,
 	return -EINVAL;
 }
 
-/* The nearest of names[] to key, or NULL. */
-static const char *nearest(const char *key, const char *const *names)
-{
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
-
-	for (; *names; names++) {
-		size_t d = edit_distance(key, *names);
-
-		if (d < best_d) {
-			best_d = d;
-			best = *names;
-		}
-	}
-	return best && best_d <= (strlen(key) + 1) / 2 + 1 ? best : NULL;
-}
-
 static int unknown_param(struct job_error *err, const struct atomic_job *j,
 			 const struct job_param *p, const char *const *names)
 {
-	const char *near = nearest(p->key, names);
+	const char *near = suggest_nearest(p->key, names);
 
 	if (near)
 		return param_error(err, j, p,
@@ -255,7 +238,7 @@ int runner_check_job(const struct atomic_job *j, struct job_error *err)
 		return 0;
 	}
 	{
-		const char *near = nearest(j->testcase, runner_testcases);
+		const char *near = suggest_nearest(j->testcase, runner_testcases);
 
 		if (near)
 			return param_error(err, j, NULL,

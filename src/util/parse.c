@@ -206,3 +206,34 @@ out:
 	free(cur);
 	return d;
 }
+
+void suggest_init(struct suggest *sg, const char *key)
+{
+	*sg = (struct suggest){ .key = key, .best_d = (size_t)-1 };
+}
+
+void suggest_add(struct suggest *sg, const char *candidate)
+{
+	size_t d = edit_distance(sg->key, candidate);
+
+	if (d < sg->best_d) {
+		sg->best_d = d;
+		sg->best = candidate;
+	}
+}
+
+const char *suggest_result(const struct suggest *sg)
+{
+	return sg->best && sg->best_d <= (strlen(sg->key) + 1) / 2 + 1 ? sg->best
+								     : NULL;
+}
+
+const char *suggest_nearest(const char *key, const char *const *names)
+{
+	struct suggest sg;
+
+	suggest_init(&sg, key);
+	for (; names && *names; names++)
+		suggest_add(&sg, *names);
+	return suggest_result(&sg);
+}

@@ -58,4 +58,27 @@ enum parse_status parse_duration(const char *s, double *out);
 /* Levenshtein distance between two strings (for "did you mean"). */
 size_t edit_distance(const char *a, const char *b);
 
+/*
+ * "Did you mean": the candidate nearest to `key` by edit distance, the
+ * first of equals, or NULL when the nearest is more than half the key
+ * away (a far suggestion only confuses).  Fed one candidate at a time,
+ * so any table can be searched:
+ *	struct suggest sg;
+ *	suggest_init(&sg, key);
+ *	for (...) suggest_add(&sg, name);
+ *	near = suggest_result(&sg);
+ * The strings must outlive the struct; nothing is allocated.
+ */
+struct suggest {
+	const char *key;
+	const char *best;
+	size_t best_d;
+};
+
+void suggest_init(struct suggest *sg, const char *key);
+void suggest_add(struct suggest *sg, const char *candidate);
+const char *suggest_result(const struct suggest *sg);
+/* The same over a NULL-terminated list. */
+const char *suggest_nearest(const char *key, const char *const *names);
+
 #endif

@@ -3,6 +3,7 @@
 #include "util/child.h"
 #include "util/fsutil.h"
 #include "util/lifetime.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 
 #include <ctype.h>
@@ -48,35 +49,21 @@ static int decode_status(int st)
 	return 255;
 }
 
-/* The whole content of a memfd, NUL-terminated. */
+/* The whole content of a memfd the child wrote, NUL-terminated. */
 static int slurp(int fd, char **buf, size_t *len)
 {
-	struct stat st;
-	size_t got = 0;
-	char *b;
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
 
-	if (fstat(fd, &st))
+	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -errno;
-	b = malloc((size_t)st.st_size + 1);
-	if (!b)
-		return -ENOMEM;
-	while (got < (size_t)st.st_size) {
-		ssize_t n = pread(fd, b + got, (size_t)st.st_size - got,
-				  (off_t)got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			free(b);
-			return n < 0 ? -errno : -EIO;
-		}
-		got += (size_t)n;
+	ret = strbuf_read_fd(&sb, fd, 0);
+	if (ret) {
+		strbuf_release(&sb);
+		return ret;
 	}
-	b[got] = '\0';
-	*buf = b;
-	if (len)
-		*len = got;
-	return 0;
+	*buf = strbuf_detach(&sb, len);
+	return *buf ? 0 : -ENOMEM;
 }
 
 /*
@@ -754,31 +741,6 @@ static bool full_sha(const char *sha)
 	return sha && !sha[n] && (n == 40 || n == 64);
 }
 
-static int mkdir_p(const char *path)
-{
-	char *p, *copy = strdup(path);
-	int ret = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	for (p = copy + 1; ; p++) {
-		char c = *p;
-
-		if (c != '/' && c)
-			continue;
-		*p = '\0';
-		if (mkdir(copy, 0755) && errno != EEXIST) {
-			ret = -errno;
-			break;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	free(copy);
-	return ret;
-}
-
 /* The marker's content: the build command, one argument a line. */
 static char *marker_text(char *const *build_argv)
 {
@@ -892,7 +854,7 @@ int git_checkout_built(const char *repo, const char *sha,
 			 sha ? sha : "");
 		return -EINVAL;
 	}
-	ret = mkdir_p(cache_dir);
+	ret = make_dirs(cache_dir);
 	if (!ret)
 		ret = absolute(cache_dir, &cache);
 	if (ret) {
