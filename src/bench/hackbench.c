@@ -698,6 +698,8 @@ enum hackbench_status hackbench_run(const struct hackbench_config *cfg,
 			    strerror(errno));
 
 	child_signals_block(&wait_mask);
+	if (cfg->on_phase)
+		cfg->on_phase("measure", cfg->arg);
 	for (unsigned i = 0; i < cfg->iterations; i++) {
 		if (i && cfg->stop && *cfg->stop) {
 			st = fail(out, HACKBENCH_INCOMPLETE, "stopped after %u of %u iterations",

@@ -73,6 +73,9 @@ struct hackbench_config {
 	volatile sig_atomic_t *stop;	/* may be NULL; non-zero stops the run */
 	/* called in the caller after each finished iteration, may be NULL */
 	void (*on_iteration)(unsigned idx, double secs, void *arg);
+	/* called in the caller, may be NULL: "measure" before the first
+	 * iteration starts (hackbench times every iteration whole) */
+	void (*on_phase)(const char *phase, void *arg);
 	void *arg;
 };
 

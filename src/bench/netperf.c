@@ -1050,6 +1050,8 @@ static enum netperf_status measure(struct run *r, struct netperf_result *out)
 
 	if (!start)
 		return fail(out, NETPERF_ERROR, "out of memory");
+	if (cfg->on_phase)
+		cfg->on_phase("measure", cfg->arg);
 	/* nobody counts before go: start holds zeros, read for exactness */
 	read_counts(r, start);
 	t0 = mono_now();

@@ -82,6 +82,13 @@ struct netperf_config {
 	/* the whole run, setup included; 0: duration_s * 2 + 30 */
 	double timeout_s;
 	volatile sig_atomic_t *stop;	/* may be NULL; non-zero stops the run */
+	/*
+	 * Called in the caller, may be NULL: "measure" just before the
+	 * barrier opens (every pair is connected and waiting), so monitors
+	 * can open exactly at the measured window, as will-it-scale's.
+	 */
+	void (*on_phase)(const char *phase, void *arg);
+	void *arg;
 };
 
 /* One pair's counts over the measured window. */
