@@ -1,5 +1,6 @@
 /* perfbot.c - main: the subcommand table, nothing else. */
 #include "cmd/cmds.h"
+#include "cmd/cmdutil.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -7,28 +8,34 @@
 
 char **perfbot_argv;
 
+/* What main() sets up before a command runs (git's RUN_SETUP). */
+enum {
+	CMD_STORE = 1 << 0,	/* takes --db: cmdutil.h's cmd_store_*() */
+};
+
 struct subcommand {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	unsigned flags;
 };
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const struct subcommand subcommands[] = {
-	{ "bench", cmd_bench, "run a built-in microbenchmark, or sweep 1..N tasks" },
-	{ "run", cmd_run, "run a job file's atomic jobs and store the results" },
-	{ "install", cmd_install, "install the Debian packages a job file needs" },
-	{ "job", cmd_job, "split a job file into its atomic jobs" },
-	{ "results", cmd_results, "list stored results, or show one run" },
-	{ "compare", cmd_compare, "what changed between commits, with statistics" },
-	{ "bisect", cmd_bisect, "find the commit that changed a metric, under noise" },
-	{ "report", cmd_report, "write the report: text, email, html or json" },
-	{ "import", cmd_import, "load LKP matrix.json or CSV results into the store" },
-	{ "stat", cmd_stat, "time any command over repeated runs, compare variants" },
-	{ "help", cmd_help, "show this help, or a command's (perfbot help bench)" },
-	{ "version", cmd_version, "print perfbot's version" },
+	{ "bench", cmd_bench, "run a built-in microbenchmark, or sweep 1..N tasks", 0 },
+	{ "run", cmd_run, "run a job file's atomic jobs and store the results", CMD_STORE },
+	{ "install", cmd_install, "install the Debian packages a job file needs", 0 },
+	{ "job", cmd_job, "split a job file into its atomic jobs", 0 },
+	{ "results", cmd_results, "list stored results, or show one run", CMD_STORE },
+	{ "compare", cmd_compare, "what changed between commits, with statistics", CMD_STORE },
+	{ "bisect", cmd_bisect, "find the commit that changed a metric, under noise", CMD_STORE },
+	{ "report", cmd_report, "write the report: text, email, html or json", CMD_STORE },
+	{ "import", cmd_import, "load LKP matrix.json or CSV results into the store", CMD_STORE },
+	{ "stat", cmd_stat, "time any command over repeated runs, compare variants", 0 },
+	{ "help", cmd_help, "show this help, or a command's (perfbot help bench)", 0 },
+	{ "version", cmd_version, "print perfbot's version", 0 },
 };
 
 #define NR_SUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))
@@ -100,5 +107,13 @@ int main(int argc, char **argv)
 			argv[1]);
 		return EXIT_USAGE;
 	}
-	return sc->fn(argc - 1, argv + 1);
+	argc--;
+	argv++;
+	if (sc->flags & CMD_STORE) {
+		int ret = cmd_store_take_option(sc->name, &argc, argv);
+
+		if (ret)
+			return ret;
+	}
+	return sc->fn(argc, argv);
 }

@@ -76,7 +76,7 @@ static const char bisect_usage[] =
 	"      --confidence P    stop when one commit is first bad with this\n"
 	"                        probability (default 0.99)\n"
 	"      --max-runs N      at most N runs on the candidates (default 200)\n"
-	"      --db PATH         the results database (as perfbot run)\n"
+	CMD_DB_USAGE
 	"      --json            status: the result document (docs/bisect.md)\n"
 	"\n"
 	"ID defaults to the latest bisection.  Exit status of start and resume:\n"
@@ -85,7 +85,7 @@ static const char bisect_usage[] =
 	"(bad), 125 (skip: cannot tell or cannot build) or 128 and above (abort).\n";
 
 struct bisect_args {
-	const char *repo, *good, *bad, *metric, *build, *db, *job_path;
+	const char *repo, *good, *bad, *metric, *build, *job_path;
 	char **sets;
 	size_t nr_sets;
 	double confidence;
@@ -114,7 +114,7 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 		      char ***rest, int *nrest)
 {
 	enum { OPT_REPO = 256, OPT_GOOD, OPT_BAD, OPT_METRIC, OPT_BUILD, OPT_CONF,
-	       OPT_MAX, OPT_DB, OPT_JSON };
+	       OPT_MAX, OPT_JSON };
 	static const struct option longopts[] = {
 		{ "repo", required_argument, NULL, OPT_REPO },
 		{ "good", required_argument, NULL, OPT_GOOD },
@@ -125,7 +125,6 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 		{ "build", required_argument, NULL, OPT_BUILD },
 		{ "confidence", required_argument, NULL, OPT_CONF },
 		{ "max-runs", required_argument, NULL, OPT_MAX },
-		{ "db", required_argument, NULL, OPT_DB },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "set", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
@@ -178,11 +177,6 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 				return usage_error("invalid --max-runs '%s': expected a number of runs from 1 to 1000000",
 						   optarg);
 			break;
-		case OPT_DB:
-			if (!*optarg)
-				return usage_error("--db needs a path");
-			a->db = optarg;
-			break;
 		case OPT_JSON:
 			a->json = true;
 			break;
@@ -215,11 +209,6 @@ static int refuse(const char *sub, const struct bisect_args *a, bool json)
 	if (!json && a->json)
 		return usage_error("%s does not take --json", sub);
 	return 0;
-}
-
-static char *db_location(const struct bisect_args *a)
-{
-	return a->db ? strdup(a->db) : store_default_location();
 }
 
 /* ---- output ---- */
@@ -540,7 +529,7 @@ static int cmd_start(struct bisect_args *a, char **rest, int nrest)
 	struct bisect_spec spec = { 0 };
 	struct atomic_job *job = NULL;
 	struct store *s = NULL;
-	char *db = NULL, *text = NULL, err[1024];
+	char *text = NULL;
 	int64_t id = 0;
 	int ret;
 
@@ -561,19 +550,13 @@ static int cmd_start(struct bisect_args *a, char **rest, int nrest)
 	if (ret)
 		goto out;
 	prune_own_worktrees(spec.repo);
-	db = db_location(a);
-	if (!db) {
-		ret = failure("no database location: give --db PATH or set PERFBOT_DB");
-		goto out;
-	}
 	if (bisect_spec_to_json(&spec, &text)) {
 		ret = failure("out of memory");
 		goto out;
 	}
-	if (store_open(db, STORE_WRITE, &s, err, sizeof(err))) {
-		ret = failure("%s", err);
+	ret = cmd_store_open("bisect", STORE_WRITE, &s);
+	if (ret)
 		goto out;
-	}
 	if (store_bisect_add(s, "running", text, &id)) {
 		ret = failure("%s", store_error(s));
 		goto out;
@@ -589,7 +572,6 @@ out:
 	bisect_spec_release(&spec);
 	store_close(s);
 	free(text);
-	free(db);
 	return ret;
 }
 
@@ -619,18 +601,9 @@ static bool finished(const char *status)
 	       !strcmp(status, "no-change") || !strcmp(status, "undecided");
 }
 
-static int open_store(const struct bisect_args *a, enum store_mode mode,
-		      struct store **s)
+static int open_store(enum store_mode mode, struct store **s)
 {
-	char *db = db_location(a), err[1024];
-	int ret = 0;
-
-	if (!db)
-		return failure("no database location: give --db PATH or set PERFBOT_DB");
-	if (store_open(db, mode, s, err, sizeof(err)))
-		ret = failure("%s", err);
-	free(db);
-	return ret;
+	return cmd_store_open("bisect", mode, s);
 }
 
 static int cmd_resume(struct bisect_args *a, char **rest, int nrest)
@@ -642,7 +615,7 @@ static int cmd_resume(struct bisect_args *a, char **rest, int nrest)
 	json_t *r;
 	int ret = refuse("resume", a, false);
 
-	if (ret || (ret = open_store(a, STORE_WRITE, &s)) ||
+	if (ret || (ret = open_store(STORE_WRITE, &s)) ||
 	    (ret = find_bisection(s, rest, nrest, &b)))
 		goto out;
 	if (!strcmp(b.status, "reset")) {
@@ -719,7 +692,7 @@ static int cmd_status(struct bisect_args *a, char **rest, int nrest)
 	json_t *r = NULL;
 	int ret = refuse("status", a, true);
 
-	if (ret || (ret = open_store(a, STORE_READ, &s)) ||
+	if (ret || (ret = open_store(STORE_READ, &s)) ||
 	    (ret = find_bisection(s, rest, nrest, &b)))
 		goto out;
 	/* any state: running and failed ones are completed from the spec */
@@ -761,7 +734,7 @@ static int cmd_log(struct bisect_args *a, char **rest, int nrest)
 	size_t nr = 0;
 	int ret = refuse("log", a, false);
 
-	if (ret || (ret = open_store(a, STORE_READ, &s)) ||
+	if (ret || (ret = open_store(STORE_READ, &s)) ||
 	    (ret = find_bisection(s, rest, nrest, &b)))
 		goto out;
 	if (store_bisect_log(s, b.id, &lines, &nr)) {
@@ -793,7 +766,7 @@ static int cmd_reset(struct bisect_args *a, char **rest, int nrest)
 	struct store *s = NULL;
 	int ret = refuse("reset", a, false);
 
-	if (ret || (ret = open_store(a, STORE_WRITE, &s)) ||
+	if (ret || (ret = open_store(STORE_WRITE, &s)) ||
 	    (ret = find_bisection(s, rest, nrest, &b)))
 		goto out;
 	if (store_bisect_update(s, b.id, "reset", NULL)) {
@@ -845,7 +818,7 @@ static int cmd_run_step(struct bisect_args *a, char **rest, int nrest)
 		ret = STEP_ABORT;
 		goto out;
 	}
-	if (open_store(a, STORE_WRITE, &s)) {
+	if (open_store(STORE_WRITE, &s)) {
 		ret = STEP_ABORT;
 		goto out;
 	}

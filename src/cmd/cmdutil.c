@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * The message echoes values from files, benchmarks and git: their control
@@ -95,5 +96,73 @@ int cmd_print_json(const char *who, json_t *j)
 		return -1;
 	}
 	putchar('\n');
+	return 0;
+}
+
+static const char *store_given;	/* --db as given, pointing into argv */
+static char *store_location;	/* resolved, owned; freed at exit */
+
+static void free_store_location(void)
+{
+	free(store_location);
+}
+
+int cmd_store_take_option(const char *who, int *argc, char **argv)
+{
+	int out = 1;
+
+	for (int i = 1; i < *argc; i++) {
+		const char *value = NULL;
+
+		if (!strcmp(argv[i], "--")) {
+			while (i < *argc)
+				argv[out++] = argv[i++];
+			break;
+		}
+		if (!strcmp(argv[i], "--db")) {
+			if (i + 1 >= *argc)
+				return cmd_usage_error(who, "option '--db' needs a value");
+			value = argv[++i];
+		} else if (!strncmp(argv[i], "--db=", 5)) {
+			value = argv[i] + 5;
+		} else {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (!*value)
+			return cmd_usage_error(who, "--db needs a path");
+		store_given = value;	/* the last one wins, as getopt's would */
+	}
+	argv[out] = NULL;
+	*argc = out;
+	return 0;
+}
+
+const char *cmd_store_location(const char *who)
+{
+	if (store_location)
+		return store_location;
+	store_location = store_given ? strdup(store_given) : store_default_location();
+	if (!store_location) {
+		if (store_given)
+			cmd_failure(who, "out of memory");
+		else
+			cmd_failure(who, "no database location: give --db PATH or set PERFBOT_DB (no home directory is known)");
+		return NULL;
+	}
+	atexit(free_store_location);
+	return store_location;
+}
+
+int cmd_store_open(const char *who, enum store_mode mode, struct store **s)
+{
+	const char *location = cmd_store_location(who);
+	char err[1024];
+
+	*s = NULL;
+	if (!location)
+		return EXIT_FAILED;
+	if (store_open(location, mode, s, err, sizeof(err)))
+		return cmd_failure(who, "%s", err);
 	return 0;
 }

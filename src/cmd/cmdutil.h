@@ -15,6 +15,7 @@
 #define PERFBOT_CMD_CMDUTIL_H
 
 #include "job/job.h"
+#include "store/store.h"
 
 #include <jansson.h>
 
@@ -37,5 +38,27 @@ int cmd_lifetime_start(const char *who);
 int cmd_parse_duration(const char *who, const char *what, const char *arg,
 		       double *out);
 int cmd_print_json(const char *who, json_t *j);
+
+/*
+ * --db, for the commands perfbot.c's table marks CMD_STORE (git's
+ * RUN_SETUP is the model): main() takes `--db PATH` or `--db=PATH` out of
+ * argv wherever it stands before a `--`, so the command's own parser never
+ * sees it, and the command opens the store with cmd_store_open().
+ * cmd_store_take_option() returns 0, or EXIT_USAGE after printing "--db
+ * needs a path" (an empty or missing value); the last --db given wins.
+ * cmd_store_location() is --db, else store_default_location(); NULL with
+ * "no database location: ..." printed when there is neither.
+ * cmd_store_open() opens it in `mode`: 0, or EXIT_FAILED after printing
+ * the store's message.  CMD_DB_USAGE is the line every usage shows.
+ * Main thread only.
+ */
+int cmd_store_take_option(const char *who, int *argc, char **argv);
+const char *cmd_store_location(const char *who);
+int cmd_store_open(const char *who, enum store_mode mode, struct store **s);
+
+#define CMD_DB_USAGE \
+	"      --db PATH         the results database (default: $PERFBOT_DB, else\n" \
+	"                        $XDG_DATA_HOME/perfbot/results.db, else\n" \
+	"                        ~/.local/share/perfbot/results.db)\n"
 
 #endif

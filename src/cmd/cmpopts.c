@@ -23,11 +23,6 @@ int cmpopts_option(struct cmpopts *o, int c, const char *arg)
 	int err;
 
 	switch (c) {
-	case CMPOPT_DB:
-		if (!*arg)
-			return cmd_usage_error(o->who, "--db needs a path");
-		o->db = arg;
-		return 0;
 	case 's':
 		if (!strchr(arg, '=') || *arg == '=')
 			return cmd_usage_error(o->who, "invalid -s '%s': expected KEY=VALUE", arg);
@@ -64,13 +59,7 @@ int cmpopts_option(struct cmpopts *o, int c, const char *arg)
 
 int cmpopts_finish(struct cmpopts *o)
 {
-	if (o->db)
-		return 0;
-	o->db = o->db_owned = store_default_location();
-	if (!o->db)
-		return cmd_failure(o->who,
-				   "no database location: give --db PATH or set PERFBOT_DB (no home directory is known)");
-	return 0;
+	return cmd_store_location(o->who) ? 0 : EXIT_FAILED;
 }
 
 void cmpopts_apply(const struct cmpopts *o, struct compare_opts *out)
@@ -85,21 +74,15 @@ void cmpopts_apply(const struct cmpopts *o, struct compare_opts *out)
 
 int cmpopts_open_store(const struct cmpopts *o, struct store **s)
 {
-	char err[1024];
-
-	if (store_open(o->db, STORE_READ, s, err, sizeof(err)))
-		return cmd_failure(o->who, "%s", err);
-	return 0;
+	return cmd_store_open(o->who, STORE_READ, s);
 }
 
 void cmpopts_release(struct cmpopts *o)
 {
-	free(o->db_owned);
 	free(o->sets);
 	for (size_t i = 0; o->rules && i < o->nr_rules; i++)
 		free((char *)o->rules[i].pattern);
 	free(o->rules);
-	o->db_owned = NULL;
 	o->sets = NULL;
 	o->rules = NULL;
 }

@@ -1,13 +1,13 @@
 /*
  * cmpopts.h - the options of every command that compares stored results
- * (perfbot compare, perfbot report): --db, -s/--set, --testbox, --repo,
- * --min-change, --alpha.  One parser, so that they accept and refuse the
+ * (perfbot compare, perfbot report): -s/--set, --testbox, --repo,
+ * --min-change, --alpha (--db is main()'s: cmdutil.h).  One parser, so that they accept and refuse the
  * same values with the same messages.
  *
  * A command lists CMPOPTS_LONGOPTS in its getopt_long() table and "s:" in
  * its short options, and hands every option to cmpopts_option() first.
- * Strings point into argv; the rules' patterns and db_owned are owned and
- * freed by cmpopts_release().  Use from one thread.
+ * Strings point into argv; the rules' patterns are owned and freed by
+ * cmpopts_release().  Use from one thread.
  */
 #ifndef PERFBOT_CMD_CMPOPTS_H
 #define PERFBOT_CMD_CMPOPTS_H
@@ -20,15 +20,13 @@
 #include <stddef.h>
 
 enum {
-	CMPOPT_DB = 1000,
-	CMPOPT_TESTBOX,
+	CMPOPT_TESTBOX = 1000,
 	CMPOPT_REPO,
 	CMPOPT_MIN_CHANGE,
 	CMPOPT_ALPHA,
 };
 
 #define CMPOPTS_LONGOPTS \
-	{ "db", required_argument, NULL, CMPOPT_DB }, \
 	{ "set", required_argument, NULL, 's' }, \
 	{ "testbox", required_argument, NULL, CMPOPT_TESTBOX }, \
 	{ "repo", required_argument, NULL, CMPOPT_REPO }, \
@@ -37,8 +35,6 @@ enum {
 
 struct cmpopts {
 	const char *who;		/* the command, for messages */
-	const char *db;
-	char *db_owned;
 	const char *testbox;		/* may be NULL */
 	const char *repo;		/* resolves tags and branches; may be NULL */
 	char **sets;			/* KEY=VALUE */
@@ -59,7 +55,7 @@ int cmpopts_init(struct cmpopts *o, const char *who, int argc);
  */
 int cmpopts_option(struct cmpopts *o, int c, const char *arg);
 
-/* After the options: the default database; 0 or the exit status printed. */
+/* After the options: the database's location; 0 or the exit status printed. */
 int cmpopts_finish(struct cmpopts *o);
 
 /* The compare options the command line asks for. */

@@ -44,9 +44,7 @@ static const char compare_usage[] =
 	"Welch's test through Benjamini-Hochberg at q = alpha with a 5% floor.\n"
 	"Verdicts need 3 runs a side; with fewer the numbers are still shown.\n"
 	"\n"
-	"      --db PATH         the results database (default: $PERFBOT_DB, else\n"
-	"                        $XDG_DATA_HOME/perfbot/results.db, else\n"
-	"                        ~/.local/share/perfbot/results.db)\n"
+	CMD_DB_USAGE
 	"  -s, --set KEY=VALUE   only jobs whose parameter KEY is VALUE (repeatable)\n"
 	"      --testbox HOST    only runs on HOST\n"
 	"      --repo DIR        resolve commits the store does not know by name\n"
@@ -71,7 +69,7 @@ static const char compare_usage[] =
 enum format { FORMAT_TEXT, FORMAT_PERF_STAT };
 
 struct compare_args {
-	struct cmpopts sel;	/* --db, -s, --testbox, --repo, --min-change, --alpha */
+	struct cmpopts sel;	/* -s, --testbox, --repo, --min-change, --alpha */
 	bool all, ci, json;
 	enum format format;
 	char **given;		/* the commits as given, into argv */

@@ -40,31 +40,28 @@ static const char import_usage[] =
 	"              run is an integer id, and the lines of one id are one\n"
 	"              run.  Fields may be in double quotes.\n"
 	"\n"
-	"      --commit C      the commit the results are of (required)\n"
-	"      --job NAME      the atomic job they are of (required)\n"
-	"      --testbox T     the machine they ran on (default: this hostname)\n"
-	"      --testcase TC   default: the first stat name's part before '.'\n"
-	"                      that is not a monitor's (dmesg, proc-vmstat, ...),\n"
-	"                      else NAME's part before the first '-'\n"
-	"      --db PATH       the results database (default: $PERFBOT_DB, else\n"
-	"                      $XDG_DATA_HOME/perfbot/results.db, else\n"
-	"                      ~/.local/share/perfbot/results.db)\n"
-	"  -h, --help          show this help\n"
+	"      --commit C        the commit the results are of (required)\n"
+	"      --job NAME        the atomic job they are of (required)\n"
+	"      --testbox T       the machine they ran on (default: this hostname)\n"
+	"      --testcase TC     default: the first stat name's part before '.'\n"
+	"                        that is not a monitor's (dmesg, proc-vmstat, ...),\n"
+	"                        else NAME's part before the first '-'\n"
+	CMD_DB_USAGE
+	"  -h, --help            show this help\n"
 	"\n"
 	"Exit status: 0 imported, 1 a file that cannot be read or parsed, or a\n"
 	"store that cannot be written, 2 bad usage.\n";
 
 struct import_opts {
-	const char *format, *file, *commit, *job, *testbox, *testcase, *db;
+	const char *format, *file, *commit, *job, *testbox, *testcase;
 };
 
 #define failure(...) cmd_failure("import", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct import_opts *o)
 {
-	enum { OPT_DB = 256, OPT_TESTCASE, OPT_COMMIT, OPT_JOB, OPT_TESTBOX };
+	enum { OPT_TESTCASE = 256, OPT_COMMIT, OPT_JOB, OPT_TESTBOX };
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
 		{ "testcase", required_argument, NULL, OPT_TESTCASE },
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "job", required_argument, NULL, OPT_JOB },
@@ -80,9 +77,6 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
 		const char **to = NULL;
 
 		switch (c) {
-		case OPT_DB:
-			to = &o->db;
-			break;
 		case OPT_TESTCASE:
 			to = &o->testcase;
 			break;
@@ -169,7 +163,8 @@ static int import(const struct import_opts *o)
 	struct import_data d = { 0 };
 	struct store *s = NULL;
 	struct strbuf file = STRBUF_INIT;
-	char err[1024], *text, *testbox = NULL, *testcase = NULL, *db = NULL;
+	const char *db;
+	char err[1024], *text, *testbox = NULL, *testcase = NULL;
 	size_t len = 0, done = 0;
 	int ret = EXIT_FAILED, e;
 
@@ -200,15 +195,9 @@ static int import(const struct import_opts *o)
 		failure("out of memory");
 		goto out;
 	}
-	db = o->db ? strdup(o->db) : store_default_location();
-	if (!db) {
-		failure("no database location: give --db PATH or set PERFBOT_DB (no home directory is known)");
+	db = cmd_store_location("import");
+	if (!db || cmd_store_open("import", STORE_WRITE, &s))
 		goto out;
-	}
-	if (store_open(db, STORE_WRITE, &s, err, sizeof(err))) {
-		failure("%s", err);
-		goto out;
-	}
 	for (; done < d.nr; done++) {
 		int64_t id;
 
@@ -229,7 +218,6 @@ out:
 	strbuf_release(&file);
 	free(testbox);
 	free(testcase);
-	free(db);
 	return ret;
 }
 

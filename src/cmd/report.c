@@ -78,7 +78,7 @@ static const char report_usage[] =
 enum format { FORMAT_TEXT, FORMAT_EMAIL, FORMAT_HTML, FORMAT_JSON };
 
 struct report_args {
-	struct cmpopts sel;	/* --db, -s, --testbox, --repo, --min-change, --alpha */
+	struct cmpopts sel;	/* -s, --testbox, --repo, --min-change, --alpha */
 	int64_t bisect;		/* --bisect ID: that bisection's report; 0: none */
 	enum format format;
 	bool all, send;

@@ -35,16 +35,14 @@ static const char results_usage[] =
 	"complete runs.  'show' prints one run in full: its fields, parameters,\n"
 	"environment, every stat and the job it ran.\n"
 	"\n"
-	"      --db PATH       the results database (default: $PERFBOT_DB, else\n"
-	"                      $XDG_DATA_HOME/perfbot/results.db, else\n"
-	"                      ~/.local/share/perfbot/results.db)\n"
-	"      --testcase T    only runs of testcase T (will-it-scale, hackbench, ...)\n"
-	"      --commit C      only runs of commit C: a full sha, a unique prefix of\n"
-	"                      at least 4 digits, or a label (kernel release)\n"
-	"      --job NAME      only runs of the atomic job NAME\n"
-	"      --testbox HOST  only runs on HOST\n"
-	"      --json          print JSON instead of text\n"
-	"  -h, --help          show this help\n"
+	CMD_DB_USAGE
+	"      --testcase T      only runs of testcase T (will-it-scale, hackbench, ...)\n"
+	"      --commit C        only runs of commit C: a full sha, a unique prefix of\n"
+	"                        at least 4 digits, or a label (kernel release)\n"
+	"      --job NAME        only runs of the atomic job NAME\n"
+	"      --testbox HOST    only runs on HOST\n"
+	"      --json            print JSON instead of text\n"
+	"  -h, --help            show this help\n"
 	"\n"
 	"The KPI of a group is the stat its runs' environment names as 'kpi',\n"
 	"else the first stored of will-it-scale.per_thread_ops,\n"
@@ -56,7 +54,6 @@ static const char results_usage[] =
 	"database that cannot be read, 2 bad usage.\n";
 
 struct results_opts {
-	char *db;		/* owned */
 	struct store_filter filter;
 	bool json;
 	bool show;
@@ -69,9 +66,8 @@ struct results_opts {
 
 static int parse_args(int argc, char **argv, struct results_opts *o)
 {
-	enum { OPT_DB = 256, OPT_TESTCASE, OPT_COMMIT, OPT_JOB, OPT_TESTBOX, OPT_JSON };
+	enum { OPT_TESTCASE = 256, OPT_COMMIT, OPT_JOB, OPT_TESTBOX, OPT_JSON };
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
 		{ "testcase", required_argument, NULL, OPT_TESTCASE },
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "job", required_argument, NULL, OPT_JOB },
@@ -80,7 +76,7 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db = NULL, *filter_opt = NULL;
+	const char *filter_opt = NULL;
 	unsigned long id;
 	int c;
 
@@ -88,11 +84,6 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_DB:
-			if (!*optarg)
-				return usage_error("--db needs a path");
-			db = optarg;
-			break;
 		case OPT_TESTCASE:
 			o->filter.testcase = optarg;
 			filter_opt = "--testcase";
@@ -136,9 +127,6 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 		if (filter_opt)
 			return usage_error("%s is for listing, not for show", filter_opt);
 	}
-	o->db = db ? strdup(db) : store_default_location();
-	if (!o->db)
-		return failure("no database location: give --db PATH or set PERFBOT_DB (no home directory is known)");
 	return 0;
 }
 
@@ -539,20 +527,13 @@ int cmd_results(int argc, char **argv)
 {
 	struct results_opts o = { 0 };
 	struct store *s = NULL;
-	char err[1024];
 	int ret = parse_args(argc, argv, &o);
 
-	if (ret) {
-		ret = ret < 0 ? EXIT_OK : ret;
-		goto out;
-	}
-	if (store_open(o.db, STORE_READ, &s, err, sizeof(err))) {
-		ret = failure("%s", err);
-		goto out;
-	}
-	ret = o.show ? show_run(s, &o) : list_results(s, &o);
-out:
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	ret = cmd_store_open("results", STORE_READ, &s);
+	if (!ret)
+		ret = o.show ? show_run(s, &o) : list_results(s, &o);
 	store_close(s);
-	free(o.db);
 	return ret;
 }

@@ -37,21 +37,20 @@ static const char run_usage[] =
 	"Run every atomic job of JOB.yaml REPEAT times with the system monitors\n"
 	"around it, and store each run.\n"
 	"\n"
-	"  -r, --repeat N       runs of each atomic job (default: the job's\n"
-	"                       repeat:, else %d)\n"
-	"  -s KEY=VALUE         override or narrow a job parameter; repeatable\n"
-	"      --commit REV     the commit to record: a label without --repo (default:\n"
-	"                       the running kernel's release, as LKP labels local\n"
-	"                       runs); with --repo, a revision of that repository\n"
-	"                       (default HEAD), checked out in a git worktree where\n"
-	"                       the job's build: runs and exec: commands find it as\n"
-	"                       $PERFBOT_SRC\n"
-	"      --repo DIR       the git repository of the commit\n"
-	"      --db PATH        the result store (default: $PERFBOT_DB, else\n"
-	"                       $XDG_DATA_HOME/perfbot/results.db)\n"
-	"      --no-monitors    run the benchmarks alone\n"
-	"      --dry-run        print what would run; run and store nothing\n"
-	"  -h, --help           show this help\n"
+	"  -r, --repeat N        runs of each atomic job (default: the job's\n"
+	"                        repeat:, else %d)\n"
+	"  -s KEY=VALUE          override or narrow a job parameter; repeatable\n"
+	"      --commit REV      the commit to record: a label without --repo (default:\n"
+	"                        the running kernel's release, as LKP labels local\n"
+	"                        runs); with --repo, a revision of that repository\n"
+	"                        (default HEAD), checked out in a git worktree where\n"
+	"                        the job's build: runs and exec: commands find it as\n"
+	"                        $PERFBOT_SRC\n"
+	"      --repo DIR        the git repository of the commit\n"
+	CMD_DB_USAGE
+	"      --no-monitors     run the benchmarks alone\n"
+	"      --dry-run         print what would run; run and store nothing\n"
+	"  -h, --help            show this help\n"
 	"\n"
 	"Exit status: 0 every run complete, 1 a run failed (it is stored as\n"
 	"failed and the next one goes on) or the store failed, 2 bad usage or a\n"
@@ -61,7 +60,7 @@ static const char run_usage[] =
 struct run_opts {
 	const char *job_path;
 	unsigned long repeat;
-	const char *commit, *repo, *db;
+	const char *commit, *repo;
 	bool monitors, dry_run;
 	char *overrides[MAX_OVERRIDES];
 	size_t nr_overrides;
@@ -71,12 +70,11 @@ struct run_opts {
 
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
-	enum { OPT_COMMIT = 256, OPT_REPO, OPT_DB, OPT_NO_MON, OPT_DRY };
+	enum { OPT_COMMIT = 256, OPT_REPO, OPT_NO_MON, OPT_DRY };
 	static const struct option longopts[] = {
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "repo", required_argument, NULL, OPT_REPO },
-		{ "db", required_argument, NULL, OPT_DB },
 		{ "no-monitors", no_argument, NULL, OPT_NO_MON },
 		{ "dry-run", no_argument, NULL, OPT_DRY },
 		{ "help", no_argument, NULL, 'h' },
@@ -105,9 +103,6 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case OPT_REPO:
 			o->repo = optarg;
-			break;
-		case OPT_DB:
-			o->db = optarg;
 			break;
 		case OPT_NO_MON:
 			o->monitors = false;
@@ -225,7 +220,8 @@ int cmd_run(int argc, char **argv)
 	struct atomic_job *jobs = NULL;
 	struct job_error jerr = { 0 };
 	struct store *store = NULL;
-	char *db = NULL, *sha = NULL, *worktree = NULL, *cache = NULL;
+	const char *db;
+	char *sha = NULL, *worktree = NULL, *cache = NULL;
 	char label[256], err[512];
 	size_t nr = 0, total_runs = 0, done = 0;
 	bool any_failed = false;
@@ -272,9 +268,8 @@ int cmd_run(int argc, char **argv)
 	} else if (kernel_release(label, sizeof(label))) {
 		snprintf(label, sizeof(label), "local");
 	}
-	db = o.db ? strdup(o.db) : store_default_location();
+	db = cmd_store_location("run");
 	if (!db) {
-		fprintf(stderr, "perfbot: run: no --db and no home directory for the default store\n");
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -289,11 +284,9 @@ int cmd_run(int argc, char **argv)
 	if (o.repo && git_worktree_prune_own(o.repo) < 0)
 		fprintf(stderr, "perfbot: run: warning: cannot look for perfbot's stale worktrees in %s\n",
 			o.repo);
-	if (store_open(db, STORE_WRITE, &store, err, sizeof(err))) {
-		fprintf(stderr, "perfbot: run: %s\n", err);
-		ret = EXIT_FAILED;
+	ret = cmd_store_open("run", STORE_WRITE, &store);
+	if (ret)
 		goto out;
-	}
 	interrupt_install();
 	if (o.repo && needs_worktree(jobs, nr)) {
 		int e = make_temp_dir(NULL, "perfbot-worktrees", &cache);
@@ -362,7 +355,6 @@ out:
 	}
 	if (store)
 		store_close(store);
-	free(db);
 	free(sha);
 	atomic_jobs_release(jobs, nr);
 	return ret;

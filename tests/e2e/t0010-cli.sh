@@ -91,5 +91,42 @@ bad_input "unknown option '--frob'" futex1 --frob
 bad_input "option '-t' needs a value" futex1 -t
 bad_input "--csv is only for --sweep" futex1 --csv
 bad_input "unexpected argument 'extra'" futex1 extra
+
+# --db is main()'s for every command that uses the store (cmdutil.h): the
+# same message for all, the last one given wins, '--db=PATH' is the same
+# as '--db PATH', and nothing after '--' is taken for it
+for cmd in run results compare report bisect import; do
+	run_perfbot 10 "$cmd" --db ""
+	if [ "$rc" -eq 2 ] && [ "$err" = "perfbot: $cmd: --db needs a path" ]; then
+		ok "$cmd --db '': exit 2, one message"
+	else
+		not_ok "$cmd --db '': exit $rc"
+		diag "$err"
+	fi
+	run_perfbot 10 "$cmd" --db
+	if [ "$rc" -eq 2 ] && [ "$err" = "perfbot: $cmd: option '--db' needs a value" ]; then
+		ok "$cmd --db: exit 2, one message"
+	else
+		not_ok "$cmd --db: exit $rc"
+		diag "$err"
+	fi
+done
+for form in "--db=$SANDBOX/db-eq.db" "--db $SANDBOX/other.db --db $SANDBOX/db-eq.db"; do
+	# shellcheck disable=SC2086 # the form is two words or four
+	run_perfbot 10 results $form
+	if [ "$rc" -eq 1 ] && [ "$err" = "perfbot: results: no results yet at $SANDBOX/db-eq.db" ]; then
+		ok "results $form: that store"
+	else
+		not_ok "results $form: exit $rc"
+		diag "$err"
+	fi
+done
+run_perfbot 10 stat -r 1 --db -- true
+if [ "$rc" -eq 2 ] && echo "$err" | grep -q "unknown option '--db'"; then
+	ok "stat does not use the store: --db is its usage error"
+else
+	not_ok "stat --db: exit $rc"
+	diag "$err"
+fi
 check_nothing_left "bad input"
 finish
