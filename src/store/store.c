@@ -6,6 +6,7 @@
 #include "store/internal.h"
 #include "util/fsutil.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <pwd.h>
@@ -18,7 +19,8 @@
 int store_vfail(char *buf, size_t len, int err, const char *fmt, va_list ap)
 {
 	if (buf && len) {
-		vsnprintf(buf, len, fmt, ap);
+		/* a message too long for the buffer ends in "...", never silently */
+		vfmt_marked(buf, len, fmt, ap);
 		/*
 		 * One line: SQLite quotes a damaged file's schema text, with
 		 * its newlines and tabs, into its messages.
