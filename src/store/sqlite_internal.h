@@ -36,6 +36,7 @@
 
 /* The schema versions that added what older files lack (schema.c). */
 #define SCHEMA_BISECT 2		/* bisect, bisect_log, bisect_mark */
+#define SCHEMA_STAT_META 3	/* run_stat_meta; status 'unsupported' */
 
 /* Statement ids, by the file that holds their SQL. */
 enum stmt_id {
@@ -54,12 +55,14 @@ enum stmt_id {
 	ST_PARAM_ADD,
 	ST_ENV_ADD,
 	ST_VALUE_ADD,
+	ST_STAT_META_ADD,
 	ST_GROUPS,
 	ST_GROUP_RUNS,
 	ST_RUN_GET,
 	ST_PARAMS_GET,
 	ST_ENV_GET,
 	ST_STATS_GET,
+	ST_STAT_META_GET,
 	ST_COMMIT_EXACT,
 	ST_COMMIT_RANGE,
 	/* sqlite_samples.c */
@@ -67,6 +70,7 @@ enum stmt_id {
 	ST_RUN_VALUES,
 	ST_NAME_RANGE,
 	ST_NAME_BY_ID,
+	ST_GROUP_STAT_META,
 	/* sqlite_bisect.c */
 	ST_BISECT_ADD,
 	ST_BISECT_GET,

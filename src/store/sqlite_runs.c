@@ -34,10 +34,15 @@ static const char *const runs_sql[NR_STMTS] = {
 	/* OR REPLACE: an unfinished statmap may hold a name twice, last wins */
 	[ST_VALUE_ADD] =
 		"INSERT OR REPLACE INTO stat_value (run_id, name_id, value) VALUES (?1, ?2, ?3)",
+	/* OR REPLACE: a list built by hand may declare a stat twice, last wins */
+	[ST_STAT_META_ADD] =
+		"INSERT OR REPLACE INTO run_stat_meta (run_id, name_id, unit, better, kpi)"
+		" VALUES (?1, ?2, ?3, ?4, ?5)",
 	[ST_GROUPS] =
 		"SELECT testbox, job, \"commit\", max(testcase),"
 		" sum(status = 'complete'), sum(status = 'failed'),"
-		" sum(status = 'incomplete'), max(id), max(started), count(*)"
+		" sum(status = 'incomplete'), sum(status = 'unsupported'),"
+		" max(id), max(started), count(*)"
 		" FROM runs"
 		" WHERE (?1 IS NULL OR testcase = ?1)"
 		" AND (?2 IS NULL OR \"commit\" = ?2"
@@ -57,6 +62,9 @@ static const char *const runs_sql[NR_STMTS] = {
 	[ST_STATS_GET] =
 		"SELECT n.name, v.value, v.name_id FROM stat_value v"
 		" LEFT JOIN stat_name n ON n.id = v.name_id WHERE v.run_id = ?1",
+	[ST_STAT_META_GET] =
+		"SELECT n.name, m.unit, m.better, m.kpi, m.name_id FROM run_stat_meta m"
+		" LEFT JOIN stat_name n ON n.id = m.name_id WHERE m.run_id = ?1",
 	[ST_COMMIT_EXACT] = "SELECT 1 FROM runs WHERE \"commit\" = ?1 LIMIT 1",
 	[ST_COMMIT_RANGE] =
 		"SELECT DISTINCT \"commit\" FROM runs"
@@ -228,6 +236,34 @@ static int put_stats(struct sqlite_store *ss, int64_t run_id,
 	return 0;
 }
 
+static int put_meta(struct sqlite_store *ss, int64_t run_id,
+		    const struct stat_meta_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct stat_meta *m = &l->v[i];
+		sqlite3_stmt *st;
+		int64_t name_id = 0;
+		int rc, err;
+
+		err = intern(ss, m->name, &name_id);
+		if (err)
+			return err;
+		st = stmt(ss, ST_STAT_META_ADD);
+		if (!st)
+			return ss_prep_err(ss);
+		sqlite3_bind_int64(st, 1, run_id);
+		sqlite3_bind_int64(st, 2, name_id);
+		ss_bind_text(st, 3, m->unit ? m->unit : "");
+		sqlite3_bind_int(st, 4, m->better);
+		sqlite3_bind_int(st, 5, m->kpi);
+		rc = sqlite3_step(st);
+		ss_done(st);
+		if (rc != SQLITE_DONE)
+			return ss_db_fail(ss, rc, "cannot store a stat's declaration");
+	}
+	return 0;
+}
+
 int sqlite_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
 {
 	struct sqlite_store *ss = to_ss(s);
@@ -271,6 +307,8 @@ int sqlite_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
 		err = put_strmap(ss, ST_ENV_ADD, id, &r->env);
 	if (!err)
 		err = put_stats(ss, id, &r->stats);
+	if (!err)
+		err = put_meta(ss, id, &r->meta);
 	if (!err)
 		err = ss_commit(ss, "cannot commit the run");
 	if (err)
@@ -319,8 +357,9 @@ static const struct col group_cols[] = {
 	{ 4, COL_COUNT, offsetof(struct store_group, runs_complete), "a group", 0, 0 },
 	{ 5, COL_COUNT, offsetof(struct store_group, runs_failed), "a group", 0, 0 },
 	{ 6, COL_COUNT, offsetof(struct store_group, runs_incomplete), "a group", 0, 0 },
-	COL(7, COL_ID, struct store_group, last_run_id),
-	COL(8, COL_REAL, struct store_group, last_started),
+	{ 7, COL_COUNT, offsetof(struct store_group, runs_unsupported), "a group", 0, 0 },
+	COL(8, COL_ID, struct store_group, last_run_id),
+	COL(9, COL_REAL, struct store_group, last_started),
 };
 
 int sqlite_list_groups(struct store *s, const struct store_filter *f,
@@ -351,8 +390,9 @@ int sqlite_list_groups(struct store *s, const struct store_filter *f,
 		}
 		err = ss_read_cols(ss, st, "a run", group_cols, ARRAY_LEN(group_cols),
 				   one);
-		if (!err && one->runs_complete + one->runs_failed + one->runs_incomplete !=
-			    (size_t)sqlite3_column_int64(st, 9))
+		if (!err && one->runs_complete + one->runs_failed + one->runs_incomplete +
+				    one->runs_unsupported !=
+			    (size_t)sqlite3_column_int64(st, 10))
 			err = ss_damaged(ss, "a run of %s on %s has an unknown status",
 					 one->job, one->testbox);
 		if (err)
@@ -465,7 +505,7 @@ static int get_strmap(struct sqlite_store *ss, enum stmt_id id, const char *row,
 static int parse_status(const char *s, enum run_status *status)
 {
 	static const enum run_status all[] = { RUN_COMPLETE, RUN_FAILED,
-					       RUN_INCOMPLETE };
+					       RUN_INCOMPLETE, RUN_UNSUPPORTED };
 
 	for (size_t i = 0; s && i < ARRAY_LEN(all); i++) {
 		if (!strcmp(s, run_status_name(all[i]))) {
@@ -563,6 +603,63 @@ static int get_stats(struct sqlite_store *ss, const char *row, int64_t run_id,
 	return 0;
 }
 
+static int cmp_meta_name(const void *a, const void *b)
+{
+	return strcmp(((const struct stat_meta *)a)->name,
+		      ((const struct stat_meta *)b)->name);
+}
+
+/* ST_STAT_META_GET's columns after the name id (4), read first */
+static const struct col meta_cols[] = {
+	COL(0, COL_TEXT, struct stat_meta, name),
+	COL(1, COL_TEXT, struct stat_meta, unit),
+	{ 2, COL_INT, offsetof(struct stat_meta, better), NULL, -1, 1 },
+	COL(3, COL_BOOL, struct stat_meta, kpi),
+};
+
+/* The run's declarations, sorted by name; none in a file older than them. */
+static int get_meta(struct sqlite_store *ss, const char *row, int64_t run_id,
+		    struct stat_meta_list *meta)
+{
+	sqlite3_stmt *st;
+	bool has;
+	int rc, err = ss_schema_has(ss, SCHEMA_STAT_META, &has);
+
+	if (err || !has)
+		return err;
+	st = stmt(ss, ST_STAT_META_GET);
+	if (!st)
+		return ss_prep_err(ss);
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct stat_meta *m = vec_push_zero(meta);
+		int64_t name_id;
+
+		err = m ? col_id(ss, st, 4, row, &name_id)
+			: store_fail(&ss->base, -ENOMEM, "out of memory");
+		if (!err && sqlite3_column_type(st, 0) == SQLITE_NULL)
+			err = ss_damaged(ss, "%s declares stat %lld, which has no name",
+					 row, (long long)name_id);
+		if (!err)
+			err = ss_read_cols(ss, st, row, meta_cols, ARRAY_LEN(meta_cols), m);
+		if (err)
+			break;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ss_db_fail(ss, rc, "cannot read a run's declared stats");
+	ss_done(st);
+	if (err)
+		return err;
+	/* by name, as its stats; (run_id, name_id) and names are keys */
+	if (meta->n > 1)
+		qsort(meta->v, meta->n, sizeof(*meta->v), cmp_meta_name);
+	for (size_t i = 1; i < meta->n; i++)
+		if (!strcmp(meta->v[i - 1].name, meta->v[i].name))
+			return ss_damaged(ss, "%s declares the stat '%s' twice", row,
+					  meta->v[i].name);
+	return 0;
+}
+
 int sqlite_get_run(struct store *s, int64_t run_id, struct run_record *r)
 {
 	struct sqlite_store *ss = to_ss(s);
@@ -581,6 +678,8 @@ int sqlite_get_run(struct store *s, int64_t run_id, struct run_record *r)
 		err = get_strmap(ss, ST_ENV_GET, row, run_id, &r->env, "environment key");
 	if (!err)
 		err = get_stats(ss, row, run_id, &r->stats);
+	if (!err)
+		err = get_meta(ss, row, run_id, &r->meta);
 	ss_rollback(ss);	/* ends the read transaction */
 	if (err)
 		run_record_release(r);

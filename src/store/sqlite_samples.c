@@ -28,6 +28,17 @@ static const char *const samples_sql[NR_STMTS] = {
 	[ST_NAME_RANGE] =
 		"SELECT id, name FROM stat_name WHERE id BETWEEN ?1 AND ?2",
 	[ST_NAME_BY_ID] = "SELECT name FROM stat_name WHERE id = ?1",
+	/*
+	 * The declarations of the group's complete runs in one query: a
+	 * handful a run.  Newest run first within a stat, so the first row
+	 * of a name id is the one that counts.
+	 */
+	[ST_GROUP_STAT_META] =
+		"SELECT m.name_id, m.run_id, m.unit, m.better, m.kpi"
+		" FROM runs r JOIN run_stat_meta m ON m.run_id = r.id"
+		" WHERE r.testbox = ?1 AND r.job = ?2 AND r.\"commit\" = ?3"
+		" AND r.status = 'complete'"
+		" ORDER BY m.name_id, m.run_id DESC",
 };
 
 static sqlite3_stmt *stmt(struct sqlite_store *ss, enum stmt_id id)
@@ -344,6 +355,106 @@ static int load_sample_names(struct sqlite_store *ss, struct store_samples *out,
 	return err;
 }
 
+static int cmp_meta_name(const void *a, const void *b)
+{
+	return strcmp(((const struct stat_meta *)a)->name,
+		      ((const struct stat_meta *)b)->name);
+}
+
+/* ST_GROUP_STAT_META's columns after the ids (0, 1), read first */
+static const struct col meta_cols[] = {
+	COL(2, COL_TEXT, struct stat_meta, unit),
+	{ 3, COL_INT, offsetof(struct stat_meta, better), NULL, -1, 1 },
+	COL(4, COL_BOOL, struct stat_meta, kpi),
+};
+
+/*
+ * A declared stat without values in the group: its name id must still
+ * name a stat, as in store_get_run().  A handful at most, so a lookup each.
+ */
+static int check_declared_name(struct sqlite_store *ss, const char *row,
+			       int64_t name_id)
+{
+	sqlite3_stmt *st = stmt(ss, ST_NAME_BY_ID);
+	int rc;
+
+	if (!st)
+		return ss_prep_err(ss);
+	sqlite3_bind_int64(st, 1, name_id);
+	rc = sqlite3_step(st);
+	ss_done(st);
+	if (rc == SQLITE_DONE)
+		return ss_damaged(ss, "%s declares stat %lld, which has no name", row,
+				  (long long)name_id);
+	return rc == SQLITE_ROW ? 0 : ss_db_fail(ss, rc, "cannot read the stat names");
+}
+
+/*
+ * out->meta: for each loaded stat (the index maps its name id to its
+ * entry, whose name is read), the declaration of the newest complete run
+ * that declares it.  Every row read is checked, the older ones too.
+ */
+static int load_group_meta(struct sqlite_store *ss, const char *testbox,
+			   const char *job, const char *commit,
+			   struct store_samples *out, const struct id_index *index)
+{
+	int64_t last_name = 0, last_run = 0;
+	sqlite3_stmt *st;
+	bool has;
+	int rc, err = ss_schema_has(ss, SCHEMA_STAT_META, &has);
+
+	if (err || !has)
+		return err;
+	st = stmt(ss, ST_GROUP_STAT_META);
+	if (!st)
+		return ss_prep_err(ss);
+	ss_bind_text(st, 1, testbox);
+	ss_bind_text(st, 2, job);
+	ss_bind_text(st, 3, commit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct stat_meta m = { 0 };
+		int64_t name_id, run_id;
+		char row[64];
+
+		err = col_id(ss, st, 1, "a stat declaration", &run_id);
+		if (err)
+			break;
+		snprintf(row, sizeof(row), "run %lld", (long long)run_id);
+		err = col_id(ss, st, 0, row, &name_id);
+		if (!err)
+			err = ss_read_cols(ss, st, row, meta_cols, ARRAY_LEN(meta_cols), &m);
+		/* (run_id, name_id) is the key: a second row is a forged table */
+		if (!err && name_id == last_name && run_id == last_run)
+			err = ss_damaged(ss, "%s declares stat %lld twice", row,
+					 (long long)name_id);
+		/* the first row of a name id is its newest declaration */
+		if (!err && name_id != last_name) {
+			size_t h = id_index_find(index, name_id);
+
+			if (!index->ids[h]) {	/* declared, without values here */
+				err = check_declared_name(ss, row, name_id);
+			} else if (!(m.name = strdup(out->names[index->slots[h]])) ||
+				   vec_push(&out->meta, m)) {
+				err = store_fail(&ss->base, -ENOMEM, "out of memory");
+			} else {
+				m = (struct stat_meta){ 0 };	/* out->meta's now */
+			}
+		}
+		free(m.name);
+		free(m.unit);
+		if (err)
+			break;
+		last_name = name_id;
+		last_run = run_id;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ss_db_fail(ss, rc, "cannot read the declared stats");
+	ss_done(st);
+	if (!err && out->meta.n > 1)
+		qsort(out->meta.v, out->meta.n, sizeof(*out->meta.v), cmp_meta_name);
+	return err;
+}
+
 int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
 			const char *commit, struct store_samples *out)
 {
@@ -373,6 +484,9 @@ int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
 				      &max_id);
 	if (!err && out->nr)
 		err = load_sample_names(ss, out, &index, min_id, max_id);
+	/* before the sort: the index points at the entries as loaded */
+	if (!err && out->nr)
+		err = load_group_meta(ss, testbox, job, commit, out, &index);
 	if (!err && sort_samples(out))
 		err = store_fail(s, -ENOMEM, "out of memory");
 	/* names are UNIQUE: two ids of one name would be two stats of one name */
