@@ -141,12 +141,10 @@ int ss_check_writer(struct sqlite_store *ss)
 
 /* ---- statements and transactions ---- */
 
-sqlite3_stmt *ss_stmt(struct sqlite_store *ss, enum stmt_id id, const char *sql)
+sqlite3_stmt *ss_prepare(struct sqlite_store *ss, enum stmt_id id, const char *sql)
 {
 	int rc;
 
-	if (ss->st[id])
-		return ss->st[id];
 	/* each file passes the SQL of its own ids: another's is perfbot's bug */
 	BUG_ON(!sql);
 	rc = sqlite3_prepare_v3(ss->db, sql, -1, SQLITE_PREPARE_PERSISTENT,

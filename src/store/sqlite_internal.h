@@ -182,8 +182,15 @@ int ss_check_writer(struct sqlite_store *ss);
  * Statement id, whose SQL is `sql`, prepared on first use and kept for
  * the connection's life; NULL (message set, ss_prep_err()) when SQLite
  * cannot prepare it.  Each file passes its own SQL through a wrapper.
+ * Inline: a run's write looks its insert up once per value.
  */
-sqlite3_stmt *ss_stmt(struct sqlite_store *ss, enum stmt_id id, const char *sql);
+sqlite3_stmt *ss_prepare(struct sqlite_store *ss, enum stmt_id id, const char *sql);
+
+static inline sqlite3_stmt *ss_stmt(struct sqlite_store *ss, enum stmt_id id,
+				    const char *sql)
+{
+	return ss->st[id] ? ss->st[id] : ss_prepare(ss, id, sql);
+}
 /*
  * Reset after every use: a statement left mid-result would hold a read
  * snapshot open, hiding other writers' runs and blocking checkpoints.

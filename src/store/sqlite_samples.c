@@ -30,15 +30,14 @@ static const char *const samples_sql[NR_STMTS] = {
 	[ST_NAME_BY_ID] = "SELECT name FROM stat_name WHERE id = ?1",
 	/*
 	 * The declarations of the group's complete runs in one query: a
-	 * handful a run.  Newest run first within a stat, so the first row
-	 * of a name id is the one that counts.
+	 * handful a run.  Not ordered here: SQLite would build a temporary
+	 * b-tree to sort a handful of rows; they are sorted in C.
 	 */
 	[ST_GROUP_STAT_META] =
 		"SELECT m.name_id, m.run_id, m.unit, m.better, m.kpi"
 		" FROM runs r JOIN run_stat_meta m ON m.run_id = r.id"
 		" WHERE r.testbox = ?1 AND r.job = ?2 AND r.\"commit\" = ?3"
-		" AND r.status = 'complete'"
-		" ORDER BY m.name_id, m.run_id DESC",
+		" AND r.status = 'complete'",
 };
 
 static sqlite3_stmt *stmt(struct sqlite_store *ss, enum stmt_id id)
@@ -389,17 +388,46 @@ static int check_declared_name(struct sqlite_store *ss, const char *row,
 	return rc == SQLITE_ROW ? 0 : ss_db_fail(ss, rc, "cannot read the stat names");
 }
 
-/*
- * out->meta: for each loaded stat (the index maps its name id to its
- * entry, whose name is read), the declaration of the newest complete run
- * that declares it.  Every row read is checked, the older ones too.
- */
-static int load_group_meta(struct sqlite_store *ss, const char *testbox,
-			   const char *job, const char *commit,
-			   struct store_samples *out, const struct id_index *index)
+/* A stat's newest declaration in the group, its name not read yet. */
+struct decl {
+	int64_t name_id, run_id;
+	struct stat_meta m;	/* m.name NULL */
+};
+
+struct decl_vec {
+	struct decl *v;
+	size_t n, cap;
+};
+
+static void decls_release(struct decl_vec *d)
 {
-	int64_t last_name = 0, last_run = 0;
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].m.unit);
+	vec_free(d);
+}
+
+/* By name id, then newest run first: the first of a name id counts. */
+static int cmp_decl(const void *a, const void *b)
+{
+	const struct decl *x = a, *y = b;
+
+	if (x->name_id != y->name_id)
+		return x->name_id < y->name_id ? -1 : 1;
+	return (x->run_id < y->run_id) - (x->run_id > y->run_id);
+}
+
+/*
+ * The declarations of the group's complete runs: of each name id the
+ * newest run's.  Every row read is checked, the older ones too.  Read
+ * before the values, so that the few allocations it makes come before
+ * the samples' many rather than among them.
+ */
+static int read_group_meta(struct sqlite_store *ss, const char *testbox,
+			   const char *job, const char *commit,
+			   struct decl_vec *decls)
+{
 	sqlite3_stmt *st;
+	size_t kept = 0;
 	bool has;
 	int rc, err = ss_schema_has(ss, SCHEMA_STAT_META, &has);
 
@@ -412,47 +440,83 @@ static int load_group_meta(struct sqlite_store *ss, const char *testbox,
 	ss_bind_text(st, 2, job);
 	ss_bind_text(st, 3, commit);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct stat_meta m = { 0 };
-		int64_t name_id, run_id;
+		struct decl d = { 0 };
 		char row[64];
 
-		err = col_id(ss, st, 1, "a stat declaration", &run_id);
+		err = col_id(ss, st, 1, "a stat declaration", &d.run_id);
 		if (err)
 			break;
-		snprintf(row, sizeof(row), "run %lld", (long long)run_id);
-		err = col_id(ss, st, 0, row, &name_id);
+		snprintf(row, sizeof(row), "run %lld", (long long)d.run_id);
+		err = col_id(ss, st, 0, row, &d.name_id);
 		if (!err)
-			err = ss_read_cols(ss, st, row, meta_cols, ARRAY_LEN(meta_cols), &m);
-		/* (run_id, name_id) is the key: a second row is a forged table */
-		if (!err && name_id == last_name && run_id == last_run)
-			err = ss_damaged(ss, "%s declares stat %lld twice", row,
-					 (long long)name_id);
-		/* the first row of a name id is its newest declaration */
-		if (!err && name_id != last_name) {
-			size_t h = id_index_find(index, name_id);
-
-			if (!index->ids[h]) {	/* declared, without values here */
-				err = check_declared_name(ss, row, name_id);
-			} else if (!(m.name = strdup(out->names[index->slots[h]])) ||
-				   vec_push(&out->meta, m)) {
-				err = store_fail(&ss->base, -ENOMEM, "out of memory");
-			} else {
-				m = (struct stat_meta){ 0 };	/* out->meta's now */
-			}
-		}
-		free(m.name);
-		free(m.unit);
-		if (err)
+			err = ss_read_cols(ss, st, row, meta_cols, ARRAY_LEN(meta_cols), &d.m);
+		if (!err && vec_push(decls, d))
+			err = store_fail(&ss->base, -ENOMEM, "out of memory");
+		if (err) {
+			free(d.m.unit);
 			break;
-		last_name = name_id;
-		last_run = run_id;
+		}
 	}
 	if (!err && rc != SQLITE_DONE)
 		err = ss_db_fail(ss, rc, "cannot read the declared stats");
 	ss_done(st);
-	if (!err && out->meta.n > 1)
+	if (err)
+		return err;
+	if (decls->n > 1)
+		qsort(decls->v, decls->n, sizeof(*decls->v), cmp_decl);
+	for (size_t i = 0; i < decls->n; i++) {
+		struct decl *d = &decls->v[i];
+
+		if (kept && decls->v[kept - 1].name_id == d->name_id) {
+			/* (run_id, name_id) is the key: a second row is a forged table */
+			if (decls->v[i - 1].run_id == d->run_id)
+				return ss_damaged(ss, "run %lld declares stat %lld twice",
+						  (long long)d->run_id,
+						  (long long)d->name_id);
+			free(d->m.unit);	/* an older run's */
+			d->m.unit = NULL;
+			continue;
+		}
+		decls->v[kept++] = *d;
+		if (kept - 1 != i)
+			d->m.unit = NULL;	/* moved */
+	}
+	decls->n = kept;
+	return 0;
+}
+
+/*
+ * out->meta from the declarations: those of loaded stats (the index maps
+ * a name id to its entry, whose name is read), sorted by name.  The name
+ * id of one without values here must still name a stat.
+ */
+static int resolve_group_meta(struct sqlite_store *ss, struct store_samples *out,
+			      const struct id_index *index, struct decl_vec *decls)
+{
+	for (size_t i = 0; i < decls->n; i++) {
+		struct decl *d = &decls->v[i];
+		size_t h = id_index_find(index, d->name_id);
+		int err;
+
+		if (!index->ids[h]) {
+			char row[64];
+
+			snprintf(row, sizeof(row), "run %lld", (long long)d->run_id);
+			err = check_declared_name(ss, row, d->name_id);
+			if (err)
+				return err;
+			continue;
+		}
+		d->m.name = strdup(out->names[index->slots[h]]);
+		if (!d->m.name || vec_push(&out->meta, d->m)) {
+			free(d->m.name);
+			return store_fail(&ss->base, -ENOMEM, "out of memory");
+		}
+		d->m.unit = NULL;	/* out->meta's now */
+	}
+	if (out->meta.n > 1)
 		qsort(out->meta.v, out->meta.n, sizeof(*out->meta.v), cmp_meta_name);
-	return err;
+	return 0;
 }
 
 int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
@@ -461,6 +525,7 @@ int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
 	struct sqlite_store *ss = to_ss(s);
 	struct id_index index = { 0 };
 	struct id_vec runs = { 0 };
+	struct decl_vec decls = { 0 };
 	int64_t min_id = 0, max_id = 0;
 	sqlite3_stmt *st;
 	size_t cap = 0;
@@ -473,6 +538,8 @@ int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
 	err = st ? sqlite_group_ids(ss, st, testbox, job, commit, true, &runs)
 		 : ss_prep_err(ss);
 	out->nr_runs = runs.n;
+	if (!err && out->nr_runs)
+		err = read_group_meta(ss, testbox, job, commit, &decls);
 	if (err || !out->nr_runs)
 		goto out;
 	if (id_index_init(&index, 1024)) {
@@ -486,7 +553,7 @@ int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
 		err = load_sample_names(ss, out, &index, min_id, max_id);
 	/* before the sort: the index points at the entries as loaded */
 	if (!err && out->nr)
-		err = load_group_meta(ss, testbox, job, commit, out, &index);
+		err = resolve_group_meta(ss, out, &index, &decls);
 	if (!err && sort_samples(out))
 		err = store_fail(s, -ENOMEM, "out of memory");
 	/* names are UNIQUE: two ids of one name would be two stats of one name */
@@ -498,6 +565,7 @@ out:
 	ss_rollback(ss);	/* ends the read transaction */
 	id_index_release(&index);
 	vec_free(&runs);
+	decls_release(&decls);
 	if (err)
 		store_samples_release(out);
 	return err;
