@@ -138,6 +138,8 @@ struct id_vec {
 int sqlite_group_ids(struct sqlite_store *ss, sqlite3_stmt *st,
 		     const char *testbox, const char *job, const char *commit,
 		     bool by_id, struct id_vec *ids);
+/* Declarations come back sorted by name (byte order), as stats do. */
+void sqlite_sort_meta(struct stat_meta_list *l);
 /* Frees the name cache (sqlite_runs.c's): on close, and after a rollback. */
 void sqlite_names_clear(struct name_cache *c);
 

@@ -609,6 +609,12 @@ static int cmp_meta_name(const void *a, const void *b)
 		      ((const struct stat_meta *)b)->name);
 }
 
+void sqlite_sort_meta(struct stat_meta_list *l)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_meta_name);
+}
+
 /* ST_STAT_META_GET's columns after the name id (4), read first */
 static const struct col meta_cols[] = {
 	COL(0, COL_TEXT, struct stat_meta, name),
@@ -651,8 +657,7 @@ static int get_meta(struct sqlite_store *ss, const char *row, int64_t run_id,
 	if (err)
 		return err;
 	/* by name, as its stats; (run_id, name_id) and names are keys */
-	if (meta->n > 1)
-		qsort(meta->v, meta->n, sizeof(*meta->v), cmp_meta_name);
+	sqlite_sort_meta(meta);
 	for (size_t i = 1; i < meta->n; i++)
 		if (!strcmp(meta->v[i - 1].name, meta->v[i].name))
 			return ss_damaged(ss, "%s declares the stat '%s' twice", row,

@@ -354,12 +354,6 @@ static int load_sample_names(struct sqlite_store *ss, struct store_samples *out,
 	return err;
 }
 
-static int cmp_meta_name(const void *a, const void *b)
-{
-	return strcmp(((const struct stat_meta *)a)->name,
-		      ((const struct stat_meta *)b)->name);
-}
-
 /* ST_GROUP_STAT_META's columns after the ids (0, 1), read first */
 static const struct col meta_cols[] = {
 	COL(2, COL_TEXT, struct stat_meta, unit),
@@ -514,8 +508,7 @@ static int resolve_group_meta(struct sqlite_store *ss, struct store_samples *out
 		}
 		d->m.unit = NULL;	/* out->meta's now */
 	}
-	if (out->meta.n > 1)
-		qsort(out->meta.v, out->meta.n, sizeof(*out->meta.v), cmp_meta_name);
+	sqlite_sort_meta(&out->meta);
 	return 0;
 }
 
