@@ -90,6 +90,55 @@ const struct store_migration sqlite_migrations[] = {
 		"	PRIMARY KEY (bisect_id, sha)\n"
 		") WITHOUT ROWID;\n",
 	},
+	{
+		.what = "run status 'unsupported', declared stats",
+		.sql =
+		/*
+		 * SQLite cannot alter a CHECK: runs is rebuilt by SQLite's
+		 * procedure for other table changes (lang_altertable.html),
+		 * with foreign keys off (migrate() does that), else dropping
+		 * runs would delete every run's params, env and values through
+		 * ON DELETE CASCADE.  Ids are copied, so every reference still
+		 * holds; the sequence is carried over first, so that the ids
+		 * of deleted runs are never handed out again.
+		 */
+		"CREATE TABLE new_runs (\n"
+		"	id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+		"	testbox TEXT NOT NULL,\n"
+		"	testcase TEXT NOT NULL,\n"
+		"	job TEXT NOT NULL,\n"
+		"	\"commit\" TEXT NOT NULL,\n"
+		"	status TEXT NOT NULL\n"
+		"		CHECK (status IN ('complete', 'failed', 'incomplete',\n"
+		"				  'unsupported')),\n"
+		"	started REAL NOT NULL,\n"
+		"	duration_s REAL NOT NULL,\n"
+		"	job_text TEXT\n"
+		");\n"
+		"INSERT INTO sqlite_sequence (name, seq)\n"
+		"	SELECT 'new_runs', seq FROM sqlite_sequence WHERE name = 'runs';\n"
+		"INSERT INTO new_runs (id, testbox, testcase, job, \"commit\", status,\n"
+		"		      started, duration_s, job_text)\n"
+		"	SELECT id, testbox, testcase, job, \"commit\", status,\n"
+		"	       started, duration_s, job_text FROM runs;\n"
+		"DROP TABLE runs;\n"
+		"ALTER TABLE new_runs RENAME TO runs;\n"
+		"CREATE INDEX runs_group ON runs (testbox, job, \"commit\");\n"
+		"CREATE INDEX runs_commit ON runs (\"commit\");\n"
+		/*
+		 * What the benchmark declares of a stat, stored with each run
+		 * (a benchmark's table may change between versions).  The key
+		 * keeps a run's declarations together, as stat_value's do.
+		 */
+		"CREATE TABLE run_stat_meta (\n"
+		"	run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+		"	name_id INTEGER NOT NULL REFERENCES stat_name (id),\n"
+		"	unit TEXT NOT NULL,\n"
+		"	better INTEGER NOT NULL CHECK (better IN (-1, 0, 1)),\n"
+		"	kpi INTEGER NOT NULL CHECK (kpi IN (0, 1)),\n"
+		"	PRIMARY KEY (run_id, name_id)\n"
+		") WITHOUT ROWID;\n",
+	},
 };
 
 const int sqlite_schema_version =

@@ -6,6 +6,7 @@
 #include "store/internal.h"
 #include "util/fsutil.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <pwd.h>
@@ -18,7 +19,8 @@
 int store_vfail(char *buf, size_t len, int err, const char *fmt, va_list ap)
 {
 	if (buf && len) {
-		vsnprintf(buf, len, fmt, ap);
+		/* a message too long for the buffer ends in "...", never silently */
+		vfmt_marked(buf, len, fmt, ap);
 		/*
 		 * One line: SQLite quotes a damaged file's schema text, with
 		 * its newlines and tabs, into its messages.
@@ -151,18 +153,25 @@ const char *store_error(const struct store *s)
  * The door every backend shares: what a name may hold is decided here,
  * once (docs/store.md "What a name may contain"), so no backend stores a
  * byte the readers and writers of JSON, HTML or a terminal cannot carry.
- * NULL fields are the backend's to refuse or default.
+ * NULL fields are the backend's to refuse or default, but for a declared
+ * stat's name (a unit defaults to "").
  */
-static int refuse(struct store *s, const char *field, const char *value,
-		  const char *why)
+static int refuse_errno(struct store *s, int err, const char *field,
+			const char *value, const char *why)
 {
 	char *q = quote_c(value, true);
 
 	/* a name is long at worst; its quoted head says which one it is */
-	store_fail(s, -EILSEQ, "%s %.200s%s %s", field, q ? q : "?",
+	store_fail(s, err, "%s %.200s%s %s", field, q ? q : "?",
 		   q && strlen(q) > 200 ? "..." : "", why);
 	free(q);
-	return -EILSEQ;
+	return err;
+}
+
+static int refuse(struct store *s, const char *field, const char *value,
+		  const char *why)
+{
+	return refuse_errno(s, -EILSEQ, field, value, why);
 }
 
 static int check_field(struct store *s, const char *field, const char *value,
@@ -196,6 +205,23 @@ static int check_record(struct store *s, const struct run_record *r)
 	for (size_t i = 0; i < r->stats.n; i++)
 		if ((ret = check_field(s, "stat name", r->stats.v[i].name, name_problem)))
 			return ret;
+	for (size_t i = 0; i < r->meta.n; i++) {
+		const struct stat_meta *m = &r->meta.v[i];
+
+		/* what a declaration is, for every backend alike */
+		if (!m->name)
+			return store_fail(s, -EINVAL, "a declared stat needs a name");
+		if ((ret = check_field(s, "declared stat", m->name, name_problem)) ||
+		    (ret = check_field(s, "unit", m->unit, name_problem)))
+			return ret;
+		if (m->better < -1 || m->better > 1) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "has better = %d, not -1, 0 or 1",
+				 m->better);
+			return refuse_errno(s, -EINVAL, "declared stat", m->name, why);
+		}
+	}
 	/* the job's YAML has lines; it must still be text */
 	if (r->job_text && !utf8_valid(r->job_text, strlen(r->job_text)))
 		return store_fail(s, -EILSEQ, "the job text is not valid UTF-8");
@@ -269,6 +295,7 @@ void store_samples_release(struct store_samples *samples)
 	free(samples->names);
 	free(samples->values);
 	free(samples->counts);
+	stat_meta_release(&samples->meta);
 	memset(samples, 0, sizeof(*samples));
 }
 

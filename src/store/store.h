@@ -49,10 +49,13 @@ void store_close(struct store *s);
 const char *store_error(const struct store *s);
 
 /*
- * Write one run (its record is finished: statmap_finish() done or not).
+ * Write one run (its record is finished: statmap_finish() done or not),
+ * with what it declares of its stats (r->meta), in one transaction.
  * -EILSEQ, writing nothing, when a name breaks the rule of docs/store.md
  * (valid UTF-8, no control character, at most 4096 bytes; an environment
- * value 64 KiB): store_error() names the field and shows it quoted.
+ * value 64 KiB; a declared stat's name and unit as names):
+ * store_error() names the field and shows it quoted.  -EINVAL for a
+ * declaration without a name or with `better` not -1, 0 or 1.
  */
 int store_put_run(struct store *s, const struct run_record *r, int64_t *run_id);
 
@@ -67,7 +70,7 @@ struct store_filter {
 /* One group of runs: same testbox, atomic job and commit. */
 struct store_group {
 	char *testbox, *testcase, *job, *commit;
-	size_t runs_complete, runs_failed, runs_incomplete;
+	size_t runs_complete, runs_failed, runs_incomplete, runs_unsupported;
 	int64_t last_run_id;
 	double last_started;
 };
@@ -80,13 +83,20 @@ void store_groups_release(struct store_group *groups, size_t nr);
 int store_group_runs(struct store *s, const char *testbox, const char *job,
 		     const char *commit, int64_t **ids, size_t *nr);
 
-/* One run in full: stats, environment, params, job text. */
+/*
+ * One run in full: stats, environment, params, job text, and what it
+ * declares of its stats (out->meta, sorted by name; empty for a run that
+ * declares nothing, or read from a file older than declarations).
+ */
 int store_get_run(struct store *s, int64_t run_id, struct run_record *out);
 
 /*
  * Every stat of one atomic job on one testbox at one commit: for each stat
  * name the values of the complete runs (for compare).  *names and *values
  * are parallel arrays of nr entries; values[i] has counts[i] numbers.
+ * meta: for each of those stats that a complete run declares, the
+ * declaration of the newest such run (largest id), sorted by name; a stat
+ * no run declares has none (stat_meta_find() gives NULL).
  */
 struct store_samples {
 	size_t nr;
@@ -94,6 +104,7 @@ struct store_samples {
 	double **values;
 	size_t *counts;
 	size_t nr_runs;
+	struct stat_meta_list meta;
 };
 
 int store_load_samples(struct store *s, const char *testbox, const char *job,

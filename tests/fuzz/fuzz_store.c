@@ -11,17 +11,37 @@
  *
  * Errors are the expected outcome of most inputs; what must never happen
  * is a crash or a sanitizer report.  Beyond that: samples are
- * consistent (names and counts for nr entries).
+ * consistent (names and counts for nr entries), and declarations are
+ * whole (name, unit, a direction of -1, 0 or 1), sorted by name, and in
+ * the samples only for a stat the samples have.
  */
 #include "fuzz_tmp.h"
 #include "store/store.h"
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define MAX_GROUPS 32
 #define MAX_RUNS 32
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_meta(const struct stat_meta_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct stat_meta *m = &l->v[i];
+
+		if (!m->name || !m->unit || m->better < -1 || m->better > 1 ||
+		    (i && strcmp(l->v[i - 1].name, m->name) >= 0))
+			__builtin_trap();
+	}
+}
+
+static int cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(char *const *)elem);
+}
 
 static void read_group(struct store *s, const struct store_group *g)
 {
@@ -34,8 +54,10 @@ static void read_group(struct store *s, const struct store_group *g)
 		for (size_t i = 0; i < nids && i < MAX_RUNS; i++) {
 			struct run_record run = { 0 };
 
-			if (!store_get_run(s, ids[i], &run))
+			if (!store_get_run(s, ids[i], &run)) {
 				(void)run_record_kpi(&run);
+				check_meta(&run.meta);
+			}
 			run_record_release(&run);
 		}
 		free(ids);
@@ -44,6 +66,11 @@ static void read_group(struct store *s, const struct store_group *g)
 	if (!store_load_samples(s, g->testbox, g->job, g->commit, &sm)) {
 		for (size_t i = 0; i < sm.nr; i++)
 			if (!sm.names[i] || (sm.counts[i] && !sm.values[i]))
+				__builtin_trap();
+		check_meta(&sm.meta);
+		for (size_t i = 0; i < sm.meta.n; i++)
+			if (!bsearch(sm.meta.v[i].name, sm.names, sm.nr,
+				     sizeof(*sm.names), cmp_name))
 				__builtin_trap();
 		store_samples_release(&sm);
 	}

@@ -1,9 +1,10 @@
 /*
  * make_store_seed: write a small store through perfbot's own store API,
  * for the store fuzz target's seeds (make-store-seeds.sh): two groups of
- * runs (complete and failed, params, env, stats, job text) at two
- * commits, and one finished bisection with its log and a mark.  Fixed
- * times, so that the same schema gives the same file.
+ * runs (complete, failed, incomplete and unsupported; params, env, stats,
+ * declared stats, job text) at two commits, and one finished bisection
+ * with its log and a mark.  Fixed times, so that the same schema gives
+ * the same file.
  *
  *   make_store_seed DB [RESULT_JSON]
  */
@@ -37,7 +38,15 @@ static int put(struct store *s, const char *commit, const char *job,
 	      strmap_set(&r.env, "kernel", "6.1.0") ||
 	      statmap_add(&r.stats, "will-it-scale.per_thread_ops", v) ||
 	      statmap_add(&r.stats, "will-it-scale.workload", v * 2) ||
-	      statmap_add(&r.stats, "time.elapsed_time", 1.5);
+	      statmap_add(&r.stats, "time.elapsed_time", 1.5) ||
+	      /* the newest run's declaration counts: they differ by run */
+	      stat_meta_set(&r.meta, "will-it-scale.per_thread_ops", "ops/s",
+			    STAT_BETTER_HIGHER, true) ||
+	      stat_meta_set(&r.meta, "will-it-scale.workload", v > 1500 ? "kops" : "ops",
+			    STAT_BETTER_HIGHER, false) ||
+	      stat_meta_set(&r.meta, "time.elapsed_time", "s", STAT_BETTER_LOWER, false);
+	if (status == RUN_UNSUPPORTED)
+		ret = ret || strmap_set(&r.env, "last_state.reason", "no such device");
 	r.status = status;
 	r.started = 1700000000 + v / 1000;
 	r.duration_s = 1.5;
@@ -91,6 +100,9 @@ int main(int argc, char **argv)
 	if (!ret)
 		ret = put(s, commits[0], "will-it-scale-1-thread-getppid1",
 			  RUN_INCOMPLETE, 5);
+	if (!ret)
+		ret = put(s, commits[0], "will-it-scale-1-thread-getppid1",
+			  RUN_UNSUPPORTED, 6);
 	if (!ret && argc == 3) {
 		result = slurp(argv[2]);
 		ret = result ? 0 : -1;

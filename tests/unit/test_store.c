@@ -1,7 +1,8 @@
 /*
  * Unit tests: store (the SQLite backend behind store.h): round trips,
  * groups, samples, commits, refusing foreign files, locking, bad paths,
- * bisections and the migration of a version-1 database.
+ * bisections, declared stats, the 'unsupported' status, the migrations
+ * of version-1 and version-2 databases, and damaged files.
  * Each test works in its own temp dir under $TMPDIR, removed afterwards.
  */
 #define _GNU_SOURCE
@@ -1097,27 +1098,30 @@ static void bisect_reader_cannot_write(void **state)
  * migration, the meta rows migrate() adds, WAL), frozen here: the test
  * must not build it with the code it tests.
  */
+#define SCHEMA_V1_TABLES \
+	"CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)" \
+	" WITHOUT ROWID;" \
+	"CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT," \
+	" testbox TEXT NOT NULL, testcase TEXT NOT NULL, job TEXT NOT NULL," \
+	" \"commit\" TEXT NOT NULL, status TEXT NOT NULL" \
+	" CHECK (status IN ('complete', 'failed', 'incomplete'))," \
+	" started REAL NOT NULL, duration_s REAL NOT NULL, job_text TEXT);" \
+	"CREATE INDEX runs_group ON runs (testbox, job, \"commit\");" \
+	"CREATE INDEX runs_commit ON runs (\"commit\");" \
+	"CREATE TABLE run_param (run_id INTEGER NOT NULL REFERENCES runs (id)" \
+	" ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL," \
+	" PRIMARY KEY (run_id, key)) WITHOUT ROWID;" \
+	"CREATE TABLE run_env (run_id INTEGER NOT NULL REFERENCES runs (id)" \
+	" ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL," \
+	" PRIMARY KEY (run_id, key)) WITHOUT ROWID;" \
+	"CREATE TABLE stat_name (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);" \
+	"CREATE TABLE stat_value (run_id INTEGER NOT NULL REFERENCES runs (id)" \
+	" ON DELETE CASCADE, name_id INTEGER NOT NULL REFERENCES stat_name (id)," \
+	" value REAL, PRIMARY KEY (run_id, name_id)) WITHOUT ROWID;"
+
 static const char schema_v1[] =
 	"PRAGMA journal_mode = WAL;"
-	"CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)"
-	" WITHOUT ROWID;"
-	"CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
-	" testbox TEXT NOT NULL, testcase TEXT NOT NULL, job TEXT NOT NULL,"
-	" \"commit\" TEXT NOT NULL, status TEXT NOT NULL"
-	" CHECK (status IN ('complete', 'failed', 'incomplete')),"
-	" started REAL NOT NULL, duration_s REAL NOT NULL, job_text TEXT);"
-	"CREATE INDEX runs_group ON runs (testbox, job, \"commit\");"
-	"CREATE INDEX runs_commit ON runs (\"commit\");"
-	"CREATE TABLE run_param (run_id INTEGER NOT NULL REFERENCES runs (id)"
-	" ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL,"
-	" PRIMARY KEY (run_id, key)) WITHOUT ROWID;"
-	"CREATE TABLE run_env (run_id INTEGER NOT NULL REFERENCES runs (id)"
-	" ON DELETE CASCADE, key TEXT NOT NULL, value TEXT NOT NULL,"
-	" PRIMARY KEY (run_id, key)) WITHOUT ROWID;"
-	"CREATE TABLE stat_name (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
-	"CREATE TABLE stat_value (run_id INTEGER NOT NULL REFERENCES runs (id)"
-	" ON DELETE CASCADE, name_id INTEGER NOT NULL REFERENCES stat_name (id),"
-	" value REAL, PRIMARY KEY (run_id, name_id)) WITHOUT ROWID;"
+	SCHEMA_V1_TABLES
 	"INSERT INTO meta VALUES ('created_by', 'perfbot'),"
 	" ('created_with', '0.1.0'), ('schema_version', '1');"
 	"INSERT INTO runs (testbox, testcase, job, \"commit\", status, started,"
@@ -1180,9 +1184,12 @@ static void schema_v1_migrated(void **state)
 	assert_int_equal(store_bisect_add(reader, "running", "{}", &id), -EBADF);
 	assert_schema_version(f->db, "1");
 
-	/* a writer migrates it, keeps its runs, and stores bisections */
+	/*
+	 * a writer migrates it (to the latest version: schema_v2_migrated
+	 * checks the last step), keeps its runs, and stores bisections
+	 */
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "2");
+	assert_schema_version(f->db, "3");
 	assert_v1_run(f->s);
 	put_simple(f->s, "box1", "wis-job", "aaaa000000000000000000000000000000000000",
 		   RUN_COMPLETE, 1700000100, 1, 0);
@@ -1210,11 +1217,422 @@ static void schema_v1_migrated(void **state)
 	store_close(f->s);
 	f->s = NULL;
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "2");
+	assert_schema_version(f->db, "3");
 	assert_int_equal(store_bisect_marks(f->s, a, &marks, &n), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(marks[0].sha, "bbbb");
 	store_bisect_marks_release(marks, n);
+}
+
+/* ---- declared stats (run_stat_meta) and the 'unsupported' status ---- */
+
+static void declare(struct run_record *r, const char *name, const char *unit,
+		    int better, bool kpi)
+{
+	assert_int_equal(stat_meta_set(&r->meta, name, unit, better, kpi), 0);
+}
+
+static void assert_meta(const struct stat_meta_list *l, size_t i,
+			const char *name, const char *unit, int better, bool kpi)
+{
+	if (i >= l->n)
+		fail_msg("no declaration %zu (of %zu): want %s", i, l->n, name);
+	assert_string_equal(l->v[i].name, name);
+	assert_string_equal(l->v[i].unit, unit);
+	assert_int_equal(l->v[i].better, better);
+	assert_int_equal(l->v[i].kpi, kpi);
+}
+
+static void meta_run(struct run_record *r, const char *commit,
+		     enum run_status status, double started, double ops)
+{
+	make_run(r, "box", "job", commit, status, started);
+	assert_int_equal(statmap_add(&r->stats, "wis.ops", ops), 0);
+	assert_int_equal(statmap_add(&r->stats, "wis.time", 2), 0);
+	assert_int_equal(statmap_add(&r->stats, "plain", 5), 0);
+	assert_int_equal(statmap_add(&r->stats, "nan.only", NAN), 0);
+}
+
+static void assert_group_meta(struct store *s)
+{
+	struct store_samples sm;
+
+	assert_int_equal(store_load_samples(s, "box", "job", "c1", &sm), 0);
+	assert_int_equal(sm.nr_runs, 2);
+	assert_int_equal(sm.nr, 3);	/* plain, wis.ops, wis.time: nan.only has no sample */
+	/*
+	 * the newest complete run's declaration of each stat (run 2's of
+	 * wis.ops and plain, run 1's of wis.time), by name; not the failed
+	 * run's, nor the other commit's; none for a stat without samples
+	 */
+	assert_int_equal(sm.meta.n, 3);
+	assert_meta(&sm.meta, 0, "plain", "", STAT_BETTER_NONE, false);
+	assert_meta(&sm.meta, 1, "wis.ops", "kops/s", STAT_BETTER_HIGHER, false);
+	assert_meta(&sm.meta, 2, "wis.time", "s", STAT_BETTER_LOWER, false);
+	assert_null(stat_meta_find(&sm.meta, "declared.only"));
+	assert_null(stat_meta_find(&sm.meta, "nan.only"));
+	store_samples_release(&sm);
+	assert_int_equal(sm.meta.n, 0);
+	assert_null(sm.meta.v);
+
+	/* a group whose runs declare nothing */
+	assert_int_equal(store_load_samples(s, "box", "job", "c3", &sm), 0);
+	assert_int_equal(sm.nr, 3);
+	assert_int_equal(sm.meta.n, 0);
+	assert_null(stat_meta_find(&sm.meta, "wis.ops"));
+	store_samples_release(&sm);
+}
+
+static void meta_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct run_record r, got;
+	int64_t first, second, plain;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	/* run 1: a KPI, a time, a stat it lacks, one that is only NaN */
+	meta_run(&r, "c1", RUN_COMPLETE, 1, 100);
+	declare(&r, "wis.ops", "ops/s", STAT_BETTER_HIGHER, true);
+	declare(&r, "wis.time", "s", STAT_BETTER_LOWER, false);
+	declare(&r, "declared.only", "", STAT_BETTER_NONE, false);
+	declare(&r, "nan.only", "x", STAT_BETTER_NONE, false);
+	first = put(f->s, &r);
+	/* run 2, newer: wis.ops declared otherwise, plain with no unit */
+	meta_run(&r, "c1", RUN_COMPLETE, 2, 110);
+	declare(&r, "wis.ops", "kops/s", STAT_BETTER_HIGHER, false);
+	declare(&r, "plain", NULL, STAT_BETTER_NONE, false);
+	second = put(f->s, &r);
+	/* newest, but failed: not a sample, so not a declaration that counts */
+	meta_run(&r, "c1", RUN_FAILED, 3, 0);
+	declare(&r, "wis.time", "ms", STAT_BETTER_HIGHER, true);
+	declare(&r, "plain", "B", STAT_BETTER_LOWER, true);
+	put(f->s, &r);
+	/* the same job at another commit declares otherwise */
+	meta_run(&r, "c2", RUN_COMPLETE, 4, 0);
+	declare(&r, "wis.ops", "other", STAT_BETTER_LOWER, true);
+	put(f->s, &r);
+	/* and one declaring nothing */
+	meta_run(&r, "c3", RUN_COMPLETE, 5, 0);
+	plain = put(f->s, &r);
+
+	assert_group_meta(f->s);
+	/* read back through a new connection, as compare does */
+	store_close(f->s);
+	f->s = NULL;
+	f->s = open_ok(f->db, STORE_READ);
+	assert_group_meta(f->s);
+
+	/* a run's own declarations, by name */
+	assert_int_equal(store_get_run(f->s, first, &got), 0);
+	assert_int_equal(got.meta.n, 4);
+	assert_meta(&got.meta, 0, "declared.only", "", STAT_BETTER_NONE, false);
+	assert_meta(&got.meta, 1, "nan.only", "x", STAT_BETTER_NONE, false);
+	assert_meta(&got.meta, 2, "wis.ops", "ops/s", STAT_BETTER_HIGHER, true);
+	assert_meta(&got.meta, 3, "wis.time", "s", STAT_BETTER_LOWER, false);
+	assert_int_equal(got.stats.n, 4);
+	run_record_release(&got);
+	assert_int_equal(store_get_run(f->s, second, &got), 0);
+	assert_int_equal(got.meta.n, 2);
+	assert_meta(&got.meta, 0, "plain", "", STAT_BETTER_NONE, false);
+	assert_meta(&got.meta, 1, "wis.ops", "kops/s", STAT_BETTER_HIGHER, false);
+	run_record_release(&got);
+	assert_int_equal(store_get_run(f->s, plain, &got), 0);
+	assert_int_equal(got.meta.n, 0);
+	assert_null(got.meta.v);
+	run_record_release(&got);
+}
+
+/* Declarations pass the store's door as the stat names do. */
+static void meta_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct store_group *g;
+	struct run_record r;
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	meta_run(&r, "c1", RUN_COMPLETE, 1, 1);
+	declare(&r, "wis.ops", "ops/s", STAT_BETTER_HIGHER, true);
+	declare(&r, "bad\377", "", STAT_BETTER_NONE, false);
+	assert_int_equal(store_put_run(f->s, &r, NULL), -EILSEQ);
+	assert_string_equal(store_error(f->s),
+			    "declared stat \"bad\\377\" is not valid UTF-8");
+	run_record_release(&r);
+
+	meta_run(&r, "c1", RUN_COMPLETE, 1, 1);
+	declare(&r, "wis.ops", "ops\t/s", STAT_BETTER_HIGHER, true);
+	assert_int_equal(store_put_run(f->s, &r, NULL), -EILSEQ);
+	assert_non_null(strstr(store_error(f->s), "unit \"ops\\t/s\""));
+	run_record_release(&r);
+
+	meta_run(&r, "c1", RUN_COMPLETE, 1, 1);
+	declare(&r, "wis.ops", "ops/s", 2, true);
+	assert_int_equal(store_put_run(f->s, &r, NULL), -EINVAL);
+	assert_string_equal(store_error(f->s),
+			    "declared stat \"wis.ops\" has better = 2, not -1, 0 or 1");
+	run_record_release(&r);
+
+	/* a list built by hand: a declaration without a name */
+	meta_run(&r, "c1", RUN_COMPLETE, 1, 1);
+	r.meta.v = calloc(1, sizeof(*r.meta.v));
+	assert_non_null(r.meta.v);
+	r.meta.n = r.meta.cap = 1;
+	assert_int_equal(store_put_run(f->s, &r, NULL), -EINVAL);
+	assert_string_equal(store_error(f->s), "a declared stat needs a name");
+	run_record_release(&r);
+
+	/* none of them wrote anything */
+	assert_int_equal(store_list_groups(f->s, NULL, &g, &n), 0);
+	assert_int_equal(n, 0);
+	store_groups_release(g, n);
+	assert_query(f->db, "SELECT (SELECT count(*) FROM run_stat_meta)"
+			    " + (SELECT count(*) FROM runs)", "0");
+}
+
+static void unsupported_status(void **state)
+{
+	struct fixture *f = *state;
+	struct store_samples sm;
+	struct store_group *g;
+	struct run_record got;
+	int64_t id, *ids;
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	put_simple(f->s, "box", "j1", "c1", RUN_COMPLETE, 1, 3, 0);
+	id = put_simple(f->s, "box", "j1", "c1", RUN_UNSUPPORTED, 2, 0, 0);
+	put_simple(f->s, "box", "j1", "c1", RUN_UNSUPPORTED, 3, 1, 0);
+	put_simple(f->s, "box", "j1", "c1", RUN_FAILED, 4, 3, 0);
+	put_simple(f->s, "box", "j2", "c1", RUN_UNSUPPORTED, 5, 0, 0);
+	store_close(f->s);
+	f->s = NULL;
+	f->s = open_ok(f->db, STORE_READ);
+
+	assert_int_equal(store_get_run(f->s, id, &got), 0);
+	assert_int_equal(got.status, RUN_UNSUPPORTED);
+	run_record_release(&got);
+	assert_query(f->db, "SELECT status FROM runs WHERE id = 2", "unsupported");
+
+	assert_int_equal(store_list_groups(f->s, NULL, &g, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(g[0].job, "j1");
+	assert_int_equal(g[0].runs_complete, 1);
+	assert_int_equal(g[0].runs_failed, 1);
+	assert_int_equal(g[0].runs_incomplete, 0);
+	assert_int_equal(g[0].runs_unsupported, 2);
+	assert_int_equal(g[0].last_run_id, 4);
+	assert_string_equal(g[1].job, "j2");
+	assert_int_equal(g[1].runs_complete + g[1].runs_failed + g[1].runs_incomplete, 0);
+	assert_int_equal(g[1].runs_unsupported, 1);
+	store_groups_release(g, n);
+
+	/* every run of the group, but samples only of complete ones */
+	assert_int_equal(store_group_runs(f->s, "box", "j1", "c1", &ids, &n), 0);
+	assert_int_equal(n, 4);
+	free(ids);
+	assert_int_equal(store_load_samples(f->s, "box", "j1", "c1", &sm), 0);
+	assert_int_equal(sm.nr_runs, 1);
+	assert_int_equal(sm.nr, 3);
+	assert_int_equal(sm.counts[0], 1);
+	store_samples_release(&sm);
+}
+
+/*
+ * A database as perfbot wrote it at schema version 2: version 1's tables
+ * and the bisect tables, frozen here as schema_v1 is.
+ */
+#define SCHEMA_V2_TABLES \
+	SCHEMA_V1_TABLES \
+	"CREATE TABLE bisect (id INTEGER PRIMARY KEY AUTOINCREMENT," \
+	" status TEXT NOT NULL, spec TEXT NOT NULL, result TEXT," \
+	" created REAL NOT NULL, updated REAL NOT NULL);" \
+	"CREATE TABLE bisect_log (bisect_id INTEGER NOT NULL REFERENCES bisect (id)" \
+	" ON DELETE CASCADE, seq INTEGER NOT NULL, time REAL NOT NULL," \
+	" text TEXT NOT NULL, PRIMARY KEY (bisect_id, seq)) WITHOUT ROWID;" \
+	"CREATE TABLE bisect_mark (bisect_id INTEGER NOT NULL REFERENCES bisect (id)" \
+	" ON DELETE CASCADE, sha TEXT NOT NULL, mark TEXT NOT NULL, note TEXT," \
+	" PRIMARY KEY (bisect_id, sha)) WITHOUT ROWID;"
+
+#define V2_COMMIT "aaaa000000000000000000000000000000000000"
+
+/* Runs 1..3 with their rows, then run 3 deleted as perfbot deletes: cascading. */
+static const char schema_v2[] =
+	"PRAGMA journal_mode = WAL;"
+	SCHEMA_V2_TABLES
+	"INSERT INTO meta VALUES ('created_by', 'perfbot'),"
+	" ('created_with', '0.2.0'), ('schema_version', '2');"
+	"PRAGMA foreign_keys = ON;"
+	"INSERT INTO runs (testbox, testcase, job, \"commit\", status, started,"
+	" duration_s, job_text) VALUES"
+	" ('box1', 'will-it-scale', 'wis-job', '" V2_COMMIT "', 'complete',"
+	"  1700000001, 30, 'suite: will-it-scale'),"
+	" ('box1', 'will-it-scale', 'wis-job', '" V2_COMMIT "', 'failed',"
+	"  1700000002, 31, NULL),"
+	" ('box1', 'will-it-scale', 'wis-job', '" V2_COMMIT "', 'complete',"
+	"  1700000003, 32, NULL);"
+	"INSERT INTO run_param VALUES (1, 'nr_task', '100%'), (2, 'nr_task', '50%'),"
+	" (3, 'nr_task', '1');"
+	"INSERT INTO run_env VALUES (1, 'kernel', '6.1.0'), (2, 'kernel', '6.2.0'),"
+	" (3, 'kernel', '6.3.0');"
+	"INSERT INTO stat_name VALUES (1, 'wis.ops'), (2, 'x.nan');"
+	"INSERT INTO stat_value VALUES (1, 1, 1234.5), (1, 2, NULL), (2, 1, 99),"
+	" (3, 1, 7);"
+	"INSERT INTO bisect (status, spec, created, updated)"
+	" VALUES ('found', '{}', 1, 2);"
+	"INSERT INTO bisect_log VALUES (1, 1, 1.5, 'start');"
+	"DELETE FROM runs WHERE id = 3;";
+
+static void assert_v2_runs(struct store *s)
+{
+	struct store_samples sm;
+	struct run_record r;
+
+	assert_int_equal(store_get_run(s, 1, &r), 0);
+	assert_string_equal(r.testbox, "box1");
+	assert_string_equal(r.commit, V2_COMMIT);
+	assert_int_equal(r.status, RUN_COMPLETE);
+	assert_true(r.started == 1700000001);
+	assert_string_equal(r.job_text, "suite: will-it-scale");
+	assert_int_equal(r.params.n, 1);
+	assert_string_equal(strmap_get(&r.params, "nr_task"), "100%");
+	assert_int_equal(r.env.n, 1);
+	assert_string_equal(strmap_get(&r.env, "kernel"), "6.1.0");
+	assert_int_equal(r.stats.n, 2);
+	assert_true(*statmap_get(&r.stats, "wis.ops") == 1234.5);
+	assert_true(isnan(*statmap_get(&r.stats, "x.nan")));
+	assert_int_equal(r.meta.n, 0);
+	run_record_release(&r);
+	assert_int_equal(store_get_run(s, 2, &r), 0);
+	assert_int_equal(r.status, RUN_FAILED);
+	assert_true(r.duration_s == 31);
+	assert_null(r.job_text);
+	assert_string_equal(strmap_get(&r.params, "nr_task"), "50%");
+	assert_string_equal(strmap_get(&r.env, "kernel"), "6.2.0");
+	assert_true(*statmap_get(&r.stats, "wis.ops") == 99);
+	assert_int_equal(r.meta.n, 0);
+	run_record_release(&r);
+	assert_int_equal(store_get_run(s, 3, &r), -ENOENT);
+
+	assert_int_equal(store_load_samples(s, "box1", "wis-job", V2_COMMIT, &sm), 0);
+	assert_int_equal(sm.nr_runs, 1);
+	assert_int_equal(sm.nr, 1);
+	assert_true(sm.values[0][0] == 1234.5);
+	assert_int_equal(sm.meta.n, 0);
+	store_samples_release(&sm);
+}
+
+/* An insert past the store: 0, or SQLite's primary result code. */
+static int raw_insert_status(const char *path, const char *status)
+{
+	char *text;
+	sqlite3 *db;
+	int rc;
+
+	assert_true(asprintf(&text,
+			     "INSERT INTO runs (testbox, testcase, job, \"commit\","
+			     " status, started, duration_s)"
+			     " VALUES ('b', 't', 'j', 'c', '%s', 1, 1)", status) > 0);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	rc = sqlite3_exec(db, text, NULL, NULL, NULL);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	free(text);
+	return rc & 0xff;
+}
+
+static void schema_v2_migrated(void **state)
+{
+	struct fixture *f = *state;
+	struct store_bisect_line *lines;
+	struct store_samples sm;
+	struct store_group *g;
+	struct store *reader;
+	struct run_record r;
+	int64_t id;
+	size_t n;
+
+	sql(f->db, schema_v2);
+	assert_query(f->db, "SELECT seq FROM sqlite_sequence WHERE name = 'runs'", "3");
+	assert_query(f->db, "SELECT count(*) FROM stat_value WHERE run_id = 3", "0");
+
+	/* a reader reads it as it is: no declarations, never an error */
+	reader = open_ok(f->db, STORE_READ);
+	assert_v2_runs(reader);
+	assert_int_equal(store_list_groups(reader, NULL, &g, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(g[0].runs_complete, 1);
+	assert_int_equal(g[0].runs_failed, 1);
+	assert_int_equal(g[0].runs_unsupported, 0);
+	store_groups_release(g, n);
+	assert_schema_version(f->db, "2");
+
+	/* a writer migrates it: every run, param, env and value kept */
+	f->s = open_ok(f->db, STORE_WRITE);
+	assert_schema_version(f->db, "3");
+	assert_v2_runs(f->s);
+	assert_query(f->db, "SELECT (SELECT count(*) FROM stat_value) || ','"
+			    " || (SELECT count(*) FROM run_param) || ','"
+			    " || (SELECT count(*) FROM run_env)", "3,2,2");
+	assert_int_equal(store_bisect_log(f->s, 1, &lines, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(lines[0].text, "start");
+	store_bisect_lines_release(lines, n);
+	/* the table rebuilt in place: its indexes, one sequence, no leftover */
+	assert_query(f->db, "SELECT group_concat(name) FROM (SELECT name FROM"
+			    " sqlite_master WHERE type = 'index' AND tbl_name = 'runs'"
+			    " AND name NOT LIKE 'sqlite_%' ORDER BY name)",
+		     "runs_commit,runs_group");
+	assert_query(f->db, "SELECT count(*) FROM sqlite_master"
+			    " WHERE name LIKE '%new_runs%' OR sql LIKE '%new_runs%'", "0");
+	assert_query(f->db, "SELECT group_concat(name || '=' || seq) FROM"
+			    " (SELECT * FROM sqlite_sequence ORDER BY name)",
+		     "bisect=1,runs=3");
+
+	/* the deleted run's id stays used; declarations and 'unsupported' are new */
+	make_run(&r, "box1", "wis-job", V2_COMMIT, RUN_COMPLETE, 1700000004);
+	assert_int_equal(statmap_add(&r.stats, "wis.ops", 1), 0);
+	declare(&r, "wis.ops", "ops/s", STAT_BETTER_HIGHER, true);
+	id = put(f->s, &r);
+	assert_int_equal(id, 4);
+	id = put_simple(f->s, "box1", "wis-job", V2_COMMIT, RUN_UNSUPPORTED,
+			1700000005, 0, 0);
+	assert_int_equal(id, 5);
+	assert_int_equal(store_get_run(f->s, 5, &r), 0);
+	assert_int_equal(r.status, RUN_UNSUPPORTED);
+	run_record_release(&r);
+
+	/* the reader opened before sees them now: it looks at the version again */
+	assert_int_equal(store_get_run(reader, 4, &r), 0);
+	assert_int_equal(r.meta.n, 1);
+	assert_meta(&r.meta, 0, "wis.ops", "ops/s", STAT_BETTER_HIGHER, true);
+	run_record_release(&r);
+	assert_int_equal(store_load_samples(reader, "box1", "wis-job", V2_COMMIT, &sm), 0);
+	assert_int_equal(sm.nr_runs, 2);
+	assert_int_equal(sm.meta.n, 1);
+	assert_string_equal(sm.meta.v[0].name, "wis.ops");
+	store_samples_release(&sm);
+	assert_int_equal(store_list_groups(reader, NULL, &g, &n), 0);
+	assert_int_equal(g[0].runs_unsupported, 1);
+	store_groups_release(g, n);
+	store_close(reader);
+
+	/* the new CHECK: 'unsupported' in, anything else still out */
+	assert_int_equal(raw_insert_status(f->db, "unsupported"), SQLITE_OK);
+	assert_int_equal(raw_insert_status(f->db, "bogus"), SQLITE_CONSTRAINT);
+	assert_query(f->db, "SELECT max(id) FROM runs", "6");
+
+	/* the references hold on the new table: deleting a run cascades */
+	sql(f->db, "PRAGMA foreign_keys = ON; DELETE FROM runs WHERE id IN (1, 4);");
+	assert_query(f->db, "SELECT (SELECT count(*) FROM stat_value WHERE run_id IN (1, 4))"
+			    " + (SELECT count(*) FROM run_param WHERE run_id = 1)"
+			    " + (SELECT count(*) FROM run_stat_meta)", "0");
+
+	/* and a writer opening it again has nothing to do */
+	store_close(f->s);
+	f->s = NULL;
+	f->s = open_ok(f->db, STORE_WRITE);
+	assert_schema_version(f->db, "3");
+	assert_int_equal(put_simple(f->s, "box1", "wis-job", V2_COMMIT, RUN_COMPLETE,
+				    1700000006, 1, 0), 7);
 }
 
 static void default_location(void **state)
@@ -1453,6 +1871,167 @@ static void damaged_pages(void **state)
 	expect_damaged(f->s, err, "");
 }
 
+/*
+ * Damaged declarations: 3 complete runs of 5 stats (ids 1..5), each
+ * declaring s.0000 (id 1) and s.0001 (id 2), then the file edited.
+ */
+static void damaged_meta_store(struct fixture *f, const char *edit)
+{
+	f->s = open_ok(f->db, STORE_WRITE);
+	for (int i = 1; i <= 3; i++) {
+		struct run_record r;
+
+		make_run(&r, "box", "job", "c0ffee", RUN_COMPLETE, i);
+		for (size_t k = 0; k < 5; k++)
+			assert_int_equal(statmap_addf(&r.stats, 100.0 + k, "s.%04zu", k), 0);
+		declare(&r, "s.0000", "ops/s", STAT_BETTER_HIGHER, true);
+		declare(&r, "s.0001", "s", STAT_BETTER_LOWER, false);
+		put(f->s, &r);
+	}
+	store_close(f->s);
+	f->s = NULL;
+	sql(f->db, edit);
+	f->s = open_ok(f->db, STORE_READ);
+}
+
+/* A damaged declaration of run 2: its reads and the group's say so. */
+static void expect_meta_damaged(struct fixture *f, const char *what_run,
+				const char *what_samples)
+{
+	struct run_record r;
+
+	expect_run_damaged(f->s, 2, what_run);
+	expect_samples_damaged(f->s, what_samples);
+	/* the other runs read as before */
+	assert_int_equal(store_get_run(f->s, 1, &r), 0);
+	assert_int_equal(r.meta.n, 2);
+	run_record_release(&r);
+	store_close(f->s);
+	f->s = NULL;
+}
+
+static void damaged_meta_values(void **state)
+{
+	struct fixture *f = *state;
+	static const struct {
+		const char *set, *what;
+	} cases[] = {
+		{ "better = 5", "run 2 holds 5 in better, not -1, 0 or 1" },
+		{ "better = 0.5", "run 2 holds a real in better, not -1, 0 or 1" },
+		{ "better = NULL", "run 2 holds NULL in better, not -1, 0 or 1" },
+		{ "kpi = 2", "run 2 holds 2 in kpi, not 0 or 1" },
+		{ "kpi = -1", "run 2 holds -1 in kpi, not 0 or 1" },
+		{ "kpi = 'yes'", "run 2 holds a text in kpi, not 0 or 1" },
+		{ "unit = X'00ff'", "run 2 holds a blob in unit, not a text" },
+		{ "unit = 7", "run 2 holds a text in unit" },	/* TEXT affinity: '7' */
+		{ "unit = CAST(X'610062' AS TEXT)", "run 2 holds a NUL byte in unit" },
+		{ "unit = NULL", "run 2 holds NULL in unit, not a text" },
+	};
+
+	/* NOT NULL and the CHECKs dropped, as a crafted file would have them */
+	damaged_meta_store(f, "PRAGMA writable_schema = ON;"
+			   "UPDATE sqlite_master SET sql = replace(replace(sql,"
+			   " 'unit TEXT NOT NULL', 'unit TEXT'),"
+			   " 'better INTEGER NOT NULL', 'better INTEGER')"
+			   " WHERE name = 'run_stat_meta';");
+	store_close(f->s);
+	f->s = NULL;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *edit;
+
+		assert_true(asprintf(&edit, "PRAGMA ignore_check_constraints = ON;"
+				     "UPDATE run_stat_meta SET %s"
+				     " WHERE run_id = 2 AND name_id = 2;", cases[i].set) > 0);
+		sql(f->db, edit);
+		free(edit);
+		f->s = open_ok(f->db, STORE_READ);
+		if (!strcmp(cases[i].set, "unit = 7")) {
+			/* a number given to a TEXT column is stored as text: no damage */
+			struct run_record r;
+
+			assert_int_equal(store_get_run(f->s, 2, &r), 0);
+			assert_string_equal(r.meta.v[1].unit, "7");
+			run_record_release(&r);
+			store_close(f->s);
+			f->s = NULL;
+		} else {
+			expect_meta_damaged(f, cases[i].what, cases[i].what);
+		}
+		sql(f->db, "PRAGMA ignore_check_constraints = ON;"
+			   "UPDATE run_stat_meta SET unit = 's', better = -1, kpi = 0"
+			   " WHERE run_id = 2 AND name_id = 2;");
+	}
+}
+
+static void damaged_meta_references(void **state)
+{
+	struct fixture *f = *state;
+	struct store_samples sm;
+	struct run_record r;
+
+	/* a name id without a name */
+	damaged_meta_store(f, "PRAGMA foreign_keys = OFF;"
+			   "UPDATE run_stat_meta SET name_id = 999"
+			   " WHERE run_id = 2 AND name_id = 2;");
+	expect_meta_damaged(f, "run 2 declares stat 999, which has no name",
+			    "run 2 declares stat 999, which has no name");
+	/* an id that is no id */
+	sql(f->db, "PRAGMA foreign_keys = OFF;"
+		   "UPDATE run_stat_meta SET name_id = -5 WHERE name_id = 999;");
+	f->s = open_ok(f->db, STORE_READ);
+	expect_meta_damaged(f, "run 2 holds the id -5 in name_id",
+			    "run 2 holds the id -5 in name_id");
+	sql(f->db, "PRAGMA foreign_keys = OFF;"
+		   "UPDATE run_stat_meta SET name_id = 'x' WHERE name_id = -5;");
+	f->s = open_ok(f->db, STORE_READ);
+	expect_meta_damaged(f, "run 2 holds a text in name_id, not an id",
+			    "run 2 holds a text in name_id, not an id");
+
+	/*
+	 * A declaration of a run that does not exist is read by nothing
+	 * (every read goes through its run): it cannot change a result.
+	 */
+	sql(f->db, "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON;"
+		   "UPDATE run_stat_meta SET name_id = 2 WHERE name_id = 'x';"
+		   "INSERT INTO run_stat_meta VALUES (99, 1, 'x', 5, 7);");
+	f->s = open_ok(f->db, STORE_READ);
+	assert_int_equal(store_get_run(f->s, 99, &r), -ENOENT);
+	assert_int_equal(store_get_run(f->s, 2, &r), 0);
+	assert_int_equal(r.meta.n, 2);
+	run_record_release(&r);
+	assert_int_equal(store_load_samples(f->s, "box", "job", "c0ffee", &sm), 0);
+	assert_int_equal(sm.meta.n, 2);
+	assert_meta(&sm.meta, 0, "s.0000", "ops/s", STAT_BETTER_HIGHER, true);
+	store_samples_release(&sm);
+}
+
+static void damaged_meta_duplicate(void **state)
+{
+	struct fixture *f = *state;
+
+	/* run_stat_meta again, without its primary key, so a row can be planted twice */
+	damaged_meta_store(f, "PRAGMA foreign_keys = OFF;"
+			   "CREATE TABLE m2 (run_id INTEGER, name_id INTEGER,"
+			   " unit TEXT, better INTEGER, kpi INTEGER);"
+			   "INSERT INTO m2 SELECT * FROM run_stat_meta;"
+			   "DROP TABLE run_stat_meta;"
+			   "ALTER TABLE m2 RENAME TO run_stat_meta;"
+			   "INSERT INTO run_stat_meta SELECT * FROM run_stat_meta"
+			   " WHERE run_id = 2 AND name_id = 1;");
+	expect_meta_damaged(f, "run 2 declares the stat 's.0000' twice",
+			    "run 2 declares stat 1 twice");
+}
+
+/* A schema 3 file without the table: its schema is not perfbot's. */
+static void damaged_meta_table(void **state)
+{
+	struct fixture *f = *state;
+
+	damaged_meta_store(f, "DROP TABLE run_stat_meta;");
+	expect_run_damaged(f->s, 1, "its schema is not perfbot's: no such table: run_stat_meta");
+	expect_samples_damaged(f->s, "its schema is not perfbot's: no such table: run_stat_meta");
+}
+
 static void not_regular_refused(void **state)
 {
 	struct fixture *f = *state;
@@ -1499,6 +2078,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bisect_marks_replaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(bisect_reader_cannot_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_v1_migrated, setup, teardown),
+		cmocka_unit_test_setup_teardown(meta_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(meta_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(unsupported_status, setup, teardown),
+		cmocka_unit_test_setup_teardown(schema_v2_migrated, setup, teardown),
 		cmocka_unit_test_setup_teardown(damaged_duplicate_value, setup, teardown),
 		cmocka_unit_test_setup_teardown(damaged_duplicate_after_gap, setup, teardown),
 		cmocka_unit_test_setup_teardown(damaged_missing_name, setup, teardown),
@@ -1506,6 +2089,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(damaged_text_columns, setup, teardown),
 		cmocka_unit_test_setup_teardown(damaged_status, setup, teardown),
 		cmocka_unit_test_setup_teardown(damaged_pages, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_meta_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_meta_references, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_meta_duplicate, setup, teardown),
+		cmocka_unit_test_setup_teardown(damaged_meta_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(not_regular_refused, setup, teardown),
 		cmocka_unit_test(default_location),
 	};
