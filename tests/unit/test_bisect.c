@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "vcs/bisect.h"
-#include "vcs/bisect_session.h"
+#include "record/bisect_result.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,9 +1,11 @@
 /*
- * Unit tests: report/bisect.  The fixture tests/fixtures/bisect-result.json
- * (a found culprit with its confirmation, a skipped commit, 40
- * candidates), found at the path of this source file (CMake compiles it
- * by its absolute path), and variants of it made with jansson: a range,
- * undecided, no change, a merge, and broken documents.
+ * Unit tests: report/bisect*.c.  The fixture
+ * tests/fixtures/bisect-result.json (a found culprit with its
+ * confirmation, a skipped commit, 40 candidates), found at the path of
+ * this source file (CMake compiles it by its absolute path), and variants
+ * of it made with jansson: a range, undecided, no change, a merge, and
+ * broken documents.  Each is read as `report --bisect` reads a stored
+ * one (record/bisect_result.h), then written.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -12,7 +14,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "report/report.h"
+#include "record/bisect_result.h"
+#include "report/bisect_report.h"
+
+#include <jansson.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,29 +51,45 @@ static json_t *fixture(void)
 
 enum fmt { TEXT, EMAIL, HTML, JSON };
 
-/* Write r in format f; *ret its return; the caller frees the text. */
+/* The reader's message about the last document it refused. */
+static char why[512];
+
+/*
+ * Read document r as a stored one is read, then write it in format f;
+ * *ret the reader's refusal or the writer's return; the caller frees the
+ * text (empty when the reader refused).
+ */
 static char *render_ret(const json_t *r, enum fmt f, const struct report_bisect_opts *o,
 			int *ret)
 {
-	char *buf = NULL;
+	struct bisect_result res;
+	char *buf = NULL, *text = r ? json_dumps(r, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
+	int read;
 
 	assert_non_null(m);
-	switch (f) {
+	why[0] = '\0';
+	read = text ? bisect_result_from_json(text, strlen(text), &res, why, sizeof(why))
+		    : -EINVAL;
+	free(text);
+	*ret = read;
+	switch (read ? -1 : (int)f) {
 	case TEXT:
-		*ret = report_bisect_text(m, r);
+		*ret = report_bisect_text(m, &res);
 		break;
 	case EMAIL:
-		*ret = report_bisect_email(m, r, o);
+		*ret = report_bisect_email(m, &res, o);
 		break;
 	case HTML:
-		*ret = report_bisect_html(m, r);
+		*ret = report_bisect_html(m, &res);
 		break;
 	case JSON:
-		*ret = report_bisect_json(m, r);
+		*ret = report_bisect_json(m, &res);
 		break;
 	}
+	if (!read)
+		bisect_result_release(&res);
 	assert_int_equal(fclose(m), 0);
 	assert_non_null(buf);
 	assert_int_equal(strlen(buf), len);
