@@ -393,11 +393,8 @@ static void read_spec(struct ctx *c, const json_t *o, struct bisect_spec **out)
 		result_nomem(c);
 	else if (bisect_spec_from_json(text, *out))
 		result_bad(c, AT(NULL, "spec"), "not the spec of a bisection");
+	/* on any error *out stays, for bisect_result_release() */
 	free(text);
-	if (c->ret) {
-		free(*out);
-		*out = NULL;
-	}
 }
 
 /* stored: a stored result, whose id and status the store's replace */

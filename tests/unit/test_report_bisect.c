@@ -510,8 +510,11 @@ static void test_merge(void **state)
 	json_decref(r);
 }
 
-/* Every writer refuses r with -EINVAL and writes nothing. */
-static void refused(const json_t *r)
+/*
+ * r is refused with -EINVAL whatever the format, nothing written, and the
+ * reader's message starts with what it names (NULL: no document at all).
+ */
+static void refused_because(const json_t *r, const char *names)
 {
 	for (enum fmt f = TEXT; f <= JSON; f++) {
 		int ret;
@@ -519,9 +522,13 @@ static void refused(const json_t *r)
 
 		assert_int_equal(ret, -EINVAL);
 		assert_string_equal(s, "");
+		if (names && strncmp(why, names, strlen(names)))
+			fail_msg("the message '%s' does not start with '%s'", why, names);
 		free(s);
 	}
 }
+
+#define refused(r) refused_because((r), NULL)
 
 static void test_invalid(void **state)
 {
@@ -530,69 +537,69 @@ static void test_invalid(void **state)
 	(void)state;
 	refused(NULL);
 	r = json_array();
-	refused(r);
+	refused_because(r, "not a JSON object");
 	json_decref(r);
 
 	r = fixture();
 	json_object_del(r, "metric");
-	refused(r);
+	refused_because(r, "metric: missing");
 	json_decref(r);
 
 	r = fixture();
 	json_object_del(r, "status");
-	refused(r);
+	refused_because(r, "status: missing");
 	json_decref(r);
 
 	r = fixture();
 	set_str(r, "status", "bogus");
-	refused(r);
+	refused_because(r, "status: not a status");
 	json_decref(r);
 
 	r = fixture();
 	json_object_del(json_object_get(r, "good"), "sha");
-	refused(r);
+	refused_because(r, "good.sha: missing");
 	json_decref(r);
 
 	r = fixture();
 	json_object_del(r, "bad");
-	refused(r);
+	refused_because(r, "bad: missing");
 	json_decref(r);
 
 	r = fixture();
 	json_object_del(r, "culprit");		/* found needs its culprit */
-	refused(r);
+	refused_because(r, "culprit: missing");
 	json_decref(r);
 
 	r = fixture();
 	set_str(r, "status", "found-range");	/* ... and a range its commits */
-	refused(r);
+	refused_because(r, "range: missing or empty");
 	json_decref(r);
 
 	r = fixture();
 	set_str(r, "candidates", "40");		/* wrong types */
-	refused(r);
+	refused_because(r, "candidates: expected an integer");
 	json_decref(r);
 
 	r = fixture();
 	json_object_set_new(r, "higher_is_better", json_integer(0));
-	refused(r);
+	refused_because(r, "higher_is_better: expected true or false");
 	json_decref(r);
 
 	r = fixture();
 	json_array_append_new(json_object_get(json_array_get(json_object_get(r, "commits"), 0),
 					      "values"), json_string("1.0"));
-	refused(r);
+	refused_because(r, "commits[0].values[3]: expected a number");
 	json_decref(r);
 
 	r = fixture();
 	json_object_set_new(r, "merge", json_pack("{s:s}", "subject", "no sha"));
-	refused(r);
+	refused_because(r, "merge.sha: missing");
 	json_decref(r);
 
 	r = fixture();
 	json_object_set_new(r, "merge", json_pack("{s:s, s:{s:s}}", "sha", MERGE,
 						  "inner", "status", "found"));
-	refused(r);
+	refused_because(r, "merge.inner.good: missing");
 	json_decref(r);
 
 	/* null is "not known": accepted like an absent optional field */
