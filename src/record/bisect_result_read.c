@@ -1,11 +1,12 @@
 /*
  * bisect_result_read.c - a bisection's result read from its JSON document
- * (bisect_result.h), the one reader, and a stored bisection read back as
- * the document `bisect status` and `report --bisect` show.
+ * (bisect_result.h), the one reader, by the shape of the document
+ * (bisect_result_shape.c); and a stored bisection read back as the
+ * document `bisect status` and `report --bisect` show.
  *
  * Every field is untrusted (design.md §11): each is checked for its type
  * and bounds as it is read, and the document's rules once it is whole
- * (bisect_result_rules.c).
+ * (bisect_result_rules.c).  Keys the shape does not know are passed over.
  */
 #define _GNU_SOURCE
 #include "record/bisect_result_internal.h"
@@ -26,325 +27,183 @@ static const json_t *get(const json_t *o, const char *key)
 	return json_is_null(v) ? NULL : v;
 }
 
+/* o[key] when it is known and `ok`; else NULL, refused as not `expected` */
+static const json_t *typed(struct ctx *c, const struct where *w, const json_t *o,
+			   const char *key, bool (*ok)(const json_t *v),
+			   const char *expected)
+{
+	const json_t *v = get(o, key);
+
+	if (v && !ok(v)) {
+		result_bad(c, AT(w, key), "expected %s", expected);
+		return NULL;
+	}
+	return v;
+}
+
+static bool is_string(const json_t *v) { return json_is_string(v); }
+static bool is_number(const json_t *v) { return json_is_number(v); }
+static bool is_boolean(const json_t *v) { return json_is_boolean(v); }
+static bool is_object(const json_t *v) { return json_is_object(v); }
+static bool is_array(const json_t *v) { return json_is_array(v); }
+
+/* A count or an index: a non-negative integer (1.0 is taken as 1). */
+static bool is_count(const json_t *v)
+{
+	double d = json_is_real(v) ? json_real_value(v) : -1;
+
+	if (json_is_integer(v))
+		return json_integer_value(v) >= 0 && json_integer_value(v) <= COUNT_MAX;
+	return d >= 0 && d <= COUNT_MAX && d == floor(d);
+}
+
+static bool is_id(const json_t *v)
+{
+	return json_is_integer(v) && json_integer_value(v) >= 0;
+}
+
 static char *read_str(struct ctx *c, const struct where *w, const json_t *o,
 		      const char *key)
 {
-	const json_t *v = get(o, key);
+	const json_t *v = typed(c, w, o, key, is_string, "a string");
 	char *s;
 
 	if (!v)
 		return NULL;
-	if (!json_is_string(v)) {
-		result_bad(c, AT(w, key), "expected a string");
-		return NULL;
-	}
 	s = strdup(json_string_value(v));
 	if (!s)
 		result_nomem(c);
 	return s;
 }
 
-static double read_num(struct ctx *c, const struct where *w, const json_t *o,
-		       const char *key)
+/*
+ * The array o[key], room made for its elements in vec (a struct with v,
+ * n, cap and present); NULL when it is absent, refused or out of memory.
+ */
+#define open_list(c, w, o, key, vec)                                         \
+	open_list_((c), (w), (o), (key), (void **)&(vec)->v, &(vec)->cap,     \
+		   sizeof(*(vec)->v), &(vec)->present)
+
+static const json_t *open_list_(struct ctx *c, const struct where *w, const json_t *o,
+				const char *key, void **v, size_t *cap, size_t size,
+				bool *present)
 {
-	const json_t *v = get(o, key);
+	const json_t *a = typed(c, w, o, key, is_array, "an array");
 
-	if (!v)
-		return NAN;
-	if (!json_is_number(v)) {
-		result_bad(c, AT(w, key), "expected a number");
-		return NAN;
-	}
-	return json_number_value(v);
-}
-
-/* A count or an index: a non-negative integer (1.0 is taken as 1). */
-static long read_count(struct ctx *c, const struct where *w, const json_t *o,
-		       const char *key)
-{
-	const json_t *v = get(o, key);
-	double d;
-
-	if (!v)
-		return BISECT_UNKNOWN;
-	if (json_is_integer(v) && json_integer_value(v) >= 0 &&
-	    json_integer_value(v) <= COUNT_MAX)
-		return (long)json_integer_value(v);
-	d = json_is_real(v) ? json_real_value(v) : -1;
-	if (d >= 0 && d <= COUNT_MAX && d == floor(d))
-		return (long)d;
-	result_bad(c, AT(w, key), "expected an integer from 0 to %ld", COUNT_MAX);
-	return BISECT_UNKNOWN;
-}
-
-static int read_bool(struct ctx *c, const struct where *w, const json_t *o,
-		     const char *key)
-{
-	const json_t *v = get(o, key);
-
-	if (!v)
-		return -1;
-	if (!json_is_boolean(v)) {
-		result_bad(c, AT(w, key), "expected true or false");
-		return -1;
-	}
-	return json_is_true(v);
-}
-
-static const json_t *read_object(struct ctx *c, const struct where *w,
-				 const json_t *o, const char *key)
-{
-	const json_t *v = get(o, key);
-
-	if (v && !json_is_object(v)) {
-		result_bad(c, AT(w, key), "expected an object");
+	if (!a)
 		return NULL;
-	}
-	return v;
-}
-
-static const json_t *read_array(struct ctx *c, const struct where *w,
-				const json_t *o, const char *key)
-{
-	const json_t *v = get(o, key);
-
-	if (!v)
-		return NULL;
-	if (!json_is_array(v)) {
-		result_bad(c, AT(w, key), "expected an array");
-		return NULL;
-	}
-	if (json_array_size(v) > BISECT_MAX_ENTRIES) {
+	if (json_array_size(a) > BISECT_MAX_ENTRIES) {
 		result_bad(c, AT(w, key), "more than %d entries", BISECT_MAX_ENTRIES);
 		return NULL;
 	}
-	return v;
+	*present = true;
+	if (vec_reserve_(v, cap, json_array_size(a), size)) {
+		result_nomem(c);
+		return NULL;
+	}
+	return a;
 }
 
 static void read_values(struct ctx *c, const struct where *w, const json_t *o,
-			struct bisect_values *out)
+			const char *key, struct bisect_values *out)
 {
-	const json_t *a = read_array(c, w, o, "values"), *x;
+	const json_t *a = open_list(c, w, o, key, out), *x;
 	size_t i;
 
-	if (!a)
-		return;
-	out->present = true;
-	if (vec_reserve(out, json_array_size(a))) {
-		result_nomem(c);
-		return;
-	}
 	json_array_foreach(a, i, x) {
 		if (!json_is_number(x)) {
-			result_bad(c, AT_INDEX(AT(w, "values"), i), "expected a number");
+			result_bad(c, AT_INDEX(AT(w, key), i), "expected a number");
 			return;
 		}
 		out->v[out->n++] = json_number_value(x);
 	}
 }
 
-static void read_commit(struct ctx *c, const struct where *w, const json_t *o,
-			struct bisect_commit *out)
-{
-	out->sha = read_str(c, w, o, "sha");
-	out->subject = read_str(c, w, o, "subject");
-	out->author = read_str(c, w, o, "author");
-	out->date = read_str(c, w, o, "date");
-}
-
-static void read_end(struct ctx *c, const struct where *w, const json_t *o,
-		     const char *key, struct bisect_end *out)
-{
-	const json_t *e = read_object(c, w, o, key);
-
-	if (!e)
-		return;
-	out->present = true;
-	read_commit(c, AT(w, key), e, &out->commit);
-	out->given = read_str(c, AT(w, key), e, "given");
-}
-
-static void read_sample(struct ctx *c, const struct where *w, const json_t *o,
-			const char *key, struct bisect_sample *out)
-{
-	const json_t *s = read_object(c, w, o, key);
-
-	if (!s)
-		return;
-	w = AT(w, key);
-	out->present = true;
-	out->sha = read_str(c, w, s, "sha");
-	out->n = read_count(c, w, s, "n");
-	out->mean = read_num(c, w, s, "mean");
-	out->stddev = read_num(c, w, s, "stddev");
-	read_values(c, w, s, &out->values);
-}
-
-/* pct, low, high, p and verdict of o */
-static void read_change(struct ctx *c, const struct where *w, const json_t *o,
-			struct bisect_change *out)
-{
-	out->pct = read_num(c, w, o, "pct");
-	out->low = read_num(c, w, o, "low");
-	out->high = read_num(c, w, o, "high");
-	out->p = read_num(c, w, o, "p");
-	out->verdict = read_str(c, w, o, "verdict");
-}
-
-static void read_entry(struct ctx *c, const struct where *w, const json_t *o,
-		       struct bisect_entry *out)
-{
-	char *state;
-
-	if (!json_is_object(o)) {
-		result_bad(c, w, "expected an object");
-		return;
-	}
-	read_commit(c, w, o, &out->commit);
-	out->index = read_count(c, w, o, "index");
-	state = read_str(c, w, o, "state");
-	if (state && !strcmp(state, "measured"))
-		out->state = BISECT_STATE_MEASURED;
-	else if (state && !strcmp(state, "skipped"))
-		out->state = BISECT_STATE_SKIPPED;
-	else if (state)
-		result_bad(c, AT(w, "state"), "neither measured nor skipped");
-	free(state);
-	out->skipped = read_bool(c, w, o, "skipped");
-	out->n = read_count(c, w, o, "n");
-	out->p_bad = read_num(c, w, o, "p_bad");
-	out->mean = read_num(c, w, o, "mean");
-	out->stddev = read_num(c, w, o, "stddev");
-	read_values(c, w, o, &out->values);
-	out->note = read_str(c, w, o, "note");
-	out->probability = read_num(c, w, o, "probability");
-}
+static void read_object(struct ctx *c, const struct where *w, const json_t *o,
+			const struct shape *sh, void *base, int depth);
 
 static void read_entries(struct ctx *c, const struct where *w, const json_t *o,
 			 const char *key, struct bisect_entries *out)
 {
-	const json_t *a = read_array(c, w, o, key), *x;
+	const json_t *a = open_list(c, w, o, key, out), *x;
 	size_t i;
 
-	if (!a)
-		return;
-	out->present = true;
-	if (vec_reserve(out, json_array_size(a))) {
-		result_nomem(c);
-		return;
-	}
 	json_array_foreach(a, i, x) {
+		const struct where *at = AT_INDEX(AT(w, key), i);
 		struct bisect_entry *e = &out->v[out->n++];
 
 		bisect_entry_init(e);
-		read_entry(c, AT_INDEX(AT(w, key), i), x, e);
-		if (c->ret)
+		if (!json_is_object(x)) {
+			result_bad(c, at, "expected an object");
 			return;
+		}
+		read_object(c, at, x, &entry_shape, e, 0);
 	}
 }
 
 static void read_status(struct ctx *c, const struct where *w, const json_t *o,
-			enum bisect_status *out)
+			const char *key, enum bisect_status *out)
 {
-	char *s = read_str(c, w, o, "status");
+	char *s = read_str(c, w, o, key);
 
 	if (!s && !c->ret)
-		result_bad(c, AT(w, "status"), "missing");
+		result_bad(c, AT(w, key), "missing");
 	else if (s && bisect_status_parse(s, out))
-		result_bad(c, AT(w, "status"), "not a status of a bisection");
+		result_bad(c, AT(w, key), "not a status of a bisection");
 	free(s);
 }
 
-static void read_level(struct ctx *c, const struct where *w, const json_t *o,
-		       struct bisect_level *lv, int depth, bool status);
+static void read_state(struct ctx *c, const struct where *w, const json_t *o,
+		       const char *key, enum bisect_commit_state *out)
+{
+	char *s = read_str(c, w, o, key);
+
+	if (s && !strcmp(s, "measured"))
+		*out = BISECT_STATE_MEASURED;
+	else if (s && !strcmp(s, "skipped"))
+		*out = BISECT_STATE_SKIPPED;
+	else if (s)
+		result_bad(c, AT(w, key), "neither measured nor skipped");
+	free(s);
+}
 
 static void read_merge(struct ctx *c, const struct where *w, const json_t *o,
-		       struct bisect_level *lv, int depth)
+		       const char *key, struct bisect_merge **out, int depth)
 {
-	const json_t *m = read_object(c, w, o, "merge"), *inner;
+	const json_t *m = typed(c, w, o, key, is_object, "an object"), *inner;
+	struct bisect_merge *mg;
 
 	if (!m)
 		return;
-	w = AT(w, "merge");
-	lv->merge = calloc(1, sizeof(*lv->merge));
-	if (!lv->merge) {
+	w = AT(w, key);
+	mg = *out = calloc(1, sizeof(**out));
+	if (!mg) {
 		result_nomem(c);
 		return;
 	}
-	read_commit(c, w, m, &lv->merge->commit);
-	inner = read_object(c, w, m, "inner");
+	read_object(c, w, m, &merge_shape, mg, depth);
+	inner = typed(c, w, m, "inner", is_object, "an object");
 	if (!inner || c->ret)
 		return;
 	if (depth >= BISECT_MAX_DEPTH) {
 		result_bad(c, AT(w, "inner"), "merges nested deeper than %d", BISECT_MAX_DEPTH);
 		return;
 	}
-	lv->merge->inner = malloc(sizeof(*lv->merge->inner));
-	if (!lv->merge->inner) {
+	mg->inner = malloc(sizeof(*mg->inner));
+	if (!mg->inner) {
 		result_nomem(c);
 		return;
 	}
-	bisect_level_init(lv->merge->inner);
-	read_level(c, AT(w, "inner"), inner, lv->merge->inner, depth + 1, true);
+	bisect_level_init(mg->inner);
+	read_status(c, AT(w, "inner"), inner, "status", &mg->inner->status);
+	read_object(c, AT(w, "inner"), inner, &level_shape, mg->inner, depth + 1);
 }
 
-/* status: read it (false: the store's word replaces it) */
-static void read_level(struct ctx *c, const struct where *w, const json_t *o,
-		       struct bisect_level *lv, int depth, bool status)
+static void read_params(struct ctx *c, const struct where *w, const json_t *o,
+			const char *key, struct bisect_params *out)
 {
-	const json_t *base, *conf;
-
-	if (status)
-		read_status(c, w, o, &lv->status);
-	read_end(c, w, o, "good", &lv->good);
-	read_end(c, w, o, "bad", &lv->bad);
-	lv->candidates = read_count(c, w, o, "candidates");
-	base = read_object(c, w, o, "baseline");
-	if (base) {
-		const struct where *b = AT(w, "baseline");
-		const json_t *ch = read_object(c, b, base, "change");
-
-		lv->baseline.present = true;
-		read_sample(c, b, base, "good", &lv->baseline.good);
-		read_sample(c, b, base, "bad", &lv->baseline.bad);
-		if (ch) {
-			lv->baseline.change.present = true;
-			read_change(c, AT(b, "change"), ch, &lv->baseline.change);
-		}
-	}
-	lv->runs_search = read_count(c, w, o, "runs_search");
-	read_entries(c, w, o, "best", &lv->best);
-	read_entries(c, w, o, "commits", &lv->commits);
-	if (read_object(c, w, o, "culprit")) {
-		lv->have_culprit = true;
-		read_entry(c, AT(w, "culprit"), get(o, "culprit"), &lv->culprit);
-	}
-	read_entries(c, w, o, "range", &lv->range);
-	conf = read_object(c, w, o, "confirmation");
-	if (conf) {
-		const struct where *cw = AT(w, "confirmation");
-
-		lv->confirmation.present = true;
-		lv->confirmation.change.present = true;
-		read_change(c, cw, conf, &lv->confirmation.change);
-		read_sample(c, cw, conf, "parent", &lv->confirmation.parent);
-		read_sample(c, cw, conf, "culprit", &lv->confirmation.culprit);
-	}
-	lv->confidence = read_num(c, w, o, "confidence");
-	lv->max_runs = read_count(c, w, o, "max_runs");
-	lv->runs = read_count(c, w, o, "runs");
-	lv->builds = read_count(c, w, o, "builds");
-	lv->build_failures = read_count(c, w, o, "build_failures");
-	lv->runs_baseline = read_count(c, w, o, "runs_baseline");
-	lv->runs_confirm = read_count(c, w, o, "runs_confirm");
-	lv->message = read_str(c, w, o, "message");
-	read_merge(c, w, o, lv, depth);
-}
-
-static void read_params(struct ctx *c, const json_t *o, struct bisect_params *out)
-{
-	const json_t *p = read_object(c, NULL, o, "params"), *v;
-	const char *key;
+	const json_t *p = typed(c, w, o, key, is_object, "an object"), *v;
+	const char *name;
 
 	if (!p)
 		return;
@@ -353,7 +212,7 @@ static void read_params(struct ctx *c, const json_t *o, struct bisect_params *ou
 		result_nomem(c);
 		return;
 	}
-	json_object_foreach((json_t *)p, key, v) {
+	json_object_foreach((json_t *)p, name, v) {
 		struct bisect_param *x = &out->v[out->n];
 
 		*x = (struct bisect_param){ 0 };
@@ -367,10 +226,10 @@ static void read_params(struct ctx *c, const json_t *o, struct bisect_params *ou
 			x->kind = BISECT_PARAM_REAL;
 			x->real = json_real_value(v);
 		} else {
-			result_bad(c, AT(AT(NULL, "params"), key), "neither a string nor a number");
+			result_bad(c, AT(AT(w, key), name), "neither a string nor a number");
 			return;
 		}
-		x->key = strdup(key);
+		x->key = strdup(name);
 		out->n++;
 		if (!x->key || (x->kind == BISECT_PARAM_STRING && !x->string)) {
 			result_nomem(c);
@@ -379,9 +238,10 @@ static void read_params(struct ctx *c, const json_t *o, struct bisect_params *ou
 	}
 }
 
-static void read_spec(struct ctx *c, const json_t *o, struct bisect_spec **out)
+static void read_spec(struct ctx *c, const struct where *w, const json_t *o,
+		      const char *key, struct bisect_spec **out)
 {
-	const json_t *s = read_object(c, NULL, o, "spec");
+	const json_t *s = typed(c, w, o, key, is_object, "an object");
 	char *text;
 
 	if (!s)
@@ -392,12 +252,97 @@ static void read_spec(struct ctx *c, const json_t *o, struct bisect_spec **out)
 	if (!text || !*out)
 		result_nomem(c);
 	else if (bisect_spec_from_json(text, *out))
-		result_bad(c, AT(NULL, "spec"), "not the spec of a bisection");
+		result_bad(c, AT(w, key), "not the spec of a bisection");
 	/* on any error *out stays, for bisect_result_release() */
 	free(text);
 }
 
-/* stored: a stored result, whose id and status the store's replace */
+/*
+ * Field f of the struct at base from o.  The status is read where a level
+ * starts (read_merge(), read_result()): a stored result's is the store's.
+ */
+static void read_field(struct ctx *c, const struct where *w, const json_t *o,
+		       const struct field *f, void *base, int depth)
+{
+	const json_t *v;
+
+	switch (f->kind) {
+	case FK_STRING:
+		*MEMBER(char *, base, f) = read_str(c, w, o, f->key);
+		break;
+	case FK_NUMBER:
+		v = typed(c, w, o, f->key, is_number, "a number");
+		if (v)
+			*MEMBER(double, base, f) = json_number_value(v);
+		break;
+	case FK_COUNT:
+		v = typed(c, w, o, f->key, is_count, "an integer from 0 to 2147483647");
+		if (v)
+			*MEMBER(long, base, f) = (long)json_number_value(v);
+		break;
+	case FK_BOOL:
+		v = typed(c, w, o, f->key, is_boolean, "true or false");
+		if (v)
+			*MEMBER(int, base, f) = json_is_true(v);
+		break;
+	case FK_ID:
+		if (c->stored)
+			break;
+		v = typed(c, w, o, f->key, is_id, "a non-negative integer");
+		if (v)
+			*MEMBER(int64_t, base, f) = json_integer_value(v);
+		break;
+	case FK_VALUES:
+		read_values(c, w, o, f->key, MEMBER(struct bisect_values, base, f));
+		break;
+	case FK_OBJECT:
+		v = typed(c, w, o, f->key, is_object, "an object");
+		if (v) {
+			*MEMBER(bool, base, f) = true;
+			read_object(c, AT(w, f->key), v, f->sub, MEMBER(char, base, f), depth);
+		}
+		break;
+	case FK_INLINE:
+		if (f->sub->present)
+			*MEMBER(bool, base, f) = true;
+		read_object(c, w, o, f->sub, MEMBER(char, base, f), depth);
+		break;
+	case FK_ENTRY:
+		v = typed(c, w, o, f->key, is_object, "an object");
+		if (v) {
+			*(bool *)((char *)base + f->have) = true;
+			read_object(c, AT(w, f->key), v, &entry_shape, MEMBER(char, base, f), depth);
+		}
+		break;
+	case FK_ENTRIES:
+		read_entries(c, w, o, f->key, MEMBER(struct bisect_entries, base, f));
+		break;
+	case FK_STATE:
+		read_state(c, w, o, f->key, MEMBER(enum bisect_commit_state, base, f));
+		break;
+	case FK_MERGE:
+		read_merge(c, w, o, f->key, MEMBER(struct bisect_merge *, base, f), depth);
+		break;
+	case FK_PARAMS:
+		read_params(c, w, o, f->key, MEMBER(struct bisect_params, base, f));
+		break;
+	case FK_SPEC:
+		if (!c->stored)
+			read_spec(c, w, o, f->key, MEMBER(struct bisect_spec *, base, f));
+		break;
+	case FK_STATUS:
+		break;
+	}
+}
+
+static void read_object(struct ctx *c, const struct where *w, const json_t *o,
+			const struct shape *sh, void *base, int depth)
+{
+	for (size_t i = 0; i < sh->n && !c->ret; i++)
+		read_field(c, w, o, &sh->v[i], base, depth);
+}
+
+/* stored: a stored result, whose id, status and spec are the store's */
 static void read_result(struct ctx *c, const json_t *o, struct bisect_result *r,
 			bool stored)
 {
@@ -405,29 +350,11 @@ static void read_result(struct ctx *c, const json_t *o, struct bisect_result *r,
 		result_bad(c, NULL, "not a JSON object");
 		return;
 	}
-	read_level(c, NULL, o, &r->level, 0, !stored);
-	read_params(c, o, &r->params);
-	r->repo = read_str(c, NULL, o, "repo");
-	r->origin_url = read_str(c, NULL, o, "origin_url");
-	r->job = read_str(c, NULL, o, "job");
-	r->testcase = read_str(c, NULL, o, "testcase");
-	r->testbox = read_str(c, NULL, o, "testbox");
-	r->machine = read_str(c, NULL, o, "machine");
-	r->job_text = read_str(c, NULL, o, "job_text");
-	r->metric = read_str(c, NULL, o, "metric");
-	r->higher_is_better = read_bool(c, NULL, o, "higher_is_better");
-	r->job_path = read_str(c, NULL, o, "job_path");
-	if (stored)
-		return;
-	if (get(o, "id")) {
-		const json_t *id = get(o, "id");
-
-		if (json_is_integer(id) && json_integer_value(id) >= 0)
-			r->id = json_integer_value(id);
-		else
-			result_bad(c, AT(NULL, "id"), "expected a non-negative integer");
-	}
-	read_spec(c, o, &r->spec);
+	c->stored = stored;
+	if (!stored)
+		read_status(c, NULL, o, "status", &r->level.status);
+	read_object(c, NULL, o, &result_shape, r, 0);
+	c->stored = false;
 }
 
 /* JSON text to a document, or what jansson says is wrong with it */

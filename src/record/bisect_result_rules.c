@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 
 /*
  * The largest number that 10 significant digits (JSON_REAL_PRECISION)
@@ -66,147 +67,163 @@ void result_nomem(struct ctx *c)
 
 /* ---- the rules ---- */
 
-static void check_number(struct ctx *c, const struct where *w, const char *key,
-			 double v)
-{
-	/* NaN is "unknown"; JSON has no infinity */
-	if (!isnan(v) && !number_ok(v))
-		result_bad(c, AT(w, key), "not a finite number");
-}
-
-static void check_count(struct ctx *c, const struct where *w, const char *key,
-			long v)
-{
-	if (v < BISECT_UNKNOWN)
-		result_bad(c, AT(w, key), "negative");
-	else if (v > COUNT_MAX)
-		result_bad(c, AT(w, key), "more than %ld", COUNT_MAX);
-}
-
-static void check_tristate(struct ctx *c, const struct where *w, const char *key,
-			   int v)
-{
-	if (v < -1 || v > 1)
-		result_bad(c, AT(w, key), "not a boolean");
-}
-
 static void check_values(struct ctx *c, const struct where *w,
 			 const struct bisect_values *v)
 {
-	const struct where *at = AT(w, "values");
-
 	if (v->n > BISECT_MAX_ENTRIES)
-		result_bad(c, at, "more than %d entries", BISECT_MAX_ENTRIES);
+		result_bad(c, w, "more than %d entries", BISECT_MAX_ENTRIES);
 	for (size_t i = 0; i < v->n; i++)
 		if (!number_ok(v->v[i]))
-			result_bad(c, AT_INDEX(at, i), "not a finite number");
+			result_bad(c, AT_INDEX(w, i), "not a finite number");
 }
 
-static void check_sha(struct ctx *c, const struct where *w, const char *sha)
+static void check_params(struct ctx *c, const struct where *w,
+			 const struct bisect_params *p)
 {
-	if (!sha)
-		result_bad(c, AT(w, "sha"), "missing");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct bisect_param *x = &p->v[i];
+
+		if (!x->key)
+			result_bad(c, AT_INDEX(w, i), "a parameter without a name");
+		else if (x->kind == BISECT_PARAM_STRING ? !x->string :
+			 x->kind == BISECT_PARAM_REAL ? !number_ok(x->real) :
+			 x->kind != BISECT_PARAM_INTEGER)
+			result_bad(c, AT(w, x->key), "neither a string nor a number");
+	}
 }
 
-static void check_sample(struct ctx *c, const struct where *w,
-			 const struct bisect_sample *s)
-{
-	check_count(c, w, "n", s->n);
-	check_number(c, w, "mean", s->mean);
-	check_number(c, w, "stddev", s->stddev);
-	check_values(c, w, &s->values);
-}
+static void check_object(struct ctx *c, const struct where *w, const struct shape *sh,
+			 const void *base, int depth, bool ends);
+static void check_level(struct ctx *c, const struct where *w,
+			const struct bisect_level *lv, int depth, bool ends);
 
-static void check_change(struct ctx *c, const struct where *w,
-			 const struct bisect_change *ch)
-{
-	check_number(c, w, "pct", ch->pct);
-	check_number(c, w, "low", ch->low);
-	check_number(c, w, "high", ch->high);
-	check_number(c, w, "p", ch->p);
-}
-
-static void check_entry(struct ctx *c, const struct where *w,
-			const struct bisect_entry *e)
-{
-	check_sha(c, w, e->commit.sha);
-	check_count(c, w, "index", e->index);
-	if (e->state < BISECT_STATE_UNKNOWN || e->state > BISECT_STATE_SKIPPED)
-		result_bad(c, AT(w, "state"), "neither measured nor skipped");
-	check_tristate(c, w, "skipped", e->skipped);
-	check_count(c, w, "n", e->n);
-	check_number(c, w, "p_bad", e->p_bad);
-	check_number(c, w, "mean", e->mean);
-	check_number(c, w, "stddev", e->stddev);
-	check_values(c, w, &e->values);
-	check_number(c, w, "probability", e->probability);
-}
-
-static void check_entries(struct ctx *c, const struct where *w, const char *key,
+static void check_entries(struct ctx *c, const struct where *w,
 			  const struct bisect_entries *a)
 {
-	const struct where *at = AT(w, key);
-
 	if (a->n > BISECT_MAX_ENTRIES)
-		result_bad(c, at, "more than %d entries", BISECT_MAX_ENTRIES);
+		result_bad(c, w, "more than %d entries", BISECT_MAX_ENTRIES);
 	for (size_t i = 0; i < a->n; i++)
-		check_entry(c, AT_INDEX(at, i), &a->v[i]);
+		check_object(c, AT_INDEX(w, i), &entry_shape, &a->v[i], 0, true);
+}
+
+static void check_merge(struct ctx *c, const struct where *w,
+			const struct bisect_merge *m, int depth)
+{
+	check_object(c, w, &merge_shape, m, depth, true);
+	if (m->inner)
+		check_level(c, AT(w, "inner"), m->inner, depth + 1, true);
 }
 
 /*
- * ends: good.sha and bad.sha are required (a document; a stored result's
- * top level may lack them until its spec completes it).
+ * Field f of the struct at base.  ends: a required object is required
+ * (false for a stored result's top level, whose ends its spec completes).
  */
+static void check_field(struct ctx *c, const struct where *w, const struct field *f,
+			const void *base, int depth, bool ends)
+{
+	const struct where *at = AT(w, f->key);
+
+	switch (f->kind) {
+	case FK_STRING:
+		if ((f->flags & F_REQUIRED) && !*CMEMBER(char *const, base, f))
+			result_bad(c, at, "missing");
+		break;
+	case FK_NUMBER: {
+		double v = *CMEMBER(double, base, f);
+
+		/* NaN is "unknown"; JSON has no infinity */
+		if (!isnan(v) && !number_ok(v))
+			result_bad(c, at, "not a finite number");
+		break;
+	}
+	case FK_COUNT:
+		if (*CMEMBER(long, base, f) < BISECT_UNKNOWN)
+			result_bad(c, at, "negative");
+		else if (*CMEMBER(long, base, f) > COUNT_MAX)
+			result_bad(c, at, "more than %ld", COUNT_MAX);
+		break;
+	case FK_BOOL:
+		if (*CMEMBER(int, base, f) < -1 || *CMEMBER(int, base, f) > 1)
+			result_bad(c, at, "not a boolean");
+		break;
+	case FK_ID:
+		if (*CMEMBER(int64_t, base, f) < BISECT_UNKNOWN)
+			result_bad(c, at, "negative");
+		break;
+	case FK_VALUES:
+		check_values(c, at, CMEMBER(struct bisect_values, base, f));
+		break;
+	case FK_OBJECT:
+		if (*CMEMBER(bool, base, f))
+			check_object(c, at, f->sub, CMEMBER(char, base, f), depth, true);
+		else if ((f->flags & F_REQUIRED) && ends)
+			result_bad(c, at, "missing");
+		break;
+	case FK_INLINE:
+		check_object(c, w, f->sub, CMEMBER(char, base, f), depth, ends);
+		break;
+	case FK_ENTRY:
+		if (*(const bool *)((const char *)base + f->have))
+			check_object(c, at, &entry_shape, CMEMBER(char, base, f), depth, true);
+		break;
+	case FK_ENTRIES:
+		check_entries(c, at, CMEMBER(struct bisect_entries, base, f));
+		break;
+	case FK_STATUS:
+		if (!bisect_status_name(*CMEMBER(enum bisect_status, base, f)))
+			result_bad(c, at, "not a status of a bisection");
+		break;
+	case FK_STATE: {
+		enum bisect_commit_state st = *CMEMBER(enum bisect_commit_state, base, f);
+
+		if (st < BISECT_STATE_UNKNOWN || st > BISECT_STATE_SKIPPED)
+			result_bad(c, at, "neither measured nor skipped");
+		break;
+	}
+	case FK_MERGE:
+		if (*CMEMBER(struct bisect_merge *const, base, f))
+			check_merge(c, at, *CMEMBER(struct bisect_merge *const, base, f), depth);
+		break;
+	case FK_PARAMS:
+		check_params(c, at, CMEMBER(struct bisect_params, base, f));
+		break;
+	case FK_SPEC: {
+		const struct bisect_spec *sp = *CMEMBER(struct bisect_spec *const, base, f);
+
+		if (sp && (!sp->repo || !sp->good || !sp->bad || !sp->job_path ||
+			   !sp->job_text || !sp->testbox))
+			result_bad(c, at, "not the spec of a bisection");
+		break;
+	}
+	}
+}
+
+static void check_object(struct ctx *c, const struct where *w, const struct shape *sh,
+			 const void *base, int depth, bool ends)
+{
+	for (size_t i = 0; i < sh->n; i++)
+		check_field(c, w, &sh->v[i], base, depth, ends);
+}
+
+/* What a level's status requires of it. */
+static void check_status(struct ctx *c, const struct where *w,
+			 const struct bisect_level *lv)
+{
+	if (lv->status == BISECT_STATUS_FOUND && !lv->have_culprit)
+		result_bad(c, AT(w, "culprit"), "missing (the status is found)");
+	if (lv->status == BISECT_STATUS_RANGE && !lv->range.n)
+		result_bad(c, AT(w, "range"), "missing or empty (the status is found-range)");
+}
+
 static void check_level(struct ctx *c, const struct where *w,
 			const struct bisect_level *lv, int depth, bool ends)
 {
-	const char *status = bisect_status_name(lv->status);
-
 	if (depth > BISECT_MAX_DEPTH) {
 		result_bad(c, w, "merges nested deeper than %d", BISECT_MAX_DEPTH);
 		return;
 	}
-	if (!status)
-		result_bad(c, AT(w, "status"), "not a status of a bisection");
-	if (ends && !lv->good.present)
-		result_bad(c, AT(w, "good"), "missing");
-	if (ends && !lv->bad.present)
-		result_bad(c, AT(w, "bad"), "missing");
-	if (ends || lv->good.present)
-		check_sha(c, AT(w, "good"), lv->good.commit.sha);
-	if (ends || lv->bad.present)
-		check_sha(c, AT(w, "bad"), lv->bad.commit.sha);
-	check_count(c, w, "candidates", lv->candidates);
-	check_sample(c, AT(AT(w, "baseline"), "good"), &lv->baseline.good);
-	check_sample(c, AT(AT(w, "baseline"), "bad"), &lv->baseline.bad);
-	check_change(c, AT(AT(w, "baseline"), "change"), &lv->baseline.change);
-	check_count(c, w, "runs_search", lv->runs_search);
-	check_entries(c, w, "best", &lv->best);
-	check_entries(c, w, "commits", &lv->commits);
-	if (lv->have_culprit)
-		check_entry(c, AT(w, "culprit"), &lv->culprit);
-	else if (lv->status == BISECT_STATUS_FOUND)
-		result_bad(c, AT(w, "culprit"), "missing (the status is found)");
-	check_entries(c, w, "range", &lv->range);
-	if (lv->status == BISECT_STATUS_RANGE && !lv->range.n)
-		result_bad(c, AT(w, "range"), "missing or empty (the status is found-range)");
-	check_change(c, AT(w, "confirmation"), &lv->confirmation.change);
-	check_sample(c, AT(AT(w, "confirmation"), "parent"), &lv->confirmation.parent);
-	check_sample(c, AT(AT(w, "confirmation"), "culprit"), &lv->confirmation.culprit);
-	check_number(c, w, "confidence", lv->confidence);
-	check_count(c, w, "max_runs", lv->max_runs);
-	check_count(c, w, "runs", lv->runs);
-	check_count(c, w, "builds", lv->builds);
-	check_count(c, w, "build_failures", lv->build_failures);
-	check_count(c, w, "runs_baseline", lv->runs_baseline);
-	check_count(c, w, "runs_confirm", lv->runs_confirm);
-	if (lv->merge) {
-		const struct where *m = AT(w, "merge");
-
-		check_sha(c, m, lv->merge->commit.sha);
-		if (lv->merge->inner)
-			check_level(c, AT(m, "inner"), lv->merge->inner, depth + 1, true);
-	}
+	check_object(c, w, &level_shape, lv, depth, ends);
+	check_status(c, w, lv);
 }
 
 /* document: the rules of a whole document, not only of a stored result */
@@ -215,29 +232,13 @@ int result_rules(const struct bisect_result *r, bool document, char *err, size_t
 	struct ctx c = { .err = err, .errlen = errlen };
 	enum bisect_status st = r->level.status;
 
-	if (r->id < BISECT_UNKNOWN)
-		result_bad(&c, AT(NULL, "id"), "negative");
-	check_level(&c, NULL, &r->level, 0, document);
+	check_object(&c, NULL, &result_shape, r, 0, document);
+	check_status(&c, NULL, &r->level);
 	/* one that failed or stopped before its first run may not know it */
 	if (document && !r->metric && st != BISECT_STATUS_FAILED &&
 	    st != BISECT_STATUS_RUNNING && st != BISECT_STATUS_RESET)
 		result_bad(&c, AT(NULL, "metric"), "missing (the status is %s)",
-		    bisect_status_name(st) ? bisect_status_name(st) : "?");
-	check_tristate(&c, NULL, "higher_is_better", r->higher_is_better);
-	for (size_t i = 0; i < r->params.n; i++) {
-		const struct bisect_param *p = &r->params.v[i];
-		const struct where *at = AT_INDEX(AT(NULL, "params"), i);
-
-		if (!p->key)
-			result_bad(&c, at, "a parameter without a name");
-		else if (p->kind == BISECT_PARAM_STRING ? !p->string :
-			 p->kind == BISECT_PARAM_REAL ? !number_ok(p->real) :
-			 p->kind != BISECT_PARAM_INTEGER)
-			result_bad(&c, AT(AT(NULL, "params"), p->key), "neither a string nor a number");
-	}
-	if (r->spec && (!r->spec->repo || !r->spec->good || !r->spec->bad ||
-			!r->spec->job_path || !r->spec->job_text || !r->spec->testbox))
-		result_bad(&c, AT(NULL, "spec"), "not the spec of a bisection");
+			   bisect_status_name(st) ? bisect_status_name(st) : "?");
 	return c.ret;
 }
 

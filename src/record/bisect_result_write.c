@@ -1,10 +1,9 @@
 /*
  * bisect_result_write.c - a bisection's result written as its JSON
- * document (bisect_result.h), the one writer.
- *
- * The key order is the one perfbot has always stored (the session's order
- * of discovery), so that a result reads back and is written again byte
- * for byte, and old databases show as they always did.
+ * document (bisect_result.h), the one writer: the shape's keys in the
+ * shape's order (bisect_result_shape.c), so that a result reads back and
+ * is written again byte for byte, and old databases show as they always
+ * did.  What is unknown is left out.
  */
 #include "record/bisect_result_internal.h"
 #include "util/quote.h"
@@ -26,31 +25,6 @@ static void put(struct out *w, json_t *o, const char *key, json_t *v)
 		w->err = -ENOMEM;
 }
 
-/* stored strings may hold any byte (git's): made valid UTF-8 (util/quote.h) */
-static void put_str(struct out *w, json_t *o, const char *key, const char *s)
-{
-	if (s)
-		put(w, o, key, json_str(s));
-}
-
-static void put_num(struct out *w, json_t *o, const char *key, double v)
-{
-	if (!isnan(v))
-		put(w, o, key, json_real(v));
-}
-
-static void put_count(struct out *w, json_t *o, const char *key, long v)
-{
-	if (v != BISECT_UNKNOWN)
-		put(w, o, key, json_integer((json_int_t)v));
-}
-
-static void put_bool(struct out *w, json_t *o, const char *key, int v)
-{
-	if (v >= 0)
-		put(w, o, key, json_boolean(v));
-}
-
 static json_t *values_json(struct out *w, const struct bisect_values *v)
 {
 	json_t *a = json_array();
@@ -59,86 +33,6 @@ static json_t *values_json(struct out *w, const struct bisect_values *v)
 		if (json_array_append_new(a, json_real(v->v[i])))
 			w->err = -ENOMEM;
 	return a;
-}
-
-static void put_commit(struct out *w, json_t *o, const struct bisect_commit *c)
-{
-	put_str(w, o, "sha", c->sha);
-	put_str(w, o, "subject", c->subject);
-	put_str(w, o, "author", c->author);
-	put_str(w, o, "date", c->date);
-}
-
-static json_t *end_json(struct out *w, const struct bisect_end *e)
-{
-	json_t *o = json_object();
-
-	if (o) {
-		put_commit(w, o, &e->commit);
-		put_str(w, o, "given", e->given);
-	}
-	return o;
-}
-
-static json_t *sample_json(struct out *w, const struct bisect_sample *s)
-{
-	json_t *o = json_object();
-
-	if (!o)
-		return NULL;
-	put_str(w, o, "sha", s->sha);
-	put_count(w, o, "n", s->n);
-	put_num(w, o, "mean", s->mean);
-	put_num(w, o, "stddev", s->stddev);
-	if (s->values.present)
-		put(w, o, "values", values_json(w, &s->values));
-	return o;
-}
-
-static void put_change(struct out *w, json_t *o, const struct bisect_change *c)
-{
-	put_num(w, o, "pct", c->pct);
-	put_num(w, o, "low", c->low);
-	put_num(w, o, "high", c->high);
-	put_num(w, o, "p", c->p);
-	put_str(w, o, "verdict", c->verdict);
-}
-
-static json_t *entry_json(struct out *w, const struct bisect_entry *e)
-{
-	json_t *o = json_object();
-
-	if (!o)
-		return NULL;
-	put_commit(w, o, &e->commit);
-	put_count(w, o, "index", e->index);
-	if (e->state != BISECT_STATE_UNKNOWN)
-		put(w, o, "state", json_string(e->state == BISECT_STATE_SKIPPED ?
-					       "skipped" : "measured"));
-	put_bool(w, o, "skipped", e->skipped);
-	put_count(w, o, "n", e->n);
-	put_num(w, o, "p_bad", e->p_bad);
-	put_num(w, o, "mean", e->mean);
-	put_num(w, o, "stddev", e->stddev);
-	if (e->values.present)
-		put(w, o, "values", values_json(w, &e->values));
-	put_str(w, o, "note", e->note);
-	put_num(w, o, "probability", e->probability);
-	return o;
-}
-
-static void put_entries(struct out *w, json_t *o, const char *key,
-			const struct bisect_entries *a)
-{
-	json_t *arr;
-
-	if (!a->present)
-		return;
-	arr = json_array();
-	for (size_t i = 0; arr && i < a->n; i++)
-		if (json_array_append_new(arr, entry_json(w, &a->v[i])))
-			w->err = -ENOMEM;
-	put(w, o, key, arr);
 }
 
 static json_t *params_json(struct out *w, const struct bisect_params *p)
@@ -171,100 +65,108 @@ static json_t *spec_json(struct out *w, const struct bisect_spec *sp)
 	return j;
 }
 
-static json_t *level_json(struct out *w, const struct bisect_level *lv,
-			  const struct bisect_result *top);
+static json_t *object_json(struct out *w, const struct shape *sh, const void *base);
 
-/*
- * In the order perfbot has always written: what a level found as it went
- * (its ends, baseline, search, verdict, evidence, a merge inside), then
- * what the whole bisection is (top only), then its limits and costs.
- */
-static json_t *level_json(struct out *w, const struct bisect_level *lv,
-			  const struct bisect_result *top)
+static json_t *entries_json(struct out *w, const struct bisect_entries *a)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < a->n; i++)
+		if (json_array_append_new(arr, object_json(w, &entry_shape, &a->v[i])))
+			w->err = -ENOMEM;
+	return arr;
+}
+
+static json_t *merge_json(struct out *w, const struct bisect_merge *m)
+{
+	json_t *o = object_json(w, &merge_shape, m);
+
+	if (o && m->inner)
+		put(w, o, "inner", object_json(w, &level_shape, m->inner));
+	return o;
+}
+
+/* Field f of the struct at base into o, when it is known. */
+static void put_field(struct out *w, json_t *o, const struct field *f, const void *base)
+{
+	switch (f->kind) {
+	case FK_STRING: {
+		const char *s = *CMEMBER(char *const, base, f);
+
+		/* a struct may hold git's bytes: made valid UTF-8 (util/quote.h) */
+		if (s)
+			put(w, o, f->key, json_str(s));
+		break;
+	}
+	case FK_NUMBER:
+		if (!isnan(*CMEMBER(double, base, f)))
+			put(w, o, f->key, json_real(*CMEMBER(double, base, f)));
+		break;
+	case FK_COUNT:
+		if (*CMEMBER(long, base, f) != BISECT_UNKNOWN)
+			put(w, o, f->key, json_integer((json_int_t)*CMEMBER(long, base, f)));
+		break;
+	case FK_BOOL:
+		if (*CMEMBER(int, base, f) >= 0)
+			put(w, o, f->key, json_boolean(*CMEMBER(int, base, f)));
+		break;
+	case FK_ID:
+		if (*CMEMBER(int64_t, base, f) != BISECT_UNKNOWN)
+			put(w, o, f->key, json_integer((json_int_t)*CMEMBER(int64_t, base, f)));
+		break;
+	case FK_VALUES:
+		if (CMEMBER(struct bisect_values, base, f)->present)
+			put(w, o, f->key, values_json(w, CMEMBER(struct bisect_values, base, f)));
+		break;
+	case FK_OBJECT:
+		if (*CMEMBER(bool, base, f))
+			put(w, o, f->key, object_json(w, f->sub, CMEMBER(char, base, f)));
+		break;
+	case FK_INLINE:
+		for (size_t i = 0; i < f->sub->n; i++)
+			put_field(w, o, &f->sub->v[i], CMEMBER(char, base, f));
+		break;
+	case FK_ENTRY:
+		if (*(const bool *)((const char *)base + f->have))
+			put(w, o, f->key, object_json(w, &entry_shape, CMEMBER(char, base, f)));
+		break;
+	case FK_ENTRIES:
+		if (CMEMBER(struct bisect_entries, base, f)->present)
+			put(w, o, f->key, entries_json(w, CMEMBER(struct bisect_entries, base, f)));
+		break;
+	case FK_STATUS:
+		put(w, o, f->key,
+		    json_string(bisect_status_name(*CMEMBER(enum bisect_status, base, f))));
+		break;
+	case FK_STATE: {
+		enum bisect_commit_state st = *CMEMBER(enum bisect_commit_state, base, f);
+
+		if (st != BISECT_STATE_UNKNOWN)
+			put(w, o, f->key, json_string(st == BISECT_STATE_SKIPPED ? "skipped"
+										 : "measured"));
+		break;
+	}
+	case FK_MERGE:
+		if (*CMEMBER(struct bisect_merge *const, base, f))
+			put(w, o, f->key, merge_json(w, *CMEMBER(struct bisect_merge *const, base, f)));
+		break;
+	case FK_PARAMS:
+		if (CMEMBER(struct bisect_params, base, f)->present)
+			put(w, o, f->key, params_json(w, CMEMBER(struct bisect_params, base, f)));
+		break;
+	case FK_SPEC:
+		if (*CMEMBER(struct bisect_spec *const, base, f))
+			put(w, o, f->key, spec_json(w, *CMEMBER(struct bisect_spec *const, base, f)));
+		break;
+	}
+}
+
+static json_t *object_json(struct out *w, const struct shape *sh, const void *base)
 {
 	json_t *o = json_object();
 
-	if (!o)
-		return NULL;
-	if (top && top->params.present)
-		put(w, o, "params", params_json(w, &top->params));
-	if (lv->good.present)
-		put(w, o, "good", end_json(w, &lv->good));
-	if (lv->bad.present)
-		put(w, o, "bad", end_json(w, &lv->bad));
-	put_count(w, o, "candidates", lv->candidates);
-	if (lv->baseline.present) {
-		json_t *b = json_object();
-
-		if (b && lv->baseline.good.present)
-			put(w, b, "good", sample_json(w, &lv->baseline.good));
-		if (b && lv->baseline.bad.present)
-			put(w, b, "bad", sample_json(w, &lv->baseline.bad));
-		if (b && lv->baseline.change.present) {
-			json_t *c = json_object();
-
-			if (c)
-				put_change(w, c, &lv->baseline.change);
-			put(w, b, "change", c);
-		}
-		put(w, o, "baseline", b);
-	}
-	put_count(w, o, "runs_search", lv->runs_search);
-	put_entries(w, o, "best", &lv->best);
-	put_entries(w, o, "commits", &lv->commits);
-	put(w, o, "status", json_string(bisect_status_name(lv->status)));
-	if (lv->have_culprit)
-		put(w, o, "culprit", entry_json(w, &lv->culprit));
-	put_entries(w, o, "range", &lv->range);
-	if (lv->confirmation.present) {
-		json_t *c = json_object();
-
-		if (c) {
-			put_change(w, c, &lv->confirmation.change);
-			if (lv->confirmation.parent.present)
-				put(w, c, "parent", sample_json(w, &lv->confirmation.parent));
-			if (lv->confirmation.culprit.present)
-				put(w, c, "culprit", sample_json(w, &lv->confirmation.culprit));
-		}
-		put(w, o, "confirmation", c);
-	}
-	if (lv->merge) {
-		json_t *m = json_object();
-
-		if (m) {
-			put_commit(w, m, &lv->merge->commit);
-			if (lv->merge->inner)
-				put(w, m, "inner", level_json(w, lv->merge->inner, NULL));
-		}
-		put(w, o, "merge", m);
-	}
-	if (top) {
-		if (top->id != BISECT_UNKNOWN)
-			put(w, o, "id", json_integer((json_int_t)top->id));
-		put_str(w, o, "repo", top->repo);
-		put_str(w, o, "job", top->job);
-		put_str(w, o, "testcase", top->testcase);
-		put_str(w, o, "testbox", top->testbox);
-		put_str(w, o, "machine", top->machine);
-		put_str(w, o, "job_text", top->job_text);
-		put_str(w, o, "metric", top->metric);
-	}
-	put_num(w, o, "confidence", lv->confidence);
-	put_count(w, o, "max_runs", lv->max_runs);
-	put_count(w, o, "runs", lv->runs);
-	put_count(w, o, "builds", lv->builds);
-	put_count(w, o, "build_failures", lv->build_failures);
-	if (top)
-		put_bool(w, o, "higher_is_better", top->higher_is_better);
-	put_count(w, o, "runs_baseline", lv->runs_baseline);
-	put_count(w, o, "runs_confirm", lv->runs_confirm);
-	put_str(w, o, "message", lv->message);
-	if (top) {
-		put_str(w, o, "origin_url", top->origin_url);
-		put_str(w, o, "job_path", top->job_path);
-		if (top->spec)
-			put(w, o, "spec", spec_json(w, top->spec));
-	}
+	for (size_t i = 0; o && i < sh->n; i++)
+		put_field(w, o, &sh->v[i], base);
 	return o;
 }
 
@@ -280,51 +182,6 @@ static bool bare(const struct bisect_level *lv)
 	       !lv->confirmation.present && !lv->merge;
 }
 
-/*
- * A bare result in the order perfbot has always written it: what `bisect
- * start` stores when a bisection fails (id, status, message), then what
- * its spec completes (status documents), then anything else it holds in
- * the order of a whole one.
- */
-static json_t *bare_json(struct out *w, const struct bisect_result *r)
-{
-	const struct bisect_level *lv = &r->level;
-	json_t *o = json_object();
-
-	if (!o)
-		return NULL;
-	if (r->id != BISECT_UNKNOWN)
-		put(w, o, "id", json_integer((json_int_t)r->id));
-	put(w, o, "status", json_string(bisect_status_name(lv->status)));
-	put_str(w, o, "message", lv->message);
-	if (lv->good.present)
-		put(w, o, "good", end_json(w, &lv->good));
-	if (lv->bad.present)
-		put(w, o, "bad", end_json(w, &lv->bad));
-	put_str(w, o, "repo", r->repo);
-	put_str(w, o, "job_path", r->job_path);
-	put_str(w, o, "job_text", r->job_text);
-	put_str(w, o, "metric", r->metric);
-	put_str(w, o, "testbox", r->testbox);
-	put_num(w, o, "confidence", lv->confidence);
-	put_count(w, o, "max_runs", lv->max_runs);
-	if (r->params.present)
-		put(w, o, "params", params_json(w, &r->params));
-	put_str(w, o, "job", r->job);
-	put_str(w, o, "testcase", r->testcase);
-	put_str(w, o, "machine", r->machine);
-	put_count(w, o, "runs", lv->runs);
-	put_count(w, o, "builds", lv->builds);
-	put_count(w, o, "build_failures", lv->build_failures);
-	put_bool(w, o, "higher_is_better", r->higher_is_better);
-	put_count(w, o, "runs_baseline", lv->runs_baseline);
-	put_count(w, o, "runs_confirm", lv->runs_confirm);
-	put_str(w, o, "origin_url", r->origin_url);
-	if (r->spec)
-		put(w, o, "spec", spec_json(w, r->spec));
-	return o;
-}
-
 int bisect_result_to_json(const struct bisect_result *r, enum bisect_json_style style,
 			  char **text, char *err, size_t errlen)
 {
@@ -336,7 +193,7 @@ int bisect_result_to_json(const struct bisect_result *r, enum bisect_json_style 
 	ret = result_rules(r, false, err, errlen);
 	if (ret)
 		return ret;
-	doc = bare(&r->level) ? bare_json(&w, r) : level_json(&w, &r->level, r);
+	doc = object_json(&w, bare(&r->level) ? &bare_shape : &result_shape, r);
 	if (doc && !w.err)
 		*text = json_dumps(doc, JSON_REAL_PRECISION(10) |
 			       (style == BISECT_JSON_INDENT ? JSON_INDENT(2) : JSON_COMPACT));

@@ -206,6 +206,15 @@ static void put_baseline(FILE *out, const struct bisect_view *v,
 	}
 }
 
+/* "metric: NAME (lower is better)" */
+static void put_metric(FILE *out, const struct bisect_view *v)
+{
+	fprintf(out, "metric: %s", v->metric);
+	if (v->r->higher_is_better >= 0)
+		fprintf(out, " (%s is better)", v->r->higher_is_better ? "higher" : "lower");
+	fputc('\n', out);
+}
+
 /* ---- text ---- */
 
 static void text_merge(FILE *out, const struct bisect_level *lv)
@@ -331,10 +340,7 @@ static void text_report(FILE *out, const struct bisect_view *v)
 			rb_status_line(r->level.status));
 	else
 		fprintf(out, "bisection: %s\n", rb_status_line(r->level.status));
-	fprintf(out, "metric: %s", v->metric);
-	if (r->higher_is_better >= 0)
-		fprintf(out, " (%s is better)", r->higher_is_better ? "higher" : "lower");
-	fputc('\n', out);
+	put_metric(out, v);
 	if (v->job || r->testcase || r->testbox) {
 		fprintf(out, "job: %s", v->job ? v->job : "-");
 		if (r->testcase)
@@ -545,10 +551,7 @@ static void email_details(FILE *out, const struct bisect_view *v,
 	fputs("\nDetails are as below:\n", out);
 	fputs(dashes, out);
 	fputc('\n', out);
-	fprintf(out, "metric: %s", v->metric);
-	if (r->higher_is_better >= 0)
-		fprintf(out, " (%s is better)", r->higher_is_better ? "higher" : "lower");
-	fputc('\n', out);
+	put_metric(out, v);
 	if (v->job)
 		fprintf(out, "job: %s\n", v->job);
 	if (r->testbox)
