@@ -1,10 +1,10 @@
 /*
  * bisect_result.c - the bisection result's lifetime: empty, released, and
- * copied for a text renderer (bisect_result.h).  Its JSON, read and
- * written, is bisect_result_json.c's.
+ * copied for a text renderer (bisect_result.h), each by walking the shape
+ * of the document (bisect_result_shape.c), which names every member.
  */
 #define _GNU_SOURCE
-#include "record/bisect_result.h"
+#include "record/bisect_result_internal.h"
 #include "util/quote.h"
 
 #include <errno.h>
@@ -47,132 +47,144 @@ bool bisect_status_finished(enum bisect_status s)
 	       s == BISECT_STATUS_NO_CHANGE || s == BISECT_STATUS_UNDECIDED;
 }
 
-/* ---- empty and released ---- */
+/* ---- empty ---- */
 
-static void sample_init(struct bisect_sample *s)
+/* Every member of the zeroed struct at base "unknown". */
+static void init_object(const struct shape *sh, void *base)
 {
-	*s = (struct bisect_sample){ .n = BISECT_UNKNOWN, .mean = NAN, .stddev = NAN };
-}
+	for (size_t i = 0; i < sh->n; i++) {
+		const struct field *f = &sh->v[i];
 
-static void change_init(struct bisect_change *c)
-{
-	*c = (struct bisect_change){ .pct = NAN, .low = NAN, .high = NAN, .p = NAN };
+		switch (f->kind) {
+		case FK_NUMBER:
+			*MEMBER(double, base, f) = NAN;
+			break;
+		case FK_COUNT:
+			*MEMBER(long, base, f) = BISECT_UNKNOWN;
+			break;
+		case FK_BOOL:
+			*MEMBER(int, base, f) = -1;
+			break;
+		case FK_ID:
+			*MEMBER(int64_t, base, f) = BISECT_UNKNOWN;
+			break;
+		case FK_STATE:
+			*MEMBER(enum bisect_commit_state, base, f) = BISECT_STATE_UNKNOWN;
+			break;
+		case FK_STATUS:
+			*MEMBER(enum bisect_status, base, f) = BISECT_STATUS_RUNNING;
+			break;
+		case FK_OBJECT:
+		case FK_INLINE:
+			init_object(f->sub, MEMBER(char, base, f));
+			break;
+		case FK_ENTRY:
+			init_object(&entry_shape, MEMBER(char, base, f));
+			break;
+		default:	/* strings, lists, pointers: NULL, empty */
+			break;
+		}
+	}
 }
 
 void bisect_entry_init(struct bisect_entry *e)
 {
-	*e = (struct bisect_entry){
-		.index = BISECT_UNKNOWN, .state = BISECT_STATE_UNKNOWN, .skipped = -1,
-		.n = BISECT_UNKNOWN, .p_bad = NAN, .mean = NAN, .stddev = NAN,
-		.probability = NAN,
-	};
+	memset(e, 0, sizeof(*e));
+	init_object(&entry_shape, e);
 }
 
 void bisect_level_init(struct bisect_level *lv)
 {
-	*lv = (struct bisect_level){
-		.status = BISECT_STATUS_RUNNING, .candidates = BISECT_UNKNOWN,
-		.runs_search = BISECT_UNKNOWN, .confidence = NAN,
-		.max_runs = BISECT_UNKNOWN, .runs = BISECT_UNKNOWN,
-		.builds = BISECT_UNKNOWN, .build_failures = BISECT_UNKNOWN,
-		.runs_baseline = BISECT_UNKNOWN, .runs_confirm = BISECT_UNKNOWN,
-	};
-	sample_init(&lv->baseline.good);
-	sample_init(&lv->baseline.bad);
-	change_init(&lv->baseline.change);
-	change_init(&lv->confirmation.change);
-	sample_init(&lv->confirmation.parent);
-	sample_init(&lv->confirmation.culprit);
-	bisect_entry_init(&lv->culprit);
+	memset(lv, 0, sizeof(*lv));
+	init_object(&level_shape, lv);
 }
 
 void bisect_result_init(struct bisect_result *r)
 {
-	*r = (struct bisect_result){ .id = BISECT_UNKNOWN, .higher_is_better = -1 };
-	bisect_level_init(&r->level);
+	memset(r, 0, sizeof(*r));
+	init_object(&result_shape, r);
 }
 
-static void commit_release(struct bisect_commit *c)
+/* ---- released ---- */
+
+static void free_params(struct bisect_params *p)
 {
-	free(c->sha);
-	free(c->subject);
-	free(c->author);
-	free(c->date);
-	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i].key);
+		free(p->v[i].string);
+	}
+	free(p->v);
 }
 
-static void sample_release(struct bisect_sample *s)
+/* What the struct at base owns, freed (its members left dangling). */
+static void free_object(const struct shape *sh, void *base)
 {
-	free(s->sha);
-	free(s->values.v);
-	sample_init(s);
+	for (size_t i = 0; i < sh->n; i++) {
+		const struct field *f = &sh->v[i];
+
+		switch (f->kind) {
+		case FK_STRING:
+			free(*MEMBER(char *, base, f));
+			break;
+		case FK_VALUES:
+			free(MEMBER(struct bisect_values, base, f)->v);
+			break;
+		case FK_OBJECT:
+		case FK_INLINE:
+			free_object(f->sub, MEMBER(char, base, f));
+			break;
+		case FK_ENTRY:
+			free_object(&entry_shape, MEMBER(char, base, f));
+			break;
+		case FK_ENTRIES: {
+			struct bisect_entries *a = MEMBER(struct bisect_entries, base, f);
+
+			for (size_t k = 0; k < a->n; k++)
+				free_object(&entry_shape, &a->v[k]);
+			free(a->v);
+			break;
+		}
+		case FK_MERGE: {
+			struct bisect_merge *m = *MEMBER(struct bisect_merge *, base, f);
+
+			if (!m)
+				break;
+			free_object(&merge_shape, m);
+			if (m->inner)
+				free_object(&level_shape, m->inner);
+			free(m->inner);
+			free(m);
+			break;
+		}
+		case FK_PARAMS:
+			free_params(MEMBER(struct bisect_params, base, f));
+			break;
+		case FK_SPEC:
+			if (*MEMBER(struct bisect_spec *, base, f))
+				bisect_spec_release(*MEMBER(struct bisect_spec *, base, f));
+			free(*MEMBER(struct bisect_spec *, base, f));
+			break;
+		default:
+			break;
+		}
+	}
 }
 
 void bisect_entry_release(struct bisect_entry *e)
 {
-	commit_release(&e->commit);
-	free(e->values.v);
-	free(e->note);
+	free_object(&entry_shape, e);
 	bisect_entry_init(e);
-}
-
-static void entries_release(struct bisect_entries *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		bisect_entry_release(&a->v[i]);
-	free(a->v);
-	memset(a, 0, sizeof(*a));
 }
 
 void bisect_level_release(struct bisect_level *lv)
 {
-	commit_release(&lv->good.commit);
-	free(lv->good.given);
-	commit_release(&lv->bad.commit);
-	free(lv->bad.given);
-	sample_release(&lv->baseline.good);
-	sample_release(&lv->baseline.bad);
-	free(lv->baseline.change.verdict);
-	free(lv->confirmation.change.verdict);
-	sample_release(&lv->confirmation.parent);
-	sample_release(&lv->confirmation.culprit);
-	entries_release(&lv->best);
-	entries_release(&lv->commits);
-	entries_release(&lv->range);
-	bisect_entry_release(&lv->culprit);
-	if (lv->merge) {
-		commit_release(&lv->merge->commit);
-		if (lv->merge->inner) {
-			bisect_level_release(lv->merge->inner);
-			free(lv->merge->inner);
-		}
-		free(lv->merge);
-	}
-	free(lv->message);
+	free_object(&level_shape, lv);
 	bisect_level_init(lv);
 }
 
 void bisect_result_release(struct bisect_result *r)
 {
-	bisect_level_release(&r->level);
-	for (size_t i = 0; i < r->params.n; i++) {
-		free(r->params.v[i].key);
-		free(r->params.v[i].string);
-	}
-	free(r->params.v);
-	free(r->repo);
-	free(r->origin_url);
-	free(r->job);
-	free(r->testcase);
-	free(r->testbox);
-	free(r->machine);
-	free(r->job_text);
-	free(r->metric);
-	free(r->job_path);
-	if (r->spec) {
-		bisect_spec_release(r->spec);
-		free(r->spec);
-	}
+	free_object(&result_shape, r);
 	bisect_result_init(r);
 }
 
@@ -217,146 +229,110 @@ static char *copy_str(struct copier *cp, const char *s)
 	return d;
 }
 
-static void copy_values(struct copier *cp, struct bisect_values *d,
-			const struct bisect_values *s)
+/* n elements of size bytes from src; NULL for none or out of memory */
+static void *copy_array(struct copier *cp, const void *src, size_t n, size_t size)
 {
-	*d = (struct bisect_values){ .present = s->present };
-	if (!s->n)
-		return;
-	d->v = malloc(s->n * sizeof(*d->v));
-	if (!d->v) {
+	void *d = n ? malloc(n * size) : NULL;
+
+	if (n && !d)
 		cp->err = -ENOMEM;
-		return;
+	else if (n)
+		memcpy(d, src, n * size);
+	return d;
+}
+
+static void copy_object(struct copier *cp, const struct shape *sh, void *d, const void *s);
+
+/*
+ * Member f of d, a bitwise copy of s, made its own: every pointer of s
+ * replaced by a copy, or by NULL where one could not be made, so that d
+ * is released safely either way.
+ */
+static void copy_field(struct copier *cp, const struct field *f, void *d, const void *s)
+{
+	switch (f->kind) {
+	case FK_STRING:
+		*MEMBER(char *, d, f) = copy_str(cp, *CMEMBER(char *const, s, f));
+		break;
+	case FK_VALUES: {
+		struct bisect_values *dv = MEMBER(struct bisect_values, d, f);
+
+		dv->v = copy_array(cp, dv->v, dv->n, sizeof(*dv->v));
+		dv->n = dv->cap = dv->v ? dv->n : 0;
+		break;
 	}
-	memcpy(d->v, s->v, s->n * sizeof(*d->v));
-	d->n = d->cap = s->n;
-}
+	case FK_OBJECT:
+	case FK_INLINE:
+		copy_object(cp, f->sub, MEMBER(char, d, f), CMEMBER(char, s, f));
+		break;
+	case FK_ENTRY:
+		copy_object(cp, &entry_shape, MEMBER(char, d, f), CMEMBER(char, s, f));
+		break;
+	case FK_ENTRIES: {
+		struct bisect_entries *da = MEMBER(struct bisect_entries, d, f);
+		const struct bisect_entries *sa = CMEMBER(struct bisect_entries, s, f);
 
-static void copy_commit(struct copier *cp, struct bisect_commit *d,
-			const struct bisect_commit *s)
-{
-	d->sha = copy_str(cp, s->sha);
-	d->subject = copy_str(cp, s->subject);
-	d->author = copy_str(cp, s->author);
-	d->date = copy_str(cp, s->date);
-}
-
-static void copy_sample(struct copier *cp, struct bisect_sample *d,
-			const struct bisect_sample *s)
-{
-	*d = *s;
-	d->sha = copy_str(cp, s->sha);
-	copy_values(cp, &d->values, &s->values);
-}
-
-static void copy_change(struct copier *cp, struct bisect_change *d,
-			const struct bisect_change *s)
-{
-	*d = *s;
-	d->verdict = copy_str(cp, s->verdict);
-}
-
-static void copy_entry(struct copier *cp, struct bisect_entry *d,
-		       const struct bisect_entry *s)
-{
-	*d = *s;
-	copy_commit(cp, &d->commit, &s->commit);
-	copy_values(cp, &d->values, &s->values);
-	d->note = copy_str(cp, s->note);
-}
-
-static void copy_entries(struct copier *cp, struct bisect_entries *d,
-			 const struct bisect_entries *s)
-{
-	*d = (struct bisect_entries){ .present = s->present };
-	if (!s->n)
-		return;
-	d->v = calloc(s->n, sizeof(*d->v));
-	if (!d->v) {
-		cp->err = -ENOMEM;
-		return;
+		da->v = copy_array(cp, sa->v, sa->n, sizeof(*sa->v));
+		da->n = da->cap = da->v ? sa->n : 0;
+		for (size_t k = 0; k < da->n; k++)
+			copy_object(cp, &entry_shape, &da->v[k], &sa->v[k]);
+		break;
 	}
-	d->cap = s->n;
-	for (; d->n < s->n; d->n++)
-		copy_entry(cp, &d->v[d->n], &s->v[d->n]);
+	case FK_MERGE: {
+		struct bisect_merge **dm = MEMBER(struct bisect_merge *, d, f), *sm = *dm;
+
+		*dm = copy_array(cp, sm, sm ? 1 : 0, sizeof(*sm));
+		if (!*dm)
+			break;
+		copy_object(cp, &merge_shape, *dm, sm);
+		(*dm)->inner = copy_array(cp, sm->inner, sm->inner ? 1 : 0, sizeof(*sm->inner));
+		if ((*dm)->inner)
+			copy_object(cp, &level_shape, (*dm)->inner, sm->inner);
+		break;
+	}
+	case FK_PARAMS: {
+		struct bisect_params *dp = MEMBER(struct bisect_params, d, f);
+		const struct bisect_params *sp = CMEMBER(struct bisect_params, s, f);
+
+		dp->v = copy_array(cp, sp->v, sp->n, sizeof(*sp->v));
+		dp->n = dp->cap = dp->v ? sp->n : 0;
+		for (size_t k = 0; k < dp->n; k++) {
+			dp->v[k].key = copy_str(cp, sp->v[k].key);
+			dp->v[k].string = copy_str(cp, sp->v[k].string);
+		}
+		break;
+	}
+	case FK_SPEC: {
+		struct bisect_spec **ds = MEMBER(struct bisect_spec *, d, f);
+		const struct bisect_spec *ss = *ds;
+
+		/* the spec is not shown as text: copied as it is */
+		*ds = ss ? malloc(sizeof(**ds)) : NULL;
+		if (ss && (!*ds || bisect_spec_copy(*ds, ss))) {
+			free(*ds);
+			*ds = NULL;
+			cp->err = -ENOMEM;
+		}
+		break;
+	}
+	default:
+		break;
+	}
 }
 
-static void copy_level(struct copier *cp, struct bisect_level *d,
-		       const struct bisect_level *s)
+static void copy_object(struct copier *cp, const struct shape *sh, void *d, const void *s)
 {
-	*d = *s;
-	copy_commit(cp, &d->good.commit, &s->good.commit);
-	d->good.given = copy_str(cp, s->good.given);
-	copy_commit(cp, &d->bad.commit, &s->bad.commit);
-	d->bad.given = copy_str(cp, s->bad.given);
-	copy_sample(cp, &d->baseline.good, &s->baseline.good);
-	copy_sample(cp, &d->baseline.bad, &s->baseline.bad);
-	copy_change(cp, &d->baseline.change, &s->baseline.change);
-	copy_change(cp, &d->confirmation.change, &s->confirmation.change);
-	copy_sample(cp, &d->confirmation.parent, &s->confirmation.parent);
-	copy_sample(cp, &d->confirmation.culprit, &s->confirmation.culprit);
-	copy_entries(cp, &d->best, &s->best);
-	copy_entries(cp, &d->commits, &s->commits);
-	copy_entries(cp, &d->range, &s->range);
-	copy_entry(cp, &d->culprit, &s->culprit);
-	d->message = copy_str(cp, s->message);
-	d->merge = NULL;
-	if (!s->merge)
-		return;
-	d->merge = calloc(1, sizeof(*d->merge));
-	if (!d->merge) {
-		cp->err = -ENOMEM;
-		return;
-	}
-	copy_commit(cp, &d->merge->commit, &s->merge->commit);
-	if (!s->merge->inner)
-		return;
-	d->merge->inner = malloc(sizeof(*d->merge->inner));
-	if (!d->merge->inner) {
-		cp->err = -ENOMEM;
-		return;
-	}
-	copy_level(cp, d->merge->inner, s->merge->inner);
+	for (size_t i = 0; i < sh->n; i++)
+		copy_field(cp, &sh->v[i], d, s);
 }
 
-int bisect_result_quoted(const struct bisect_result *s, struct bisect_result *d)
+int bisect_result_quoted(const struct bisect_result *src, struct bisect_result *dst)
 {
 	struct copier cp = { 0 };
 
-	*d = *s;
-	copy_level(&cp, &d->level, &s->level);
-	d->params = (struct bisect_params){ .present = s->params.present };
-	if (s->params.n) {
-		d->params.v = calloc(s->params.n, sizeof(*d->params.v));
-		if (!d->params.v)
-			cp.err = -ENOMEM;
-		for (size_t i = 0; d->params.v && i < s->params.n; i++) {
-			d->params.v[i] = s->params.v[i];
-			d->params.v[i].key = copy_str(&cp, s->params.v[i].key);
-			d->params.v[i].string = copy_str(&cp, s->params.v[i].string);
-			d->params.n = d->params.cap = i + 1;
-		}
-	}
-	d->repo = copy_str(&cp, s->repo);
-	d->origin_url = copy_str(&cp, s->origin_url);
-	d->job = copy_str(&cp, s->job);
-	d->testcase = copy_str(&cp, s->testcase);
-	d->testbox = copy_str(&cp, s->testbox);
-	d->machine = copy_str(&cp, s->machine);
-	d->job_text = copy_str(&cp, s->job_text);
-	d->metric = copy_str(&cp, s->metric);
-	d->job_path = copy_str(&cp, s->job_path);
-	d->spec = NULL;
-	if (s->spec) {
-		/* the spec is not shown as text: copied as it is */
-		d->spec = malloc(sizeof(*d->spec));
-		if (!d->spec || bisect_spec_copy(d->spec, s->spec)) {
-			free(d->spec);
-			d->spec = NULL;
-			cp.err = -ENOMEM;
-		}
-	}
+	*dst = *src;
+	copy_object(&cp, &result_shape, dst, src);
 	if (cp.err)
-		bisect_result_release(d);
+		bisect_result_release(dst);
 	return cp.err;
 }

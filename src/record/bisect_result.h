@@ -19,9 +19,14 @@
  * naming the field ("commits[3].values[2]: expected a number").  The
  * writer refuses (-EINVAL, the field named) a struct that breaks them.
  *
+ * The module: bisect_spec.c (the spec and its JSON), bisect_result.c (a
+ * result's lifetime, its copy for a terminal), bisect_result_shape.c (the
+ * document's keys, written down once), bisect_result_read.c,
+ * bisect_result_write.c and bisect_result_rules.c, which walk that shape.
+ *
  * Ownership: a struct owns every string and array in it; release it with
  * bisect_result_release() / bisect_spec_release().  Functions that fill a
- * struct leave it released (all zero) when they fail.
+ * struct leave it empty (as bisect_result_init() makes it) when they fail.
  * Threading: no state; one thread per struct.
  */
 #ifndef PERFBOT_RECORD_BISECT_RESULT_H
