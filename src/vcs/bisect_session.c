@@ -10,6 +10,7 @@
 #include "vcs/git.h"
 #include "run/env.h"
 #include "store/store.h"
+#include "util/bug.h"
 #include "util/interrupt.h"
 #include "util/vec.h"
 
@@ -468,7 +469,11 @@ static int session_init(struct session *ss, struct store *s, int64_t id,
  */
 static int metric_better(struct session *ss, int *better)
 {
-	int ret = ss->declared_better ? 0 : from_stored_run(ss, true);
+	int ret;
+
+	/* a level that ended was measured: the first run settled the metric */
+	BUG_ON(!ss->metric);
+	ret = ss->declared_better ? 0 : from_stored_run(ss, true);
 
 	*better = ss->declared_better ? ss->better : stat_rule_better(ss->metric);
 	return ret;
