@@ -10,6 +10,7 @@
 #include "cmd/cmds.h"
 #include "cmd/cmdutil.h"
 #include "job/job.h"
+#include "record/bisect_result.h"
 #include "run/runner.h"
 #include "store/store.h"
 #include "util/fsutil.h"
@@ -23,7 +24,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <jansson.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -240,116 +240,109 @@ static void hook_note(void *ctx, const char *line)
 	fputc('\n', stderr);
 }
 
-static const char *jstr(json_t *j, const char *key)
+/* A count or a number the result may not know, for %.0f: "nan" then. */
+static double known_count(long n)
 {
-	const char *s = json_string_value(json_object_get(j, key));
+	return n == BISECT_UNKNOWN ? NAN : (double)n;
+}
 
+static const char *str_or_empty(const char *s)
+{
 	return s ? s : "";
 }
 
-static double jnum(json_t *j, const char *key)
+static void print_evidence(const struct bisect_level *lv, const char *metric)
 {
-	json_t *v = json_object_get(j, key);
+	const struct bisect_confirmation *c = &lv->confirmation;
 
-	return v ? json_number_value(v) : NAN;
-}
-
-static void print_evidence(json_t *lv, const char *metric)
-{
-	json_t *c = json_object_get(lv, "confirmation");
-
-	if (!c)
+	if (!c->present)
 		return;
 	printf("confirmed: %s %+.2f%% [%+.2f%%, %+.2f%%], p = %.2g: %s, on %.0f runs of the"
-	       " commit before and %.0f of the culprit\n", metric, jnum(c, "pct"),
-	       jnum(c, "low"), jnum(c, "high"), jnum(c, "p"), jstr(c, "verdict"),
-	       jnum(json_object_get(c, "parent"), "n"),
-	       jnum(json_object_get(c, "culprit"), "n"));
+	       " commit before and %.0f of the culprit\n", metric, c->change.pct,
+	       c->change.low, c->change.high, c->change.p, str_or_empty(c->change.verdict),
+	       known_count(c->parent.n), known_count(c->culprit.n));
 }
 
-static void print_culprit(json_t *lv)
+static void print_culprit(const struct bisect_level *lv)
 {
-	json_t *c = json_object_get(lv, "culprit");
-	json_t *r = json_object_get(lv, "range");
+	const struct bisect_commit *c = &lv->culprit.commit;
 
-	if (r) {
-		size_t i;
-		json_t *e;
-
+	if (lv->range.present) {
 		printf("first bad commit is one of:\n");
-		json_array_foreach(r, i, e)
-			printf("  %s %s%s\n", jstr(e, "sha"), jstr(e, "subject"),
-			       json_is_true(json_object_get(e, "skipped")) ?
-			       " (skipped: build failed)" : "");
+		for (size_t i = 0; i < lv->range.n; i++) {
+			const struct bisect_entry *e = &lv->range.v[i];
+
+			printf("  %s %s%s\n", e->commit.sha, str_or_empty(e->commit.subject),
+			       e->skipped > 0 ? " (skipped: build failed)" : "");
+		}
 		return;
 	}
-	printf("first bad commit: %s %s\n", jstr(c, "sha"), jstr(c, "subject"));
-	printf("author: %s\ndate: %s\n", jstr(c, "author"), jstr(c, "date"));
+	printf("first bad commit: %s %s\n", str_or_empty(c->sha), str_or_empty(c->subject));
+	printf("author: %s\ndate: %s\n", str_or_empty(c->author), str_or_empty(c->date));
 }
 
-/* What start, resume and a finished status print; returns the exit status. */
-static int print_result_quoted(json_t *r);
-
-/* What the result quotes (subjects, names) is printed escaped. */
-static int print_result(json_t *r)
+/* What start, resume and a finished status print; the exit status. */
+static int print_quoted(const struct bisect_result *r)
 {
-	json_t *q = json_quote_tree(r);
-	int ret = q ? print_result_quoted(q) : failure("out of memory");
+	const struct bisect_level *top = &r->level, *lead = top;
+	const struct bisect_level *inner = top->merge ? top->merge->inner : NULL;
+	const struct bisect_baseline *base = &top->baseline;
+	const char *metric = str_or_empty(r->metric);
 
-	json_decref(q);
-	return ret;
-}
-
-static int print_result_quoted(json_t *r)
-{
-	const char *status = jstr(r, "status"), *metric = jstr(r, "metric");
-	json_t *merge = json_object_get(r, "merge"), *lead = r;
-	json_t *inner = json_object_get(merge, "inner");
-	json_t *base = json_object_get(json_object_get(r, "baseline"), "change");
-
-	if (!strcmp(status, "no-change")) {
+	switch (top->status) {
+	case BISECT_STATUS_NO_CHANGE:
 		printf("no reproducible change between %.12s and %.12s: %s %+.2f%%, p = %.2g"
-		       " (%s) after %.0f + %.0f runs\n",
-		       jstr(json_object_get(r, "good"), "sha"),
-		       jstr(json_object_get(r, "bad"), "sha"), metric, jnum(base, "pct"),
-		       jnum(base, "p"), jstr(base, "verdict"),
-		       jnum(json_object_get(json_object_get(r, "baseline"), "good"), "n"),
-		       jnum(json_object_get(json_object_get(r, "baseline"), "bad"), "n"));
+		       " (%s) after %.0f + %.0f runs\n", top->good.commit.sha,
+		       top->bad.commit.sha, metric, base->change.pct, base->change.p,
+		       str_or_empty(base->change.verdict), known_count(base->good.n),
+		       known_count(base->bad.n));
 		return EXIT_FAILED;
-	}
-	if (!strcmp(status, "undecided")) {
-		size_t i;
-		json_t *e;
-
+	case BISECT_STATUS_UNDECIDED:
 		printf("undecided after %.0f runs on the candidates; the most probable first bad commits:\n",
-		       jnum(r, "runs_search"));
-		json_array_foreach(json_object_get(r, "best"), i, e)
-			printf("  %s %5.1f%%  %s\n", jstr(e, "sha"),
-			       100 * jnum(e, "probability"), jstr(e, "subject"));
+		       known_count(top->runs_search));
+		for (size_t i = 0; i < top->best.n; i++)
+			printf("  %s %5.1f%%  %s\n", top->best.v[i].commit.sha,
+			       100 * top->best.v[i].probability,
+			       str_or_empty(top->best.v[i].commit.subject));
 		return EXIT_FAILED;
-	}
-	if (strcmp(status, "found") && strcmp(status, "found-range")) {
-		printf("bisection %s%s%s\n", status, json_object_get(r, "message") ? ": " : "",
-		       jstr(r, "message"));
+	case BISECT_STATUS_FOUND:
+	case BISECT_STATUS_RANGE:
+		break;
+	default:
+		printf("bisection %s%s%s\n", bisect_status_name(top->status),
+		       top->message ? ": " : "", str_or_empty(top->message));
 		return EXIT_FAILED;
 	}
 	/* a merge whose branch holds the change: the commit inside leads */
-	if (inner && (!strcmp(jstr(inner, "status"), "found") ||
-		      !strcmp(jstr(inner, "status"), "found-range")))
+	if (inner && (inner->status == BISECT_STATUS_FOUND ||
+		      inner->status == BISECT_STATUS_RANGE))
 		lead = inner;
 	print_culprit(lead);
-	if (merge) {
-		printf("merged by: %s %s\n", jstr(merge, "sha"), jstr(merge, "subject"));
-		if (lead == r)
+	if (top->merge) {
+		printf("merged by: %s %s\n", top->merge->commit.sha,
+		       str_or_empty(top->merge->commit.subject));
+		if (lead == top)
 			printf("the merged branch alone shows no change: the merge itself does\n");
 	}
-	printf("probability %.1f%% (stops at %.0f%%)\n",
-	       100 * jnum(json_object_get(lead, "culprit"), "probability"),
-	       100 * jnum(r, "confidence"));
+	printf("probability %.1f%% (stops at %.0f%%)\n", 100 * lead->culprit.probability,
+	       100 * top->confidence);
 	print_evidence(lead, metric);
-	printf("spent %.0f runs and %.0f builds (%.0f failed)\n", jnum(r, "runs"),
-	       jnum(r, "builds"), jnum(r, "build_failures"));
+	printf("spent %.0f runs and %.0f builds (%.0f failed)\n", known_count(top->runs),
+	       known_count(top->builds), known_count(top->build_failures));
 	return EXIT_OK;
+}
+
+/* What the result quotes (subjects, names) is printed escaped. */
+static int print_result(const struct bisect_result *r)
+{
+	struct bisect_result q;
+	int ret;
+
+	if (bisect_result_quoted(r, &q))
+		return failure("out of memory");
+	ret = print_quoted(&q);
+	bisect_result_release(&q);
+	return ret;
 }
 
 /* ---- start and resume ---- */
@@ -362,14 +355,34 @@ static void prune_own_worktrees(const char *repo)
 			repo);
 }
 
+/* A bisection that failed: stored as such, with why. */
+static int store_failure(struct store *s, int64_t id, const char *why)
+{
+	struct bisect_result f;
+	char err[256], *text = NULL;
+
+	bisect_result_init(&f);
+	f.id = id;
+	f.level.status = BISECT_STATUS_FAILED;
+	f.level.message = strdup(why);
+	/* failed, not lost: resume tries again from the stored runs */
+	if (f.level.message)
+		bisect_result_to_json(&f, BISECT_JSON_COMPACT, &text, err, sizeof(err));
+	store_bisect_update(s, id, "failed", text);
+	store_bisect_log_add(s, id, why);
+	free(text);
+	bisect_result_release(&f);
+	return failure("%s", why);
+}
+
 static int run_session(struct store *s, int64_t id, const struct bisect_spec *spec,
 		       const struct atomic_job *job)
 {
 	struct bisect_hooks hooks = {
 		.progress = hook_progress, .note = hook_note, .ctx = &id,
 	};
+	struct bisect_result result;
 	char err[2048];
-	json_t *result = NULL;
 	int ret;
 
 	stderr_tty = isatty(STDERR_FILENO);
@@ -382,20 +395,10 @@ static int run_session(struct store *s, int64_t id, const struct bisect_spec *sp
 			PRId64 "' goes on from here\n", id, id);
 		return 128 + (interrupted ? interrupted : SIGINT);
 	}
-	if (ret) {
-		json_t *f = json_pack("{s:I, s:s, s:o}", "id", (json_int_t)id,
-				      "status", "failed", "message", json_str(err));
-		char *text = f ? json_dumps(f, JSON_COMPACT) : NULL;
-
-		/* failed, not lost: resume tries again from the stored runs */
-		store_bisect_update(s, id, "failed", text);
-		store_bisect_log_add(s, id, err);
-		free(text);
-		json_decref(f);
-		return failure("%s", err);
-	}
-	ret = print_result(result);
-	json_decref(result);
+	if (ret)
+		return store_failure(s, id, err);
+	ret = print_result(&result);
+	bisect_result_release(&result);
 	return ret;
 }
 
@@ -597,8 +600,9 @@ static int find_bisection(struct store *s, char **rest, int nrest,
 
 static bool finished(const char *status)
 {
-	return !strcmp(status, "found") || !strcmp(status, "found-range") ||
-	       !strcmp(status, "no-change") || !strcmp(status, "undecided");
+	enum bisect_status st;
+
+	return !bisect_status_parse(status, &st) && bisect_status_finished(st);
 }
 
 static int open_store(enum store_mode mode, struct store **s)
@@ -612,7 +616,6 @@ static int cmd_resume(struct bisect_args *a, char **rest, int nrest)
 	struct bisect_spec spec = { 0 };
 	struct atomic_job *job = NULL;
 	struct store *s = NULL;
-	json_t *r;
 	int ret = refuse("resume", a, false);
 
 	if (ret || (ret = open_store(STORE_WRITE, &s)) ||
@@ -622,11 +625,18 @@ static int cmd_resume(struct bisect_args *a, char **rest, int nrest)
 		ret = failure("bisection %" PRId64 " was reset; start a new one", b.id);
 		goto out;
 	}
-	if (finished(b.status) && b.result && (r = json_loads(b.result, 0, NULL))) {
-		printf("bisection %" PRId64 " is finished; nothing to resume\n", b.id);
-		ret = print_result(r);
-		json_decref(r);
-		goto out;
+	if (finished(b.status) && b.result) {
+		struct bisect_result r;
+		char err[512];
+
+		/* a damaged result is measured again: every run is stored */
+		if (!bisect_result_load(&r, b.id, b.status, b.result, b.spec, err,
+					sizeof(err))) {
+			printf("bisection %" PRId64 " is finished; nothing to resume\n", b.id);
+			ret = print_result(&r);
+			bisect_result_release(&r);
+			goto out;
+		}
 	}
 	if (bisect_spec_from_json(b.spec, &spec)) {
 		ret = failure("bisection %" PRId64 " has a damaged spec in the store", b.id);
@@ -653,74 +663,89 @@ out:
 
 /* ---- status, log, reset ---- */
 
-/* A document's string, or what to say when the store does not know it. */
-static const char *known(json_t *o, const char *key, const char *unknown)
+/* A string of the result, or what to say when the store does not know it. */
+static const char *known(const char *s, const char *unknown)
 {
-	const char *s = jstr(o, key);
-
-	return *s ? s : unknown;
+	return s && *s ? s : unknown;
 }
 
 /* status of a bisection without a final result: where it stands, and why */
-static void print_unfinished(json_t *r, int64_t id, const char *status)
+static void print_unfinished(const struct bisect_result *r)
 {
-	json_t *good = json_object_get(r, "good"), *bad = json_object_get(r, "bad");
+	const struct bisect_end *good = &r->level.good, *bad = &r->level.bad;
+	const char *message = r->level.message;
+	int64_t id = r->id;
 
-	printf("  good %s (%.12s), bad %s (%.12s)\n", known(good, "given", "?"),
-	       known(good, "sha", "unknown"), known(bad, "given", "?"),
-	       known(bad, "sha", "unknown"));
-	printf("  repository %s\n", known(r, "repo", "unknown"));
-	printf("  job %s, metric %s\n", known(r, "job_path", "unknown"),
-	       known(r, "metric", "the job's KPI"));
-	if (!strcmp(status, "failed")) {
-		printf("  why: %s\n", known(r, "message", "no reason was stored"));
+	printf("  good %s (%.12s), bad %s (%.12s)\n", known(good->given, "?"),
+	       known(good->commit.sha, "unknown"), known(bad->given, "?"),
+	       known(bad->commit.sha, "unknown"));
+	printf("  repository %s\n", known(r->repo, "unknown"));
+	printf("  job %s, metric %s\n", known(r->job_path, "unknown"),
+	       known(r->metric, "the job's KPI"));
+	switch (r->level.status) {
+	case BISECT_STATUS_FAILED:
+		printf("  why: %s\n", known(message, "no reason was stored"));
 		printf("  'perfbot bisect resume %" PRId64 "' tries again from the stored runs\n", id);
-	} else if (!strcmp(status, "running")) {
+		break;
+	case BISECT_STATUS_RUNNING:
 		printf("  running, or stopped before the end (^C, a crash):"
 		       " 'perfbot bisect resume %" PRId64 "' goes on from the stored runs\n", id);
-	} else if (!strcmp(status, "reset")) {
+		break;
+	case BISECT_STATUS_RESET:
 		printf("  reset before a result: start a new bisection\n");
-	} else if (json_object_get(r, "message")) {
-		printf("  %s\n", jstr(r, "message"));
+		break;
+	default:
+		if (message)
+			printf("  %s\n", message);
 	}
 }
 
 static int cmd_status(struct bisect_args *a, char **rest, int nrest)
 {
 	struct store_bisect b = { 0 };
+	struct bisect_result r;
 	struct store *s = NULL;
-	json_t *r = NULL;
+	char err[512], *text = NULL;
 	int ret = refuse("status", a, true);
 
+	bisect_result_init(&r);
 	if (ret || (ret = open_store(STORE_READ, &s)) ||
 	    (ret = find_bisection(s, rest, nrest, &b)))
 		goto out;
 	/* any state: running and failed ones are completed from the spec */
-	ret = bisect_document(&b, &r);
+	ret = bisect_result_load(&r, b.id, b.status, b.result, b.spec, err, sizeof(err));
 	if (ret) {
-		ret = ret == -EINVAL ? failure("bisection %" PRId64 " is damaged in the store", b.id)
+		ret = ret == -EINVAL ? failure("bisection %" PRId64 " is damaged in the store: %s",
+					       b.id, err)
 				     : failure("out of memory");
 		goto out;
 	}
 	if (a->json) {
-		ret = cmd_print_json("bisect", json_incref(r)) ? EXIT_FAILED : EXIT_OK;
+		ret = bisect_result_to_json(&r, BISECT_JSON_INDENT, &text, err, sizeof(err));
+		if (ret || printf("%s\n", text) < 0 || fflush(stdout))
+			ret = failure("cannot write the JSON result");
 		goto out;
 	}
 	printf("bisection %" PRId64 ": ", b.id);
 	quote_line_fputs(b.status, stdout);
 	putchar('\n');
-	if (finished(b.status) || json_object_get(r, "culprit"))
-		print_result(r);
-	else {
+	if (finished(b.status) || r.level.have_culprit) {
+		print_result(&r);
+	} else {
 		/* names, subjects and reasons reach the terminal quoted */
-		json_t *q = json_quote_tree(r);
+		struct bisect_result q;
 
-		print_unfinished(q ? q : r, b.id, b.status);
-		json_decref(q);
+		if (bisect_result_quoted(&r, &q)) {
+			ret = failure("out of memory");
+			goto out;
+		}
+		print_unfinished(&q);
+		bisect_result_release(&q);
 	}
 	ret = EXIT_OK;
 out:
-	json_decref(r);
+	free(text);
+	bisect_result_release(&r);
 	store_bisect_release(&b);
 	store_close(s);
 	return ret;

@@ -8,12 +8,13 @@
 #include "cmd/cmdutil.h"
 #include "cmd/gather.h"
 #include "cmd/cmpopts.h"
+#include "record/bisect_result.h"
+#include "report/bisect_report.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "util/child.h"
 #include "util/parse.h"
 #include "util/words.h"
-#include "vcs/bisect_session.h"
 #include "vcs/git.h"
 
 #include <errno.h>
@@ -275,7 +276,7 @@ static char *origin_url(const char *repo)
 }
 
 static int write_report(FILE *out, const struct report_args *a, const struct report *r,
-			json_t *bisection)
+			const struct bisect_result *bisection)
 {
 	struct report_bisect_opts bo = {
 		.from = a->from, .to = a->to, .reported_by = a->reported_by, .link = a->link,
@@ -306,7 +307,8 @@ static int write_report(FILE *out, const struct report_args *a, const struct rep
 }
 
 /* One of r (a comparison) and bisection (a bisection's result) is given. */
-static int emit(const struct report_args *a, const struct report *r, json_t *bisection)
+static int emit(const struct report_args *a, const struct report *r,
+		const struct bisect_result *bisection)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -407,8 +409,8 @@ out:
 static int bisect_report(struct store *s, const struct report_args *a)
 {
 	struct store_bisect b = { 0 };
-	json_error_t jerr;
-	json_t *r = NULL;
+	struct bisect_result r;
+	char err[512];
 	int ret = store_bisect_get(s, a->bisect, &b);
 
 	if (ret == -ENOENT) {
@@ -420,25 +422,18 @@ static int bisect_report(struct store *s, const struct report_args *a)
 		goto out;
 	}
 	/* any state: a failed or running one says so, and why (its message) */
-	ret = bisect_document(&b, &r);
+	ret = bisect_result_load(&r, b.id, b.status, b.result, b.spec, err, sizeof(err));
 	if (ret == -EINVAL) {
-		json_t *parsed = b.result ? json_loads(b.result, 0, &jerr) : NULL;
-
-		if (b.result && !parsed)
-			ret = failure("bisection %" PRId64 "'s result is damaged: %s", b.id,
-				      jerr.text);
-		else
-			ret = failure("bisection %" PRId64 " is damaged in the store", b.id);
-		json_decref(parsed);
+		ret = failure("bisection %" PRId64 " is damaged in the store: %s", b.id, err);
 		goto out;
 	}
 	if (ret) {
 		ret = failure("out of memory");
 		goto out;
 	}
-	ret = emit(a, NULL, r);
+	ret = emit(a, NULL, &r);
+	bisect_result_release(&r);
 out:
-	json_decref(r);
 	store_bisect_release(&b);
 	return ret;
 }

@@ -63,23 +63,4 @@ int report_email(FILE *out, const struct report *r);
 int report_json(FILE *out, const struct report *r);
 int report_html(FILE *out, const struct report *r);
 
-/*
- * The report of one bisection, from the JSON result perfbot bisect stores
- * (docs/report.md, "Bisection reports").  r is borrowed.  Writers return
- * 0 or a negative errno (-EINVAL when a required field is missing or of
- * the wrong type, naming nothing: the caller says which bisection); on
- * -EINVAL nothing has been written.
- */
-struct report_bisect_opts {
-	const char *from, *to;		/* email headers; NULL: as report_email */
-	const char *reported_by, *link;	/* tags, may be NULL */
-};
-
-int report_bisect_text(FILE *out, const json_t *r);
-int report_bisect_email(FILE *out, const json_t *r,
-			const struct report_bisect_opts *o);	/* o may be NULL */
-int report_bisect_html(FILE *out, const json_t *r);
-/* The document as is, indented, reals with 10 significant digits. */
-int report_bisect_json(FILE *out, const json_t *r);
-
 #endif

@@ -22,8 +22,14 @@
  *  4. a merge culprit is bisected again from the merge base to its second
  *     parent (once; deeper merges are reported as they are).
  *
- * Ownership: the spec is the caller's; *result (a JSON document, the
- * schema of docs/bisect.md) is the caller's to json_decref().
+ * The session builds the result as a struct bisect_result
+ * (record/bisect_result.h), whose one writer makes the stored document.
+ * Its parts are made in bisect_measure.c (a commit measured),
+ * bisect_assemble.c (the result's parts) and bisect_session.c (the
+ * phases): bisect_internal.h.
+ *
+ * Ownership: the spec, job, store and hooks are the caller's; *result is
+ * the caller's to bisect_result_release().
  * Threading: main thread only (children, signals).  Messages: the hooks
  * get progress and log lines; the library prints nothing itself.
  */
@@ -31,42 +37,10 @@
 #define PERFBOT_VCS_BISECT_SESSION_H
 
 #include "job/job.h"
+#include "record/bisect_result.h"
 #include "store/store.h"
 
-#include <jansson.h>
 #include <stdint.h>
-
-/* What a bisection was started with: its stored spec (JSON). */
-struct bisect_spec {
-	char *repo;			/* absolute path */
-	char *good, *bad;		/* full shas */
-	char *good_given, *bad_given;	/* as the user wrote them */
-	char *metric;			/* NULL: the job's KPI */
-	char *job_path;			/* the job file, for messages */
-	char *job_text;			/* the atomic job (YAML), loads back alone */
-	char *build;			/* --build, or NULL: the job's build: */
-	char *testbox;
-	double confidence;
-	unsigned max_runs;		/* runs on the candidates of one level */
-};
-
-int bisect_spec_to_json(const struct bisect_spec *spec, char **text);
-/* -EINVAL for text that is not a spec. */
-int bisect_spec_from_json(const char *text, struct bisect_spec *out);
-void bisect_spec_release(struct bisect_spec *spec);
-
-/*
- * The document of a stored bisection in whatever state it is (running,
- * interrupted, failed, reset or finished), for `bisect status` and
- * `report --bisect`: its result, or {id} when it has none, completed from
- * its spec where the result does not say -- good and bad {sha, given},
- * repo, job_path, job_text, metric (when the spec names one), testbox,
- * confidence, max_runs -- and the spec itself as "spec"; "status" is the
- * store's (a reset keeps the result it had).  A failed bisection's
- * "message" is the reason it stored.  -EINVAL when the stored result or
- * spec is not JSON (a damaged store), -ENOMEM.  *out is the caller's.
- */
-int bisect_document(const struct store_bisect *b, json_t **out);
 
 struct bisect_hooks {
 	/* a transient progress line (a terminal rewrites it); may be NULL */
@@ -78,14 +52,14 @@ struct bisect_hooks {
 
 /*
  * Drive bisection `id` of store s (writable) to its end.  job is the
- * spec's atomic job, loaded.  0 when it ended - the result's "status"
- * says how (found, found-range, no-change, undecided) and it is stored
- * with store_bisect_update(); -EINTR when interrupted (status stays
- * "running", the result NULL); another negative errno with err set.
+ * spec's atomic job, loaded.  0 when it ended - the result's status says
+ * how (found, found-range, no-change, undecided) and it is stored with
+ * store_bisect_update(); -EINTR when interrupted (status stays
+ * "running", *result released); another negative errno with err set.
  */
 int bisect_session_run(struct store *s, int64_t id, const struct bisect_spec *spec,
 		       const struct atomic_job *job, const struct bisect_hooks *hooks,
-		       json_t **result, char *err, size_t errlen);
+		       struct bisect_result *result, char *err, size_t errlen);
 
 /*
  * One measurement for `git bisect run`: the model of spec's good and bad

@@ -10,7 +10,8 @@
 #include <cmocka.h>
 
 #include "vcs/bisect.h"
-#include "vcs/bisect_session.h"
+#include "record/bisect_result.h"
+#include "vcs/bisect_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -367,6 +368,34 @@ static void spec_round_trip(void **state)
 	assert_int_equal(bisect_spec_from_json("not json", &out), -EINVAL);
 }
 
+/*
+ * The metric's direction: what a run declares of it wins over the name
+ * (a "time" stat declared higher-better stays so); a run that declares
+ * nothing of it leaves the rule to decide.
+ */
+static void direction_declared_wins(void **state)
+{
+	struct session ss = { .metric = "demo.time_ops" };
+	struct run_record r = { 0 };
+
+	(void)state;
+	assert_int_equal(stat_meta_set(&r.meta, "demo.other", "s", STAT_BETTER_LOWER, false), 0);
+	measure_note_direction(&ss, &r);
+	assert_false(ss.declared_better);
+	assert_int_equal(stat_rule_better(ss.metric), STAT_BETTER_HIGHER);
+	ss.metric = "demo.elapsed_time";
+	assert_int_equal(stat_meta_set(&r.meta, "demo.elapsed_time", "s", STAT_BETTER_HIGHER,
+				       true), 0);
+	measure_note_direction(&ss, &r);
+	assert_true(ss.declared_better);
+	assert_int_equal(ss.better, STAT_BETTER_HIGHER);
+	/* the first declaration settles it */
+	r.meta.v[1].better = STAT_BETTER_LOWER;
+	measure_note_direction(&ss, &r);
+	assert_int_equal(ss.better, STAT_BETTER_HIGHER);
+	stat_meta_release(&r.meta);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +409,7 @@ int main(void)
 		cmocka_unit_test(search_around_a_skip_and_stops),
 		cmocka_unit_test(one_outlier_names_nothing),
 		cmocka_unit_test(spec_round_trip),
+		cmocka_unit_test(direction_declared_wins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,9 +1,11 @@
 /*
- * Unit tests: report/bisect.  The fixture tests/fixtures/bisect-result.json
- * (a found culprit with its confirmation, a skipped commit, 40
- * candidates), found at the path of this source file (CMake compiles it
- * by its absolute path), and variants of it made with jansson: a range,
- * undecided, no change, a merge, and broken documents.
+ * Unit tests: report/bisect*.c.  The fixture
+ * tests/fixtures/bisect-result.json (a found culprit with its
+ * confirmation, a skipped commit, 40 candidates), found at the path of
+ * this source file (CMake compiles it by its absolute path), and variants
+ * of it made with jansson: a range, undecided, no change, a merge, and
+ * broken documents.  Each is read as `report --bisect` reads a stored
+ * one (record/bisect_result.h), then written.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -12,7 +14,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "report/report.h"
+#include "record/bisect_result.h"
+#include "report/bisect_report.h"
+
+#include <jansson.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,29 +51,45 @@ static json_t *fixture(void)
 
 enum fmt { TEXT, EMAIL, HTML, JSON };
 
-/* Write r in format f; *ret its return; the caller frees the text. */
+/* The reader's message about the last document it refused. */
+static char why[512];
+
+/*
+ * Read document r as a stored one is read, then write it in format f;
+ * *ret the reader's refusal or the writer's return; the caller frees the
+ * text (empty when the reader refused).
+ */
 static char *render_ret(const json_t *r, enum fmt f, const struct report_bisect_opts *o,
 			int *ret)
 {
-	char *buf = NULL;
+	struct bisect_result res;
+	char *buf = NULL, *text = r ? json_dumps(r, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
+	int read;
 
 	assert_non_null(m);
-	switch (f) {
+	why[0] = '\0';
+	read = text ? bisect_result_from_json(text, strlen(text), &res, why, sizeof(why))
+		    : -EINVAL;
+	free(text);
+	*ret = read;
+	switch (read ? -1 : (int)f) {
 	case TEXT:
-		*ret = report_bisect_text(m, r);
+		*ret = report_bisect_text(m, &res);
 		break;
 	case EMAIL:
-		*ret = report_bisect_email(m, r, o);
+		*ret = report_bisect_email(m, &res, o);
 		break;
 	case HTML:
-		*ret = report_bisect_html(m, r);
+		*ret = report_bisect_html(m, &res);
 		break;
 	case JSON:
-		*ret = report_bisect_json(m, r);
+		*ret = report_bisect_json(m, &res);
 		break;
 	}
+	if (!read)
+		bisect_result_release(&res);
 	assert_int_equal(fclose(m), 0);
 	assert_non_null(buf);
 	assert_int_equal(strlen(buf), len);
@@ -489,8 +510,11 @@ static void test_merge(void **state)
 	json_decref(r);
 }
 
-/* Every writer refuses r with -EINVAL and writes nothing. */
-static void refused(const json_t *r)
+/*
+ * r is refused with -EINVAL whatever the format, nothing written, and the
+ * reader's message starts with what it names (NULL: no document at all).
+ */
+static void refused_because(const json_t *r, const char *names)
 {
 	for (enum fmt f = TEXT; f <= JSON; f++) {
 		int ret;
@@ -498,9 +522,13 @@ static void refused(const json_t *r)
 
 		assert_int_equal(ret, -EINVAL);
 		assert_string_equal(s, "");
+		if (names && strncmp(why, names, strlen(names)))
+			fail_msg("the message '%s' does not start with '%s'", why, names);
 		free(s);
 	}
 }
+
+#define refused(r) refused_because((r), NULL)
 
 static void test_invalid(void **state)
 {
@@ -509,69 +537,69 @@ static void test_invalid(void **state)
 	(void)state;
 	refused(NULL);
 	r = json_array();
-	refused(r);
+	refused_because(r, "not a JSON object");
 	json_decref(r);
 
 	r = fixture();
 	json_object_del(r, "metric");
-	refused(r);
+	refused_because(r, "metric: missing");
 	json_decref(r);
 
 	r = fixture();
 	json_object_del(r, "status");
-	refused(r);
+	refused_because(r, "status: missing");
 	json_decref(r);
 
 	r = fixture();
 	set_str(r, "status", "bogus");
-	refused(r);
+	refused_because(r, "status: not a status");
 	json_decref(r);
 
 	r = fixture();
 	json_object_del(json_object_get(r, "good"), "sha");
-	refused(r);
+	refused_because(r, "good.sha: missing");
 	json_decref(r);
 
 	r = fixture();
 	json_object_del(r, "bad");
-	refused(r);
+	refused_because(r, "bad: missing");
 	json_decref(r);
 
 	r = fixture();
 	json_object_del(r, "culprit");		/* found needs its culprit */
-	refused(r);
+	refused_because(r, "culprit: missing");
 	json_decref(r);
 
 	r = fixture();
 	set_str(r, "status", "found-range");	/* ... and a range its commits */
-	refused(r);
+	refused_because(r, "range: missing or empty");
 	json_decref(r);
 
 	r = fixture();
 	set_str(r, "candidates", "40");		/* wrong types */
-	refused(r);
+	refused_because(r, "candidates: expected an integer");
 	json_decref(r);
 
 	r = fixture();
 	json_object_set_new(r, "higher_is_better", json_integer(0));
-	refused(r);
+	refused_because(r, "higher_is_better: expected true or false");
 	json_decref(r);
 
 	r = fixture();
 	json_array_append_new(json_object_get(json_array_get(json_object_get(r, "commits"), 0),
 					      "values"), json_string("1.0"));
-	refused(r);
+	refused_because(r, "commits[0].values[3]: expected a number");
 	json_decref(r);
 
 	r = fixture();
 	json_object_set_new(r, "merge", json_pack("{s:s}", "subject", "no sha"));
-	refused(r);
+	refused_because(r, "merge.sha: missing");
 	json_decref(r);
 
 	r = fixture();
 	json_object_set_new(r, "merge", json_pack("{s:s, s:{s:s}}", "sha", MERGE,
 						  "inner", "status", "found"));
-	refused(r);
+	refused_because(r, "merge.inner.good: missing");
 	json_decref(r);
 
 	/* null is "not known": accepted like an absent optional field */

@@ -1,0 +1,544 @@
+/*
+ * bisect_html.c - a bisection's report as one self-contained HTML page
+ * (bisect_report.h; docs/report.md, "html"): report_html()'s style sheet
+ * and SVG frame (internal.h), every string escaped, no script, nothing
+ * fetched.
+ */
+#include "report/bisect_report.h"
+#include "report/bisect_internal.h"
+#include "report/internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+static const char bisect_css[] =
+	"svg .good{stroke:#070;stroke-width:1.5;stroke-dasharray:6 3}\n"
+	"svg .bad{stroke:#b00;stroke-width:1.5;stroke-dasharray:6 3}\n"
+	"svg .culprit{stroke:#c00;stroke-width:2}\n"
+	"svg .pbad{fill:none;stroke:#8a4fc0;stroke-width:1.5}\n"
+	"svg .skip{font-size:12px;text-anchor:middle;fill:#777}\n"
+	"svg .label{font-size:11px;fill:#444}\n"
+	"svg .label.culprit{fill:#c00;stroke:none;font-family:monospace;text-anchor:middle}\n"
+	"tr.culprit td{background:#fee}\n"
+	"p.warn{color:#b00;font-weight:bold}\n";
+
+static void html_num(FILE *out, const struct bisect_view *v, double x)
+{
+	char buf[64];
+
+	fprintf(out, "<td class=\"num\">%s</td>", rb_num(buf, sizeof(buf), v, x));
+}
+
+static void html_count(FILE *out, long n)
+{
+	if (n >= 0)
+		fprintf(out, "<td class=\"num\">%ld</td>", n);
+	else
+		fputs("<td class=\"num\">-</td>", out);
+}
+
+static void html_change_cells(FILE *out, const struct bisect_change *c)
+{
+	if (!rb_change_known(c)) {
+		fputs("<td colspan=\"4\">not computed</td>", out);
+		return;
+	}
+	fprintf(out, "<td class=\"num\">%+.1f%%</td>", c->pct);
+	if (isfinite(c->low) && isfinite(c->high))
+		fprintf(out, "<td class=\"num\">[%+.1f%%, %+.1f%%]</td>", c->low, c->high);
+	else
+		fputs("<td></td>", out);
+	if (isfinite(c->p))
+		fprintf(out, "<td class=\"num\">%.2g</td>", c->p);
+	else
+		fputs("<td></td>", out);
+	fprintf(out, "<td class=\"v-%s\">", c->verdict && !strcmp(c->verdict, "changed") ?
+		"changed" : c->verdict && !strcmp(c->verdict, "same") ? "same" : "other");
+	report_html_puts(out, c->verdict ? c->verdict : "-");
+	fputs("</td>", out);
+}
+
+/* " (given)" */
+static void html_given(FILE *out, const char *given)
+{
+	if (!given)
+		return;
+	fputs(" (", out);
+	report_html_puts(out, given);
+	fputc(')', out);
+}
+
+static void html_sample_row(FILE *out, const struct bisect_view *v, const char *what,
+			    const char *sha, const char *given, const struct bisect_sample *s)
+{
+	fprintf(out, "<tr><td>%s</td><td class=\"name\">", what);
+	report_html_short_id(out, sha);
+	html_given(out, given);
+	fputs("</td>", out);
+	html_count(out, s->n);
+	html_num(out, v, s->mean);
+	html_num(out, v, s->stddev);
+	fputs("</tr>\n", out);
+}
+
+static void html_change_table(FILE *out, const struct bisect_view *v,
+			      const struct bisect_change *c)
+{
+	fputs("<table>\n<tr><th>%change</th><th>95% interval</th><th>p</th>"
+	      "<th>verdict</th><th>direction</th></tr>\n<tr>", out);
+	html_change_cells(out, c);
+	if (rb_change_known(c)) {
+		fputs("<td>", out);
+		report_html_puts(out, rb_change_word(v, c->pct));
+		fputs("</td>", out);
+	}
+	fputs("</tr>\n</table>\n", out);
+}
+
+static const char sample_head[] =
+	"<table>\n<tr><th></th><th>commit</th><th>runs</th><th>mean</th>"
+	"<th>stddev</th></tr>\n";
+
+static void html_baseline(FILE *out, const struct bisect_view *v,
+			  const struct bisect_level *lv)
+{
+	fputs(sample_head, out);
+	html_sample_row(out, v, "good", lv->good.commit.sha, lv->good.given,
+			&lv->baseline.good);
+	html_sample_row(out, v, "bad", lv->bad.commit.sha, lv->bad.given, &lv->baseline.bad);
+	fputs("</table>\n", out);
+	html_change_table(out, v, &lv->baseline.change);
+}
+
+static void html_confirmation(FILE *out, const struct bisect_view *v,
+			      const struct bisect_level *lv)
+{
+	const struct bisect_confirmation *c = &lv->confirmation;
+
+	fputs(sample_head, out);
+	html_sample_row(out, v, "parent", c->parent.sha, NULL, &c->parent);
+	html_sample_row(out, v, "culprit", c->culprit.sha, NULL, &c->culprit);
+	fputs("</table>\n", out);
+	html_change_table(out, v, &c->change);
+}
+
+static void html_entries(FILE *out, const struct bisect_entries *a)
+{
+	char p[32];
+
+	fputs("<table>\n<tr><th>probability</th><th>commit</th><th>subject</th></tr>\n", out);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct bisect_entry *e = &a->v[i];
+
+		fprintf(out, "<tr><td class=\"num\">%s</td><td class=\"name\">",
+			rb_prob(p, sizeof(p), e->probability));
+		report_html_puts(out, e->commit.sha);
+		fputs("</td><td>", out);
+		report_html_puts(out, e->commit.subject);
+		if (rb_skipped(e))
+			fputs(" <em>(skipped: could not be built)</em>", out);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void html_commit_row(FILE *out, const struct bisect_view *v,
+			    const struct bisect_entry *e, bool is_culprit)
+{
+	const char *state = rb_state(e);
+	char p[32];
+
+	fprintf(out, "<tr%s>", is_culprit ? " class=\"culprit\"" : "");
+	html_count(out, e->index);
+	fputs("<td class=\"name\">", out);
+	report_html_short_id(out, e->commit.sha);
+	fputs("</td><td>", out);
+	report_html_puts(out, state ? state : rb_skipped(e) ? "skipped" : "-");
+	fputs("</td>", out);
+	html_count(out, e->n);
+	html_num(out, v, e->mean);
+	fprintf(out, "<td class=\"num\">%s</td><td>", rb_prob(p, sizeof(p), e->p_bad));
+	report_html_puts(out, e->commit.subject);
+	if (e->note) {
+		fputs(e->commit.subject ? " <em>(" : "<em>(", out);
+		report_html_puts(out, e->note);
+		fputs(")</em>", out);
+	}
+	if (is_culprit)
+		fputs(" <strong>first bad commit</strong>", out);
+	fputs("</td></tr>\n", out);
+}
+
+static void html_commit_table(FILE *out, const struct bisect_view *v,
+			      const struct bisect_level *lv)
+{
+	const char *culprit = rb_culprit_sha(lv);
+
+	if (!lv->commits.n) {
+		fputs("<p>no commit measured</p>\n", out);
+		return;
+	}
+	fputs("<table class=\"cmp\">\n<tr><th>index</th><th>commit</th><th>state</th>"
+	      "<th>runs</th><th>mean</th><th>P(bad)</th><th>subject</th></tr>\n", out);
+	for (size_t i = 0; i < lv->commits.n; i++)
+		html_commit_row(out, v, &lv->commits.v[i],
+				culprit && !strcmp(culprit, lv->commits.v[i].commit.sha));
+	fputs("</table>\n", out);
+}
+
+/* ---- the plot ---- */
+
+/* x slots: the candidates, or as many as the highest index measured. */
+static size_t plot_slots(const struct bisect_level *lv)
+{
+	size_t n = lv->candidates > 0 ? (size_t)lv->candidates : 0;
+
+	for (size_t i = 0; i < lv->commits.n; i++)
+		if (lv->commits.v[i].index >= 0 && (size_t)lv->commits.v[i].index >= n)
+			n = (size_t)lv->commits.v[i].index + 1;
+	return n;
+}
+
+static void hline(FILE *out, const struct report_axis *a, const char *cls,
+		  const char *label, double y0)
+{
+	double y;
+
+	if (!isfinite(y0))
+		return;
+	y = report_axis_y(a, y0);
+	fprintf(out, "<line class=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
+		cls, MARGIN_L, y, PLOT_W - MARGIN_R, y);
+	fprintf(out, "<text class=\"label\" x=\"%d\" y=\"%.1f\">%s</text>\n",
+		PLOT_W - MARGIN_R - 60, y - 4, label);
+}
+
+/* The y axis over every run shown and both baseline means; false: nothing to show. */
+static bool plot_axis(const struct bisect_level *lv, struct report_axis *a)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < lv->commits.n; i++) {
+		const struct bisect_entry *e = &lv->commits.v[i];
+
+		for (size_t k = 0; k < e->values.n; k++) {
+			report_axis_widen(a, e->values.v[k]);
+			any = true;
+		}
+		if (!e->values.present && isfinite(e->mean)) {
+			report_axis_widen(a, e->mean);
+			any = true;
+		}
+	}
+	report_axis_widen(a, lv->baseline.good.mean);
+	report_axis_widen(a, lv->baseline.bad.mean);
+	if (!any && !isfinite(a->lo))
+		return false;
+	report_axis_pad(a);
+	return true;
+}
+
+/* The first bad commit as a red vertical line labelled with its sha. */
+static void plot_culprit(FILE *out, const struct bisect_level *lv, size_t n)
+{
+	double top = MARGIN_T, bottom = PLOT_H - MARGIN_B, x;
+	long idx = lv->culprit.index;
+
+	if (lv->status != BISECT_STATUS_FOUND || !lv->have_culprit)
+		return;
+	for (size_t i = 0; idx < 0 && i < lv->commits.n; i++)
+		if (!strcmp(lv->commits.v[i].commit.sha, lv->culprit.commit.sha))
+			idx = lv->commits.v[i].index;
+	if (idx < 0)
+		return;
+	x = report_plot_x((double)idx, n);
+	fprintf(out, "<line class=\"culprit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		x, top, x, bottom);
+	fprintf(out, "<text class=\"label culprit\" x=\"%.1f\" y=\"%.1f\">", x, top - 6);
+	report_html_short_id(out, lv->culprit.commit.sha);
+	fputs("</text>\n", out);
+}
+
+/* Each run a dot in its commit's slot, spread sideways; a skip a cross. */
+static void plot_runs(FILE *out, const struct bisect_level *lv, size_t n,
+		      const struct report_axis *a)
+{
+	double bottom = PLOT_H - MARGIN_B;
+	double spread = fmin(2.5, (PLOT_W - MARGIN_L - MARGIN_R) / (double)n / 6);
+
+	for (size_t i = 0; i < lv->commits.n; i++) {
+		const struct bisect_entry *e = &lv->commits.v[i];
+		double x;
+
+		if (e->index < 0)
+			continue;
+		x = report_plot_x((double)e->index, n);
+		if (rb_skipped(e) && !e->values.present) {
+			fprintf(out, "<text class=\"skip\" x=\"%.1f\" y=\"%.1f\">&#215;</text>\n",
+				x, bottom - 4);
+			continue;
+		}
+		for (size_t k = 0; k < e->values.n; k++)
+			fprintf(out, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
+				x + ((double)(k % 5) - 2) * spread,
+				report_axis_y(a, e->values.v[k]));
+		if (!e->values.present && isfinite(e->mean))
+			fprintf(out, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
+				x, report_axis_y(a, e->mean));
+	}
+}
+
+/* P(bad), purple: 0 at the bottom of the frame, 1 at the top. */
+static void plot_p_bad(FILE *out, const struct bisect_level *lv, size_t n)
+{
+	double top = MARGIN_T, bottom = PLOT_H - MARGIN_B;
+	bool started = false;
+
+	for (size_t i = 0; i < lv->commits.n; i++) {
+		const struct bisect_entry *e = &lv->commits.v[i];
+
+		if (e->index < 0 || !isfinite(e->p_bad))
+			continue;
+		fprintf(out, "%s%.1f,%.1f", started ? " " : "<polyline class=\"pbad\" points=\"",
+			report_plot_x((double)e->index, n),
+			bottom - fmin(1, fmax(0, e->p_bad)) * (bottom - top));
+		started = true;
+	}
+	if (started)
+		fputs("\"/>\n", out);
+}
+
+/*
+ * Every sample of every candidate measured (dots) over its index, the
+ * good and bad baseline means (dashed), the culprit (vertical line), each
+ * skipped commit (a cross at the bottom) and P(bad).
+ */
+static void html_plot(FILE *out, const struct bisect_view *v, const struct bisect_level *lv)
+{
+	size_t n = plot_slots(lv);
+	struct report_axis a = { INFINITY, -INFINITY };
+	double step;
+
+	if (!n || !plot_axis(lv, &a))
+		return;
+	fputs("<figure>\n", out);
+	report_svg_begin(out, v->metric);
+	report_svg_y_ticks(out, &a);
+	/* x ticks at 1, 2 or 5 times a power of ten of the index */
+	step = n > 1 ? fmax(1, report_nice_step((double)(n - 1))) : 1;
+	for (double t = 0; t < (double)n; t += step)
+		fprintf(out, "<text class=\"commit\" x=\"%.1f\" y=\"%d\">%.0f</text>\n",
+			report_plot_x(t, n), PLOT_H - MARGIN_B + 16, t);
+	fprintf(out, "<text class=\"commit\" x=\"%d\" y=\"%d\">candidate index, oldest first</text>\n",
+		(PLOT_W + MARGIN_L - MARGIN_R) / 2, PLOT_H - 8);
+	hline(out, &a, "good", "good mean", lv->baseline.good.mean);
+	hline(out, &a, "bad", "bad mean", lv->baseline.bad.mean);
+	plot_culprit(out, lv, n);
+	plot_runs(out, lv, n, &a);
+	plot_p_bad(out, lv, n);
+	fputs("</svg>\n<figcaption>", out);
+	report_html_puts(out, v->metric);
+	fputs(": every run of each candidate measured (dots) by its index among the "
+	      "candidates, the good and bad commits' means (green and red dashes), the "
+	      "first bad commit (red line), commits that could not be built (&#215;) and "
+	      "P(bad), the probability that the commit is bad (purple: 0 at the bottom, 1 at "
+	      "the top)</figcaption>\n</figure>\n", out);
+}
+
+/* ---- the page ---- */
+
+static void html_dl(FILE *out, const char *term, const char *value)
+{
+	if (!value)
+		return;
+	fprintf(out, "<dt>%s</dt><dd>", term);
+	report_html_puts(out, value);
+	fputs("</dd>\n", out);
+}
+
+static void html_facts(FILE *out, const struct bisect_view *v, const struct bisect_level *lv)
+{
+	double conf = rb_confidence(v, lv);
+
+	fputs("<dl>\n", out);
+	html_dl(out, "status", bisect_status_name(lv->status));
+	fputs("<dt>good</dt><dd class=\"name\">", out);
+	report_html_puts(out, lv->good.commit.sha);
+	html_given(out, lv->good.given);
+	fputs("</dd>\n<dt>bad</dt><dd class=\"name\">", out);
+	report_html_puts(out, lv->bad.commit.sha);
+	html_given(out, lv->bad.given);
+	fputs("</dd>\n", out);
+	if (lv->candidates >= 0)
+		fprintf(out, "<dt>candidates</dt><dd>%ld</dd>\n", lv->candidates);
+	if (lv->runs >= 0)
+		fprintf(out, "<dt>runs</dt><dd>%ld</dd>\n", lv->runs);
+	if (lv->builds >= 0)
+		fprintf(out, "<dt>builds</dt><dd>%ld (%ld failed)</dd>\n", lv->builds,
+			lv->build_failures > 0 ? lv->build_failures : 0);
+	if (isfinite(conf))
+		fprintf(out, "<dt>stops at</dt><dd>%.10g%%</dd>\n", 100 * conf);
+	fputs("</dl>\n", out);
+}
+
+static void html_found(FILE *out, const struct bisect_view *v, const struct bisect_level *lv,
+		       bool inner)
+{
+	const struct bisect_entry *c = &lv->culprit, *next = rb_best_other(lv, c->commit.sha);
+	char p[32];
+
+	fprintf(out, "<h3>%s</h3>\n<p class=\"name\">", inner ?
+		"First bad commit inside the merged branch" : "First bad commit");
+	report_html_puts(out, c->commit.sha);
+	fputs("</p>\n<p>", out);
+	report_html_puts(out, c->commit.subject);
+	fputs("</p>\n<dl>\n", out);
+	html_dl(out, "author", c->commit.author);
+	html_dl(out, "date", c->commit.date);
+	if (isfinite(c->probability))
+		html_dl(out, "probability", rb_prob(p, sizeof(p), c->probability));
+	if (next && isfinite(next->probability)) {
+		fputs("<dt>next likely</dt><dd class=\"name\">", out);
+		report_html_short_id(out, next->commit.sha);
+		fprintf(out, " %s</dd>\n", rb_prob(p, sizeof(p), next->probability));
+	}
+	fputs("</dl>\n", out);
+	if (lv->confirmation.present) {
+		fputs("<h3>Confirmation: the commit against its parent</h3>\n", out);
+		html_confirmation(out, v, lv);
+		if (!rb_confirmed(lv))
+			fputs("<p class=\"warn\">The confirmation did not show the change: "
+			      "treat this commit as a suspect.</p>\n", out);
+	} else {
+		fputs("<p class=\"warn\">Not confirmed against its parent.</p>\n", out);
+	}
+}
+
+static void html_level(FILE *out, const struct bisect_view *v, const struct bisect_level *lv,
+		       bool inner)
+{
+	html_facts(out, v, lv);
+	if (lv->status == BISECT_STATUS_FOUND && lv->have_culprit)
+		html_found(out, v, lv, inner);
+	if (lv->status == BISECT_STATUS_RANGE) {
+		fputs("<h3>The first bad commit is one of these</h3>\n", out);
+		html_entries(out, &lv->range);
+	}
+	if (lv->status == BISECT_STATUS_UNDECIDED || lv->status == BISECT_STATUS_RUNNING)
+		fprintf(out, "<p>%s after %ld runs.</p>\n", lv->status == BISECT_STATUS_UNDECIDED ?
+			"Not decided" : "Still running", lv->runs >= 0 ? lv->runs : lv->runs_search);
+	if (lv->best.n && lv->status != BISECT_STATUS_RANGE) {
+		fputs("<h3>Most likely first bad commits</h3>\n", out);
+		html_entries(out, &lv->best);
+	}
+	if (lv->message) {
+		fputs("<p>", out);
+		report_html_puts(out, lv->message);
+		fputs("</p>\n", out);
+	}
+	if (rb_has_baseline(lv)) {
+		fputs("<h3>Baseline: the good and bad commits</h3>\n", out);
+		html_baseline(out, v, lv);
+	}
+	html_plot(out, v, lv);
+	fputs("<h3>Commits measured</h3>\n", out);
+	html_commit_table(out, v, lv);
+	if (!lv->merge)
+		return;
+	fputs("<section>\n<h2>Inside the merged branch</h2>\n<p>The first bad commit on "
+	      "the first-parent line is the merge <span class=\"name\">", out);
+	report_html_puts(out, lv->merge->commit.sha);
+	fputs("</span> ", out);
+	report_html_puts(out, lv->merge->commit.subject);
+	fputs("</p>\n", out);
+	if (rb_inner(lv))
+		html_level(out, v, rb_inner(lv), true);
+	else
+		fputs("<p>not bisected inside the merged branch</p>\n", out);
+	fputs("</section>\n", out);
+}
+
+static void html_params(FILE *out, const struct bisect_params *params)
+{
+	if (!params->n)
+		return;
+	fputs("<dt>parameters</dt><dd>", out);
+	for (size_t i = 0; i < params->n; i++) {
+		const struct bisect_param *p = &params->v[i];
+
+		fputs(i ? ", " : "", out);
+		report_html_puts(out, p->key);
+		fputc('=', out);
+		if (p->kind == BISECT_PARAM_STRING)
+			report_html_puts(out, p->string);
+		else
+			fprintf(out, "%.10g", p->kind == BISECT_PARAM_INTEGER ?
+				(double)p->integer : p->real);
+	}
+	fputs("</dd>\n", out);
+}
+
+/* "perfbot bisection 3" */
+static void html_title(FILE *out, const struct bisect_result *r)
+{
+	fputs("perfbot bisection", out);
+	if (r->id >= 0)
+		fprintf(out, " %lld", (long long)r->id);
+}
+
+int report_bisect_html(FILE *out, const struct bisect_result *r)
+{
+	struct bisect_view v;
+	const struct bisect_level *lv;
+	const struct bisect_change *ch;
+
+	if (rb_view(&v, r))
+		return -EINVAL;
+	lv = rb_blamed(v.top);
+	ch = rb_headline(&v, lv);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
+	      out);
+	html_title(out, r);
+	fputs(": ", out);
+	report_html_puts(out, v.metric);
+	fprintf(out, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n", report_html_css,
+		bisect_css);
+	fputs("<h1>", out);
+	html_title(out, r);
+	fprintf(out, ": %s</h1>\n", rb_status_line(r->level.status));
+	if (r->level.status == BISECT_STATUS_FOUND && ch) {
+		fprintf(out, "<p>perfbot bisected a %.1f%% %s of <span class=\"name\">",
+			fabs(ch->pct), rb_change_word(&v, ch->pct));
+		report_html_puts(out, v.metric);
+		fputs("</span> to <span class=\"name\">", out);
+		report_html_short_id(out, lv->culprit.commit.sha);
+		fputs("</span> ", out);
+		report_html_puts(out, lv->culprit.commit.subject);
+		fputs("</p>\n", out);
+	}
+	fputs("<dl>\n", out);
+	html_dl(out, "metric", v.metric);
+	if (r->higher_is_better >= 0)
+		html_dl(out, "better", r->higher_is_better ? "higher" : "lower");
+	html_dl(out, "repository", r->repo);
+	html_dl(out, "origin", r->origin_url);
+	html_dl(out, "job", v.job);
+	html_dl(out, "testcase", r->testcase);
+	html_dl(out, "testbox", r->testbox);
+	html_dl(out, "machine", r->machine);
+	html_params(out, &r->params);
+	fputs("</dl>\n<section>\n<h2>Bisection</h2>\n", out);
+	html_level(out, &v, v.top, false);
+	fputs("</section>\n", out);
+	if (r->job_text) {
+		fputs("<details><summary>job to reproduce</summary><pre>", out);
+		report_html_puts(out, r->job_text);
+		fputs("</pre></details>\n", out);
+	}
+	fputs("</body>\n</html>\n", out);
+	if (fflush(out) || ferror(out))
+		return -EIO;
+	return 0;
+}

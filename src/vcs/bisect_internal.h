@@ -1,0 +1,140 @@
+/*
+ * bisect_internal.h - what the three parts of a bisection session share
+ * (bisect_session.h is the API):
+ *
+ *  - bisect_measure.c: one commit measured -- its stored runs read, or a
+ *    worktree checked out and built, the job run, the run stored;
+ *  - bisect_assemble.c: the result's parts (record/bisect_result.h) made
+ *    from what was measured and what the engine (vcs/bisect.h) decided;
+ *  - bisect_session.c: the phases (baseline, search, confirmation, a
+ *    merge inside) that call both.
+ *
+ * Ownership: a struct session owns its worktrees, build directory, build
+ * argv (when from --build), the metric it settled and the shas it
+ * touched, until session_release(); the spec, job, store and hooks are
+ * the caller's.  Errors: functions returning int give 0 or a negative
+ * errno with the message in ss->err (session_fail()).
+ * Threading: main thread only (children, signals, `interrupted`).
+ */
+#ifndef PERFBOT_VCS_BISECT_INTERNAL_H
+#define PERFBOT_VCS_BISECT_INTERNAL_H
+
+#include "record/bisect_result.h"
+#include "record/record.h"
+#include "stats/verdict.h"
+#include "vcs/bisect.h"
+#include "vcs/bisect_session.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* built worktrees kept at once: a kernel tree is large */
+#define WORKTREES_KEPT 4
+
+struct worktree {
+	char *sha, *path;
+	unsigned long used;		/* tick of the last use */
+};
+
+struct sha_list {
+	char **v;
+	size_t n, cap;
+};
+
+struct session {
+	struct store *s;
+	int64_t id;			/* 0: nothing is logged or marked */
+	const struct bisect_spec *spec;
+	const struct atomic_job *job;
+	const struct bisect_hooks *hooks;
+	char **build;			/* argv, NULL-terminated, or NULL */
+	char *cache;			/* worktrees and build logs */
+	struct worktree wt[WORKTREES_KEPT];
+	unsigned long tick;
+	const char *metric;		/* NULL until the first run settles it */
+	char *metric_owned;
+	int better;			/* enum stat_better, once declared_better */
+	bool declared_better;		/* a run declared the metric's direction */
+	size_t builds, build_failures;
+	struct sha_list touched;	/* shas whose samples this bisection used */
+	char *err;
+	size_t errlen;
+};
+
+/* err, with the message; the arguments may include ss->err itself. */
+int session_fail(struct session *ss, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A progress line, and when logged a line of the bisection's log too. */
+void session_say(struct session *ss, bool logged, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* 12 characters of sha, in one of 4 static buffers: for messages. */
+const char *short_sha(const char *sha);
+
+/* ---- bisect_measure.c ---- */
+
+/* The runs of one commit: a baseline or confirmation side. */
+struct side {
+	const char *sha;
+	double *v;
+	size_t n, cap;
+};
+
+/* The build command and a directory for worktrees; session_fail() style. */
+int measure_init(struct session *ss);
+/* Worktrees removed, the directory too. */
+void measure_release(struct session *ss);
+/*
+ * The metric's values in the stored complete runs of sha (any number,
+ * *v the caller's to free).
+ */
+int measure_load(struct session *ss, const char *sha, double **v, size_t *n);
+/*
+ * One run of sha into the store: 0 with its value, BISECT_SKIP when the
+ * commit cannot be measured (build or benchmark failed; marked in the
+ * store with the reason, in ss->err), -EINTR, or another error.
+ */
+int measure_run(struct session *ss, const char *sha, double *value);
+/* The metric, once known: the spec's, the job's, else this run's KPI. */
+int measure_settle_metric(struct session *ss, const struct run_record *r);
+/* A run that declares the metric's direction (its meta) settles it. */
+void measure_note_direction(struct session *ss, const struct run_record *r);
+/* Every run this bisection used, each stored run once. */
+size_t measure_runs_used(struct session *ss);
+
+/* sd: sha's stored runs (sd->sha borrows sha). */
+int side_load(struct session *ss, struct side *sd, const char *sha);
+/* One more run of a side; one that cannot be measured is an error. */
+int side_grow(struct session *ss, struct side *sd, const char *what);
+void side_release(struct side *sd);
+
+/* ---- bisect_assemble.c ---- */
+
+/* One level of the search: the first-parent line good..bad. */
+struct level {
+	struct session *ss;
+	const char *good, *bad;
+	char **cands;			/* oldest first; the last is bad */
+	size_t n;
+	struct bisect *engine;
+};
+
+/* sha with its subject, author and date when git knows them. */
+int assemble_commit(struct session *ss, const char *sha, struct bisect_commit *out);
+/* n, mean, stddev and values of a side. */
+int assemble_sample(struct session *ss, const struct side *sd, struct bisect_sample *out);
+/* Welch's test and the KPI family's verdict of b against a, in *out. */
+int assemble_judge(struct session *ss, const struct side *a, const struct side *b,
+		   struct bisect_change *out, enum verdict *v);
+/* The candidates measured or skipped, in commit order, for the plot. */
+int assemble_commits(struct session *ss, struct level *lv, struct bisect_entries *out);
+/* The most probable candidates, best first, at most 5 above 0.1%. */
+int assemble_best(struct session *ss, struct level *lv, struct bisect_entries *out);
+/* Candidate i with its probability: the culprit. */
+int assemble_culprit(struct session *ss, struct level *lv, size_t i, double p,
+		     struct bisect_entry *out);
+/* The block first..last, all but last skipped: the range. */
+int assemble_range(struct session *ss, struct level *lv, size_t first, size_t last,
+		   struct bisect_entries *out);
+
+#endif

@@ -1,0 +1,396 @@
+/*
+ * bisect_measure.c - one commit of a bisection measured
+ * (bisect_internal.h): its stored runs read back, or its worktree checked
+ * out and built (kept for the next run of it), the job run through the
+ * runner and the run stored.  A commit that does not build or whose
+ * benchmark fails is marked skipped in the store, with why.
+ */
+#define _GNU_SOURCE
+#include "vcs/bisect_internal.h"
+#include "vcs/git.h"
+#include "run/runner.h"
+#include "store/store.h"
+#include "util/fsutil.h"
+#include "util/interrupt.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
+#include "util/words.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a build that runs longer hangs: the commit is skipped (a kernel: ~1 h) */
+#define BUILD_TIMEOUT_S (4 * 3600.0)
+
+int session_fail(struct session *ss, int err, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	str_copy_marked(ss->err, ss->errlen, strbuf_error(&sb) ? "out of memory" : sb.buf);
+	strbuf_release(&sb);
+	return err;
+}
+
+void session_say(struct session *ss, bool logged, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfmt_marked(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (logged) {
+		if (ss->id)
+			store_bisect_log_add(ss->s, ss->id, line);
+		if (ss->hooks && ss->hooks->note)
+			ss->hooks->note(ss->hooks->ctx, line);
+	} else if (ss->hooks && ss->hooks->progress) {
+		ss->hooks->progress(ss->hooks->ctx, line);
+	}
+}
+
+const char *short_sha(const char *sha)
+{
+	static char buf[4][13];
+	static int next;
+	char *b = buf[next++ % 4];
+
+	snprintf(b, sizeof(buf[0]), "%.12s", sha);
+	return b;
+}
+
+/* ---- the runs of a commit ---- */
+
+static void touch(struct session *ss, const char *sha)
+{
+	char *copy;
+
+	for (size_t i = 0; i < ss->touched.n; i++)
+		if (!strcmp(ss->touched.v[i], sha))
+			return;
+	/* out of memory: only the count of runs suffers */
+	copy = strdup(sha);
+	if (copy && vec_push(&ss->touched, copy))
+		free(copy);
+}
+
+int measure_load(struct session *ss, const char *sha, double **v, size_t *n)
+{
+	struct store_samples sm = { 0 };
+	int ret;
+
+	*v = NULL;
+	*n = 0;
+	ret = store_load_samples(ss->s, ss->spec->testbox, ss->job->name, sha, &sm);
+	if (ret)
+		return session_fail(ss, ret, "%s", store_error(ss->s));
+	for (size_t i = 0; ss->metric && i < sm.nr; i++) {
+		if (strcmp(sm.names[i], ss->metric))
+			continue;
+		*v = malloc((sm.counts[i] ? sm.counts[i] : 1) * sizeof(**v));
+		if (!*v) {
+			store_samples_release(&sm);
+			return session_fail(ss, -ENOMEM, "out of memory");
+		}
+		memcpy(*v, sm.values[i], sm.counts[i] * sizeof(**v));
+		*n = sm.counts[i];
+		break;
+	}
+	store_samples_release(&sm);
+	if (*n)
+		touch(ss, sha);
+	return 0;
+}
+
+size_t measure_runs_used(struct session *ss)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < ss->touched.n; i++) {
+		double *v;
+		size_t n;
+
+		if (!measure_load(ss, ss->touched.v[i], &v, &n))
+			total += n;
+		free(v);
+	}
+	return total;
+}
+
+/* ---- worktrees ---- */
+
+/* The last lines of a build log, for the bisection's log. */
+static void log_tail(const char *path, char *out, size_t len)
+{
+	char buf[4096];
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+	long size;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > 0) {
+		long from = size > (long)sizeof(buf) - 1 ? size - (long)sizeof(buf) + 1 : 0;
+
+		if (!fseek(f, from, SEEK_SET))
+			n = fread(buf, 1, sizeof(buf) - 1, f);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+	/* the last 3 lines, joined */
+	for (int lines = 0; n > 0; n--) {
+		if (buf[n - 1] == '\n' && ++lines == 3)
+			break;
+	}
+	/* a tail, so the start is cut anyway: "..." would say nothing */
+	snprintf(out, len, "%s", buf + n);
+	for (char *p = out; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+}
+
+static void drop_worktree(struct session *ss, struct worktree *w)
+{
+	git_worktree_remove(ss->spec->repo, w->path);
+	free(w->sha);
+	free(w->path);
+	memset(w, 0, sizeof(*w));
+}
+
+/* A failed build: counted, logged with its log's end, *err set. */
+static int build_failed(struct session *ss, const char *sha, const char *why)
+{
+	char log[PATH_MAX + 8], tail[600];
+
+	ss->build_failures++;
+	snprintf(log, sizeof(log), "%s/%s.log", ss->cache, sha);
+	log_tail(log, tail, sizeof(tail));
+	fmt_marked(ss->err, ss->errlen, "build failed: %s%s%s", why,
+		   *tail ? "; log ends: " : "", tail);
+	session_say(ss, true, "build %s: failed: %s", short_sha(sha), ss->err);
+	return -GIT_EBUILD;
+}
+
+/*
+ * A built worktree of sha: kept ones first (a commit is measured again
+ * without a new build), else the least recently used one makes room.
+ * -GIT_EBUILD with the failure logged when the commit does not build.
+ */
+static int checkout(struct session *ss, const char *sha, const char **path)
+{
+	struct worktree *w = &ss->wt[0];
+	char err[1024], *dir = NULL;
+	int ret;
+
+	for (size_t i = 0; i < WORKTREES_KEPT; i++) {
+		if (ss->wt[i].sha && !strcmp(ss->wt[i].sha, sha)) {
+			ss->wt[i].used = ++ss->tick;
+			*path = ss->wt[i].path;
+			return 0;
+		}
+		if (!ss->wt[i].sha || ss->wt[i].used < w->used)
+			w = &ss->wt[i];
+	}
+	if (w->sha)
+		drop_worktree(ss, w);
+	if (ss->build)
+		session_say(ss, false, "bisect %" PRId64 ": building %s", ss->id, short_sha(sha));
+	ret = git_checkout_built(ss->spec->repo, sha, ss->build, ss->cache,
+				 BUILD_TIMEOUT_S, &interrupted, &dir, err, sizeof(err));
+	if (ss->build && ret != -ECANCELED)
+		ss->builds++;
+	if (ret == -GIT_EBUILD || ret == -ETIMEDOUT)
+		return build_failed(ss, sha, err);
+	if (ret == -ECANCELED || interrupted)
+		return -EINTR;
+	if (ret)
+		return session_fail(ss, ret, "%s", err);
+	if (ss->build)
+		session_say(ss, true, "build %s: ok", short_sha(sha));
+	w->sha = strdup(sha);
+	w->path = dir;
+	w->used = ++ss->tick;
+	if (!w->sha) {
+		drop_worktree(ss, w);
+		return session_fail(ss, -ENOMEM, "out of memory");
+	}
+	*path = w->path;
+	return 0;
+}
+
+/* ---- a run ---- */
+
+int measure_settle_metric(struct session *ss, const struct run_record *r)
+{
+	const char *kpi;
+
+	if (ss->metric)
+		return 0;
+	kpi = run_record_kpi(r);
+	if (!kpi)
+		return session_fail(ss, -ENODATA,
+				    "the job's runs have no KPI to bisect on: give --metric STAT");
+	ss->metric = ss->metric_owned = strdup(kpi);
+	if (!ss->metric)
+		return session_fail(ss, -ENOMEM, "out of memory");
+	session_say(ss, true, "metric: %s", ss->metric);
+	return 0;
+}
+
+void measure_note_direction(struct session *ss, const struct run_record *r)
+{
+	if (ss->declared_better || !ss->metric || !stat_meta_find(&r->meta, ss->metric))
+		return;
+	ss->better = stat_better(&r->meta, ss->metric);
+	ss->declared_better = true;
+}
+
+/* A run that failed: the commit is skipped, with why. */
+static int run_failed(struct session *ss, const char *sha, int64_t run_id,
+		      const struct run_record *rec)
+{
+	const char *why = strmap_get(&rec->env, "last_state.reason");
+
+	fmt_marked(ss->err, ss->errlen, "the benchmark failed (run %" PRId64 "%s%s)", run_id,
+		   why ? ": " : "", why ? why : "");
+	session_say(ss, true, "run %s: %s", short_sha(sha), ss->err);
+	if (ss->id)
+		store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err);
+	return BISECT_SKIP;
+}
+
+int measure_run(struct session *ss, const char *sha, double *value)
+{
+	struct runner_opts ro = { .commit = sha, .monitors = true, .stop = &interrupted };
+	struct run_record rec;
+	char err[512];
+	const double *v;
+	int64_t run_id;
+	int ret;
+
+	if (interrupted)
+		return -EINTR;
+	ret = checkout(ss, sha, &ro.src_dir);
+	if (ret == -GIT_EBUILD) {
+		if (ss->id)
+			store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err);
+		return BISECT_SKIP;
+	}
+	if (ret)
+		return ret;
+	ret = runner_run(ss->job, &ro, &rec, err, sizeof(err));
+	if (ret)
+		return session_fail(ss, ret, "%s: %s", ss->job->name, err);
+	if (store_put_run(ss->s, &rec, &run_id)) {
+		ret = session_fail(ss, -EIO, "cannot store the run: %s", store_error(ss->s));
+		goto out;
+	}
+	if (rec.status == RUN_INCOMPLETE || interrupted) {
+		ret = -EINTR;
+		goto out;
+	}
+	if (rec.status == RUN_FAILED) {
+		ret = run_failed(ss, sha, run_id, &rec);
+		goto out;
+	}
+	ret = measure_settle_metric(ss, &rec);
+	if (ret)
+		goto out;
+	measure_note_direction(ss, &rec);
+	v = statmap_get(&rec.stats, ss->metric);
+	if (!v || !isfinite(*v)) {
+		ret = session_fail(ss, -ENODATA, "run %" PRId64 " at %s has no stat '%s'",
+				   run_id, short_sha(sha), ss->metric);
+		goto out;
+	}
+	*value = *v;
+	touch(ss, sha);
+	session_say(ss, true, "run %" PRId64 " %s: %s = %.6g", run_id, short_sha(sha),
+		    ss->metric, *v);
+out:
+	run_record_release(&rec);
+	return ret;
+}
+
+/* ---- sides ---- */
+
+int side_load(struct session *ss, struct side *sd, const char *sha)
+{
+	int ret;
+
+	side_release(sd);
+	sd->sha = sha;
+	ret = measure_load(ss, sha, &sd->v, &sd->n);
+	sd->cap = sd->n;
+	return ret;
+}
+
+int side_grow(struct session *ss, struct side *sd, const char *what)
+{
+	double value;
+	int ret = measure_run(ss, sd->sha, &value);
+
+	if (ret == BISECT_SKIP)
+		return session_fail(ss, -ENOEXEC, "the %s commit %s cannot be measured: %s",
+				    what, short_sha(sd->sha), ss->err);
+	if (ret)
+		return ret;
+	if (vec_push(sd, value))
+		return session_fail(ss, -ENOMEM, "out of memory");
+	return 0;
+}
+
+void side_release(struct side *sd)
+{
+	vec_free(sd);
+	sd->sha = NULL;
+}
+
+/* ---- the session's measuring state ---- */
+
+int measure_init(struct session *ss)
+{
+	int ret;
+
+	if (ss->spec->build) {
+		if (split_words(ss->spec->build, &ss->build) <= 0)
+			return session_fail(ss, -EINVAL, "invalid --build '%s'", ss->spec->build);
+	} else if (ss->job->build) {
+		ss->build = ss->job->build;
+	}
+	ret = make_temp_dir(NULL, "perfbot-bisect", &ss->cache);
+	if (ret)
+		return session_fail(ss, ret, "cannot make a directory for the worktrees: %s",
+				    strerror(-ret));
+	return 0;
+}
+
+void measure_release(struct session *ss)
+{
+	for (size_t i = 0; i < WORKTREES_KEPT; i++)
+		if (ss->wt[i].sha)
+			drop_worktree(ss, &ss->wt[i]);
+	if (ss->cache) {
+		remove_tree(ss->cache);
+		free(ss->cache);
+	}
+	if (ss->spec->build)
+		free_words(ss->build);
+	for (size_t i = 0; i < ss->touched.n; i++)
+		free(ss->touched.v[i]);
+	vec_free(&ss->touched);
+	free(ss->metric_owned);
+}
