@@ -147,6 +147,8 @@ static void two_commits(void **state)
 	assert_null(strstr(html, "class=\"trend\""));
 	assert_int_equal(count(html, "class=\"run\""), 10);
 	assert_int_equal(count(html, "class=\"ci\""), 2);
+	/* the interval is stats/'s, at compare's level */
+	assert_non_null(strstr(html, "its 95% interval (vertical line)"));
 	assert_non_null(strstr(html, "mean changed"));
 	/* escaped names, subject and job text */
 	assert_non_null(strstr(html, "a&lt;b&amp;c"));
