@@ -309,21 +309,22 @@ static bool on_every_side(const struct sample_set *sets, size_t nsets,
  * What a row is: its declaration when a run made one, else the name's
  * rule (record.h: stat_rule_better()) and the KPIs named in opts.
  */
-static void describe_row(struct stat_row *row, const struct stat_meta *m,
-			 const struct compare_opts *o)
+static void describe_row(struct stat_row *row, bool failure,
+			 const struct stat_meta *m, const struct compare_opts *o)
 {
 	row->kpi = (m && m->kpi) || named_kpi(row->name, o);
 	row->better = m ? m->better : stat_rule_better(row->name);
 	row->unit = m ? m->unit : NULL;
-	if (stat_is_failure(row->name))
+	if (failure)
 		row->family = FAMILY_FAILURE;
 	else
 		row->family = row->kpi ? FAMILY_KPI : FAMILY_OTHER;
 }
 
 static int fill_row(const struct sample_set *sets, size_t nsets,
-		    const char *name, const long *at, const struct meta_index *mi,
-		    const struct compare_opts *o, struct stat_row *row)
+		    const char *name, bool failure, const long *at,
+		    const struct meta_index *mi, const struct compare_opts *o,
+		    struct stat_row *row)
 {
 	long at0 = at[0];
 
@@ -331,7 +332,7 @@ static int fill_row(const struct sample_set *sets, size_t nsets,
 	row->vs = calloc(nsets - 1, sizeof(*row->vs));
 	if (!row->vs)
 		return -ENOMEM;
-	describe_row(row, meta_find(mi, name), o);
+	describe_row(row, failure, meta_find(mi, name), o);
 	if (row->family == FAMILY_FAILURE) {
 		count_fails(&sets[0], at0, &row->base_fails, &row->base_runs);
 		summarize_fails(row->base_fails, row->base_runs, &row->base);
@@ -411,10 +412,11 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 	}
 	for (size_t k = 0; k < nnames; k++) {
 		const long *in = at + k * nsets;
+		bool failure = stat_is_failure(names[k]);
 
-		if (!stat_is_failure(names[k]) && !on_every_side(sets, nsets, in))
+		if (!failure && !on_every_side(sets, nsets, in))
 			continue;
-		err = fill_row(sets, nsets, names[k], in, &mi, opts, &r[n++]);
+		err = fill_row(sets, nsets, names[k], failure, in, &mi, opts, &r[n++]);
 		if (err)
 			goto out;
 	}
