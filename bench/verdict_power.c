@@ -1,8 +1,9 @@
 /*
  * verdict_power - how often perfbot's KPI verdict (Welch at alpha 0.05,
- * 1% floor) and LKP's range rule call a stat "changed", at 1% noise, for
- * a range of true shifts and run counts.  Shift 0 rows are false alarms,
- * the others detection power.  Seeded: the table is the same every run.
+ * 1% floor: stats/compare.h's COMPARE_*) and LKP's range rule call a stat
+ * "changed", at 1% noise, for a range of true shifts and run counts.
+ * Shift 0 rows are false alarms, the others detection power.  Seeded:
+ * the table is the same every run.
  *
  * LKP's rule lives only here, as the yardstick; perfbot never uses it.
  */
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "stats/compare.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
 #include "stats/verdict.h"
@@ -84,7 +86,8 @@ static bool perfbot_changed(const struct summary *a, const struct summary *b)
 {
 	struct verdict_input in = {
 		.a = a, .b = b, .p = welch_test(a, b).p,
-		.min_size_pct = 1, .alpha = 0.05, .level = 0.95,
+		.min_size_pct = COMPARE_KPI_MIN_PCT, .alpha = COMPARE_ALPHA,
+		.level = COMPARE_LEVEL,
 	};
 
 	return decide(&in, NULL) == VERDICT_CHANGED;
@@ -98,8 +101,9 @@ int main(void)
 	long calls = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	printf("CV 1%%, %d trials per row; perfbot: Welch alpha 0.05, 1%% floor; "
-	       "LKP: range rule, medians > 1%% apart\n\n", TRIALS);
+	printf("CV 1%%, %d trials per row; perfbot: Welch alpha %g, %g%% floor; "
+	       "LKP: range rule, medians > 1%% apart\n\n", TRIALS, COMPARE_ALPHA,
+	       COMPARE_KPI_MIN_PCT);
 	printf("%7s %5s %12s %9s\n", "shift", "runs", "perfbot %", "LKP %");
 	for (size_t s = 0; s < sizeof(shifts) / sizeof(shifts[0]); s++) {
 		for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {

@@ -10,7 +10,7 @@
 
 int cmpopts_init(struct cmpopts *o, const char *who, int argc)
 {
-	*o = (struct cmpopts){ .who = who, .alpha = 0.05 };
+	*o = (struct cmpopts){ .who = who, .alpha = COMPARE_ALPHA };
 	o->sets = calloc(argc + 1, sizeof(*o->sets));
 	o->rules = calloc(argc + 1, sizeof(*o->rules));
 	if (!o->sets || !o->rules)
@@ -18,7 +18,8 @@ int cmpopts_init(struct cmpopts *o, const char *who, int argc)
 	return 0;
 }
 
-int cmpopts_option(struct cmpopts *o, int c, const char *arg)
+/* 0 when c is ours and taken, -1 when not ours, else the exit status printed. */
+static int cmpopts_option(struct cmpopts *o, int c, const char *arg)
 {
 	int err;
 
@@ -52,9 +53,34 @@ int cmpopts_option(struct cmpopts *o, int c, const char *arg)
 			return cmd_usage_error(o->who,
 					       "invalid --alpha '%s': expected a number between 0 and 1",
 					       arg);
+		o->have_alpha = true;
 		return 0;
 	}
 	return -1;
+}
+
+int cmpopts_parse(struct cmpopts *o, int argc, char **argv,
+		  const struct option *longopts,
+		  int (*own)(int c, const char *arg, void *ctx), void *ctx)
+{
+	int c, ret;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":hs:", longopts, NULL)) != -1) {
+		if (c == ':')
+			return cmd_usage_error(o->who, "option '%s' needs a value",
+					       argv[optind - 1]);
+		if (c == '?')
+			return cmd_usage_error(o->who, "unknown option '%s'",
+					       argv[optind - 1]);
+		ret = cmpopts_option(o, c, optarg);
+		if (ret < 0)
+			ret = own(c, optarg, ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 int cmpopts_finish(struct cmpopts *o)
@@ -65,7 +91,8 @@ int cmpopts_finish(struct cmpopts *o)
 void cmpopts_apply(const struct cmpopts *o, struct compare_opts *out)
 {
 	compare_opts_init(out);
-	out->alpha = out->q = o->alpha;
+	if (o->have_alpha)
+		out->alpha = out->q = o->alpha;
 	if (o->have_min)
 		out->kpi_min_pct = out->other_min_pct = o->min_change;
 	out->rules = o->rules;

@@ -4,10 +4,10 @@
  * --min-change, --alpha (--db is main()'s: cmdutil.h).  One parser, so that they accept and refuse the
  * same values with the same messages.
  *
- * A command lists CMPOPTS_LONGOPTS in its getopt_long() table and "s:" in
- * its short options, and hands every option to cmpopts_option() first.
- * Strings point into argv; the rules' patterns are owned and freed by
- * cmpopts_release().  Use from one thread.
+ * A command lists CMPOPTS_LONGOPTS in its getopt_long() table and hands
+ * argv to cmpopts_parse(), which takes these options and passes the
+ * command's own to a callback.  Strings point into argv; the rules'
+ * patterns are owned and freed by cmpopts_release().  Use from one thread.
  */
 #ifndef PERFBOT_CMD_CMPOPTS_H
 #define PERFBOT_CMD_CMPOPTS_H
@@ -43,6 +43,7 @@ struct cmpopts {
 	double min_change;
 	struct min_change_rule *rules;
 	size_t nr_rules;
+	bool have_alpha;
 	double alpha;
 };
 
@@ -50,12 +51,19 @@ struct cmpopts {
 int cmpopts_init(struct cmpopts *o, const char *who, int argc);
 
 /*
- * One option from getopt_long(): 0 when it was one of ours and is taken,
- * -1 when it is not ours, else the exit status of the error printed.
+ * The command line: getopt_long() over longopts (CMPOPTS_LONGOPTS and the
+ * command's own, "h" for help) with short options "hs:".  Ours are taken
+ * here; every other option found in longopts goes to own(c, optarg, ctx),
+ * which returns 0 (taken), -1 (done: help was shown, exit 0) or an exit
+ * status it printed.  A missing value or an unknown option is a usage
+ * error here.  Afterwards optind is the first operand.  0, -1 (help) or
+ * the exit status printed.
  */
-int cmpopts_option(struct cmpopts *o, int c, const char *arg);
+int cmpopts_parse(struct cmpopts *o, int argc, char **argv,
+		  const struct option *longopts,
+		  int (*own)(int c, const char *arg, void *ctx), void *ctx);
 
-/* After the options: the database's location; 0 or the exit status printed. */
+/* After the operands: the database's location; 0 or the exit status printed. */
 int cmpopts_finish(struct cmpopts *o);
 
 /* The compare options the command line asks for. */

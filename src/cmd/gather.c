@@ -21,10 +21,35 @@ static const struct store_group *find_group(const struct store_group *gs, size_t
 					    const struct store_group *like)
 {
 	for (size_t i = 0; i < n; i++)
-		if (gs[i].runs_complete && !strcmp(gs[i].testbox, like->testbox) &&
-		    !strcmp(gs[i].job, like->job))
+		if (!strcmp(gs[i].testbox, like->testbox) && !strcmp(gs[i].job, like->job))
 			return &gs[i];
 	return NULL;
+}
+
+/*
+ * What a commit's runs of a job give: complete runs to compare, or -- when
+ * every run said so -- "unsupported here", which is not a failure and
+ * which compare and report say instead of leaving the job out.  Failed or
+ * stopped runs alone give nothing.
+ */
+enum side { SIDE_NONE, SIDE_COMPLETE, SIDE_UNSUPPORTED };
+
+static enum side side_of(const struct store_group *g)
+{
+	if (!g)
+		return SIDE_NONE;
+	if (g->runs_complete)
+		return SIDE_COMPLETE;
+	if (g->runs_unsupported && !g->runs_failed && !g->runs_incomplete)
+		return SIDE_UNSUPPORTED;
+	return SIDE_NONE;
+}
+
+/* commit j's group of the job whose base group is g */
+static const struct store_group *group_on(const struct gather *ga, size_t j,
+					  const struct store_group *g)
+{
+	return j ? find_group(ga->groups[j], ga->ngroups[j], g) : g;
 }
 
 /*
@@ -75,6 +100,72 @@ static int resolve_commits(struct store *s, struct gather *ga)
 	return 0;
 }
 
+/*
+ * Why the job could not run on each commit where it could not (its latest
+ * run's env last_state.reason), and the sets' run counts: such a job has
+ * no samples to load.
+ */
+static int gather_unsupported(struct store *s, struct gather *ga,
+			      struct gather_job *jb)
+{
+	jb->unsupported = calloc(ga->nr_commits, sizeof(*jb->unsupported));
+	jb->sets = calloc(ga->nr_commits, sizeof(*jb->sets));
+	if (!jb->unsupported || !jb->sets)
+		return failure(ga, "out of memory");
+	for (size_t j = 0; j < ga->nr_commits; j++) {
+		const struct store_group *h = group_on(ga, j, jb->g);
+		struct run_record other = { 0 };
+		const struct run_record *run = &jb->run;
+		const char *why;
+
+		jb->sets[j] = (struct sample_set){
+			.commit = ga->commits[j], .nr_runs = h->runs_complete,
+		};
+		if (side_of(h) != SIDE_UNSUPPORTED)
+			continue;
+		if (j) {
+			if (store_get_run(s, h->last_run_id, &other))
+				return failure(ga, "%s", store_error(s));
+			run = &other;
+		}
+		why = strmap_get(&run->env, "last_state.reason");
+		jb->unsupported[j] = strdup(why ? why : "");
+		run_record_release(&other);
+		if (!jb->unsupported[j])
+			return failure(ga, "out of memory");
+	}
+	return 0;
+}
+
+/* The report of the jobs found, each pointing into its gather_job. */
+static int gather_report(struct gather *ga)
+{
+	ga->report_commits = calloc(ga->nr_commits, sizeof(*ga->report_commits));
+	ga->report_jobs = calloc(ga->njobs ? ga->njobs : 1, sizeof(*ga->report_jobs));
+	if (!ga->report_commits || !ga->report_jobs)
+		return failure(ga, "out of memory");
+	for (size_t j = 0; j < ga->nr_commits; j++)
+		ga->report_commits[j] = (struct report_commit){
+			.id = ga->commits[j], .given = ga->given[j],
+		};
+	for (size_t i = 0; i < ga->njobs; i++) {
+		struct gather_job *jb = &ga->jobs[i];
+
+		ga->report_jobs[i] = (struct report_job){
+			.testbox = jb->g->testbox, .testcase = jb->g->testcase,
+			.job = jb->g->job, .params = &jb->run.params, .kpi = jb->kpis[0],
+			.machine = strmap_get(&jb->run.env, "machine"),
+			.job_text = jb->run.job_text, .sets = jb->sets,
+			.unsupported = (const char *const *)jb->unsupported,
+		};
+	}
+	ga->report = (struct report){
+		.commits = ga->report_commits, .ncommits = ga->nr_commits,
+		.jobs = ga->report_jobs, .njobs = ga->njobs,
+	};
+	return 0;
+}
+
 static void no_job_error(const struct gather *ga)
 {
 	fprintf(stderr, "perfbot: %s: no atomic job has complete runs on all of ", ga->who);
@@ -107,36 +198,45 @@ int gather_jobs(struct store *s, struct gather *ga)
 	for (size_t i = 0; i < ga->ngroups[0]; i++) {
 		const struct store_group *g = &ga->groups[0][i];
 		struct gather_job *jb = &ga->jobs[ga->njobs];
-		bool everywhere = g->runs_complete > 0;
+		bool everywhere = true, unsupported = false;
 
-		for (size_t j = 1; everywhere && j < ga->nr_commits; j++)
-			everywhere = find_group(ga->groups[j], ga->ngroups[j], g) != NULL;
+		for (size_t j = 0; everywhere && j < ga->nr_commits; j++) {
+			enum side side = side_of(group_on(ga, j, g));
+
+			everywhere = side != SIDE_NONE;
+			unsupported |= side == SIDE_UNSUPPORTED;
+		}
 		if (!everywhere)
 			continue;
 		jb->g = g;
 		if (store_get_run(s, g->last_run_id, &jb->run))
 			return failure(ga, "%s", store_error(s));
-		if (job_matches(ga, &jb->run)) {
-			jb->kpis[0] = run_record_kpi(&jb->run);
-			ga->njobs++;
-		} else {
+		if (!job_matches(ga, &jb->run)) {
 			run_record_release(&jb->run);
 			memset(jb, 0, sizeof(*jb));
+			continue;
 		}
+		jb->kpis[0] = run_record_kpi(&jb->run);
+		ga->njobs++;
+		if (unsupported && (ret = gather_unsupported(s, ga, jb)))
+			return ret;
 	}
 	if (!ga->njobs) {
 		no_job_error(ga);
 		return EXIT_FAILED;
 	}
-	return 0;
+	return gather_report(ga);
 }
 
-int gather_compare(struct store *s, const struct gather *ga,
-		   struct gather_job *jb, const struct compare_opts *base_opts)
+int gather_compare(struct store *s, struct gather *ga, struct gather_job *jb,
+		   const struct compare_opts *base_opts)
 {
+	struct report_job *rj = &ga->report_jobs[jb - ga->jobs];
 	struct compare_opts o = *base_opts;
 	int err;
 
+	if (jb->unsupported)
+		return 0;
 	jb->sm = calloc(ga->nr_commits, sizeof(*jb->sm));
 	jb->sets = calloc(ga->nr_commits, sizeof(*jb->sets));
 	if (!jb->sm || !jb->sets)
@@ -148,15 +248,23 @@ int gather_compare(struct store *s, const struct gather *ga,
 		if (store_load_samples(s, jb->g->testbox, jb->g->job, ga->commits[j],
 				       &jb->sm[j]))
 			return failure(ga, "%s", store_error(s));
+		/*
+		 * The declarations: the base's latest run's, until the store
+		 * gives each commit's with its samples (store_samples.meta).
+		 */
 		jb->sets[j] = (struct sample_set){
 			.commit = ga->commits[j], .nr = jb->sm[j].nr,
 			.names = jb->sm[j].names, .values = jb->sm[j].values,
 			.counts = jb->sm[j].counts, .nr_runs = jb->sm[j].nr_runs,
+			.meta = j ? NULL : &jb->run.meta,
 		};
 	}
 	err = compare_sets(jb->sets, ga->nr_commits, &o, &jb->rows, &jb->nr_rows);
 	if (err)
 		return failure(ga, "cannot compare: %s", strerror(-err));
+	rj->sets = jb->sets;
+	rj->rows = jb->rows;
+	rj->nr_rows = jb->nr_rows;
 	return 0;
 }
 
@@ -170,9 +278,14 @@ void gather_release(struct gather *ga)
 			store_samples_release(&jb->sm[j]);
 		free(jb->sm);
 		free(jb->sets);
+		for (size_t j = 0; jb->unsupported && j < ga->nr_commits; j++)
+			free(jb->unsupported[j]);
+		free(jb->unsupported);
 		run_record_release(&jb->run);
 	}
 	free(ga->jobs);
+	free(ga->report_commits);
+	free(ga->report_jobs);
 	for (size_t j = 0; j < ga->nr_commits; j++) {
 		if (ga->groups)
 			store_groups_release(ga->groups[j], ga->ngroups ? ga->ngroups[j] : 0);

@@ -1,7 +1,8 @@
 /*
  * gather.h - the atomic jobs that every given commit has complete runs
- * of, with their samples and compare rows: what perfbot compare and
- * perfbot report both show, gathered one way.
+ * of, with their samples and compare rows, and the jobs that could not
+ * run there (unsupported): what perfbot compare and perfbot report both
+ * show, gathered one way and handed to report/ as one struct report.
  *
  * gather_jobs() resolves the commits and finds the jobs (and reads each
  * job's base latest run); gather_compare() loads one job's samples and
@@ -14,13 +15,20 @@
 #define PERFBOT_CMD_GATHER_H
 
 #include "record/record.h"
+#include "report/report.h"
 #include "stats/compare.h"
 #include "store/store.h"
 
 struct gather_job {
 	const struct store_group *g;	/* the base's group */
-	struct run_record run;		/* the base's latest run: params, KPI */
+	struct run_record run;		/* the base's latest run: params, KPI, declarations */
 	const char *kpis[2];		/* run_record_kpi(), NULL-terminated */
+	/*
+	 * [nr_commits], or NULL when the job ran on every commit: the reason
+	 * (env last_state.reason, "" when none) on a commit where every run
+	 * of it was unsupported here.  Such a job is not compared.
+	 */
+	char **unsupported;
 	struct store_samples *sm;	/* [nr_commits], after gather_compare() */
 	struct sample_set *sets;	/* [nr_commits], pointing into sm */
 	size_t loaded;
@@ -43,11 +51,21 @@ struct gather {
 	size_t *ngroups;
 	struct gather_job *jobs;
 	size_t njobs;
+	/*
+	 * The report of it all, commits and jobs filled (pointing into this
+	 * struct); each job's rows once gather_compare() has compared it.  The
+	 * caller sets the rest (opts, show_all, ...) and may add the commits'
+	 * subjects.
+	 */
+	struct report report;
+	struct report_commit *report_commits;	/* [nr_commits] */
+	struct report_job *report_jobs;		/* [njobs] */
 };
 
 int gather_jobs(struct store *s, struct gather *ga);
-int gather_compare(struct store *s, const struct gather *ga,
-		   struct gather_job *jb, const struct compare_opts *o);
+/* Nothing to do (0) for a job that was unsupported on some commit. */
+int gather_compare(struct store *s, struct gather *ga, struct gather_job *jb,
+		   const struct compare_opts *o);
 void gather_release(struct gather *ga);
 
 #endif

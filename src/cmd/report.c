@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "store/store.h"
 #include "util/child.h"
+#include "util/bug.h"
 #include "util/parse.h"
 #include "util/words.h"
 #include "vcs/git.h"
@@ -33,6 +34,7 @@
 
 #define usage_error(...) cmd_usage_error("report", __VA_ARGS__)
 
+/* printf() arguments: the default alpha (stats/compare.h). */
 static const char report_usage[] =
 	"usage: perfbot report [--db PATH] --format text|email|html|json [--all]\n"
 	"                      [--repo DIR] [--branch NAME] [--from ADDR] [--to ADDR]\n"
@@ -45,8 +47,8 @@ static const char report_usage[] =
 	"\n"
 	"Write the report of what changed between BASE and the OTHER commits, for\n"
 	"every atomic job with complete runs on all of them (as perfbot compare\n"
-	"finds and judges them).  The email and the headline are about the last\n"
-	"commit against BASE.\n"
+	"finds and judges them; a job unsupported on a commit is named as such).\n"
+	"The email and the headline are about the last commit against BASE.\n"
 	"\n"
 	"      --db PATH           the results database (as perfbot compare)\n"
 	"      --format FMT        text (default), email (RFC 5322), html (one\n"
@@ -67,7 +69,7 @@ static const char report_usage[] =
 	"      --testbox HOST      only runs on HOST\n"
 	"      --min-change [PATTERN=]PCT\n"
 	"                          the smallest change reported (as perfbot compare)\n"
-	"      --alpha A           the tests' alpha (as perfbot compare; default 0.05)\n"
+	"      --alpha A           the tests' alpha (as perfbot compare; default %g)\n"
 	"      --bisect ID         the report of bisection ID (perfbot bisect): the\n"
 	"                          culprit, how sure, and the confirmation's evidence\n"
 	"  -h, --help              show this help\n"
@@ -90,10 +92,69 @@ struct report_args {
 
 #define failure(...) cmd_failure("report", __VA_ARGS__)
 
+enum { OPT_FORMAT = 256, OPT_ALL, OPT_BRANCH, OPT_FROM, OPT_TO,
+       OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL, OPT_BISECT };
+
+static int own_option(int c, const char *arg, void *ctx)
+{
+	struct report_args *a = ctx;
+	unsigned long id;
+
+	switch (c) {
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text"))
+			a->format = FORMAT_TEXT;
+		else if (!strcmp(arg, "email"))
+			a->format = FORMAT_EMAIL;
+		else if (!strcmp(arg, "html"))
+			a->format = FORMAT_HTML;
+		else if (!strcmp(arg, "json"))
+			a->format = FORMAT_JSON;
+		else
+			return usage_error("invalid --format '%s': expected text, email, html or json",
+					   arg);
+		return 0;
+	case OPT_ALL:
+		a->all = true;
+		return 0;
+	case OPT_BRANCH:
+		a->branch = arg;
+		return 0;
+	case OPT_FROM:
+		a->from = arg;
+		return 0;
+	case OPT_TO:
+		a->to = arg;
+		return 0;
+	case OPT_REPORTED_BY:
+		a->reported_by = arg;
+		return 0;
+	case OPT_LINK:
+		a->link = arg;
+		return 0;
+	case OPT_SEND:
+		a->send = true;
+		return 0;
+	case OPT_SENDMAIL:
+		if (!*arg)
+			return usage_error("--sendmail needs a command");
+		a->sendmail = arg;
+		return 0;
+	case OPT_BISECT:
+		if (parse_ulong(arg, 1, INT64_MAX, &id) != PARSE_OK)
+			return usage_error("invalid --bisect '%s': expected a bisection id",
+					   arg);
+		a->bisect = (int64_t)id;
+		return 0;
+	case 'h':
+		printf(report_usage, COMPARE_ALPHA);
+		return -1;
+	}
+	BUG("option %d is in longopts but not handled", c);
+}
+
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
-	enum { OPT_FORMAT = 256, OPT_ALL, OPT_BRANCH, OPT_FROM, OPT_TO,
-	       OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL, OPT_BISECT };
 	static const struct option longopts[] = {
 		CMPOPTS_LONGOPTS,
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -109,77 +170,12 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, ret = cmpopts_init(&a->sel, "report", argc);
+	int ret = cmpopts_init(&a->sel, "report", argc);
 
+	if (!ret)
+		ret = cmpopts_parse(&a->sel, argc, argv, longopts, own_option, a);
 	if (ret)
 		return ret;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hs:", longopts, NULL)) != -1) {
-		ret = cmpopts_option(&a->sel, c, optarg);
-		if (ret >= 0) {
-			if (ret)
-				return ret;
-			continue;
-		}
-		switch (c) {
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "text"))
-				a->format = FORMAT_TEXT;
-			else if (!strcmp(optarg, "email"))
-				a->format = FORMAT_EMAIL;
-			else if (!strcmp(optarg, "html"))
-				a->format = FORMAT_HTML;
-			else if (!strcmp(optarg, "json"))
-				a->format = FORMAT_JSON;
-			else
-				return usage_error("invalid --format '%s': expected text, email, html or json",
-						   optarg);
-			break;
-		case OPT_ALL:
-			a->all = true;
-			break;
-		case OPT_BRANCH:
-			a->branch = optarg;
-			break;
-		case OPT_FROM:
-			a->from = optarg;
-			break;
-		case OPT_TO:
-			a->to = optarg;
-			break;
-		case OPT_REPORTED_BY:
-			a->reported_by = optarg;
-			break;
-		case OPT_LINK:
-			a->link = optarg;
-			break;
-		case OPT_SEND:
-			a->send = true;
-			break;
-		case OPT_SENDMAIL:
-			if (!*optarg)
-				return usage_error("--sendmail needs a command");
-			a->sendmail = optarg;
-			break;
-		case OPT_BISECT: {
-			unsigned long id;
-
-			if (parse_ulong(optarg, 1, INT64_MAX, &id) != PARSE_OK)
-				return usage_error("invalid --bisect '%s': expected a bisection id",
-						   optarg);
-			a->bisect = (int64_t)id;
-			break;
-		}
-		case 'h':
-			fputs(report_usage, stdout);
-			return -1;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
 	if (a->bisect && argc - optind)
 		return usage_error("--bisect takes no commits: the bisection names them");
 	if (!a->bisect && argc - optind < 2)
@@ -345,61 +341,47 @@ static int run_report(struct store *s, const struct report_args *a)
 		.given = a->given, .nr_commits = a->nr_commits,
 	};
 	struct git_commit *gc = NULL;
-	struct report_commit *rc = NULL;
-	struct report_job *rj = NULL;
 	char *url = NULL;
 	struct compare_opts o;
-	struct report r;
 	int ret = gather_jobs(s, &ga);
 
 	if (ret)
 		goto out;
-	ret = EXIT_FAILED;
 	cmpopts_apply(&a->sel, &o);
 	gc = calloc(a->nr_commits, sizeof(*gc));
-	rc = calloc(a->nr_commits, sizeof(*rc));
-	rj = calloc(ga.njobs, sizeof(*rj));
-	if (!gc || !rc || !rj) {
-		failure("out of memory");
+	if (!gc) {
+		ret = failure("out of memory");
 		goto out;
 	}
 	for (size_t j = 0; j < a->nr_commits; j++) {
-		rc[j].id = ga.commits[j];
+		struct report_commit *rc = &ga.report_commits[j];
+
 		/* a label or a commit the repository lacks: the report says less */
 		if (a->sel.repo && !git_commit_info(a->sel.repo, ga.commits[j], &gc[j])) {
-			rc[j].subject = gc[j].subject;
-			rc[j].author = gc[j].author;
-			rc[j].date = gc[j].date;
+			rc->subject = gc[j].subject;
+			rc->author = gc[j].author;
+			rc->date = gc[j].date;
 		}
 	}
 	if (a->sel.repo)
 		url = origin_url(a->sel.repo);
-	for (size_t i = 0; i < ga.njobs; i++) {
-		struct gather_job *jb = &ga.jobs[i];
-
-		ret = gather_compare(s, &ga, jb, &o);
-		if (ret)
-			goto out;
-		rj[i] = (struct report_job){
-			.testbox = jb->g->testbox, .testcase = jb->g->testcase,
-			.job = jb->g->job, .params = &jb->run.params, .kpi = jb->kpis[0],
-			.machine = strmap_get(&jb->run.env, "machine"),
-			.job_text = jb->run.job_text, .sets = jb->sets, .rows = jb->rows,
-			.nr_rows = jb->nr_rows,
-		};
-	}
-	r = (struct report){
-		.commits = rc, .ncommits = a->nr_commits, .jobs = rj, .njobs = ga.njobs,
-		.repo_url = url, .branch = a->branch, .from = a->from, .to = a->to,
-		.reported_by = a->reported_by, .link = a->link, .show_all = a->all,
-	};
-	ret = emit(a, &r, NULL);
+	for (size_t i = 0; i < ga.njobs && !ret; i++)
+		ret = gather_compare(s, &ga, &ga.jobs[i], &o);
+	if (ret)
+		goto out;
+	ga.report.repo_url = url;
+	ga.report.branch = a->branch;
+	ga.report.from = a->from;
+	ga.report.to = a->to;
+	ga.report.reported_by = a->reported_by;
+	ga.report.link = a->link;
+	ga.report.opts = &o;
+	ga.report.show_all = a->all;
+	ret = emit(a, &ga.report, NULL);
 out:
 	for (size_t j = 0; gc && j < a->nr_commits; j++)
 		git_commit_release(&gc[j]);
 	free(gc);
-	free(rc);
-	free(rj);
 	free(url);
 	gather_release(&ga);
 	return ret;

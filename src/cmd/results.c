@@ -11,6 +11,7 @@
 #include "store/store.h"
 #include "util/parse.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -31,9 +32,11 @@ static const char results_usage[] =
 	"\n"
 	"List the stored results: one line per group of runs of one atomic job\n"
 	"on one testbox at one commit, with how many runs completed, failed or\n"
-	"were left incomplete, and the group's KPI as mean ± %stddev over its\n"
-	"complete runs.  'show' prints one run in full: its fields, parameters,\n"
-	"environment, every stat and the job it ran.\n"
+	"were left incomplete (and, when any were, how many could not run there:\n"
+	"unsupported), and the group's KPI as mean ± %stddev over its complete\n"
+	"runs, or 'unsupported here: REASON' when no run could.  'show' prints\n"
+	"one run in full: its fields, parameters, environment, every stat and the\n"
+	"job it ran.\n"
 	"\n"
 	CMD_DB_USAGE
 	"      --testcase T      only runs of testcase T (will-it-scale, hackbench, ...)\n"
@@ -45,7 +48,8 @@ static const char results_usage[] =
 	"  -h, --help            show this help\n"
 	"\n"
 	"The KPI of a group is the stat its runs' environment names as 'kpi',\n"
-	"else the first stored of will-it-scale.per_thread_ops,\n"
+	"else the first its runs declare a KPI, else (runs that declare none)\n"
+	"the first stored of will-it-scale.per_thread_ops,\n"
 	"will-it-scale.per_process_ops, hackbench.throughput,\n"
 	"netperf.Throughput_Mbps, netperf.Throughput_tps and\n"
 	"<testcase>.time.elapsed_time, as its latest complete run has them.\n"
@@ -135,6 +139,8 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 struct kpi {
 	char *name;		/* owned; NULL: no KPI found */
 	struct summary sum;
+	/* owned: why, when every run of the group was unsupported here */
+	char *unsupported;
 };
 
 struct group_line {
@@ -177,6 +183,15 @@ static int group_kpi(struct store *s, const struct store_group *g, struct kpi *k
 	}
 	if (err || !nids)
 		goto out;
+	if (run.status == RUN_UNSUPPORTED && !g->runs_complete && !g->runs_failed &&
+	    !g->runs_incomplete) {
+		const char *why = strmap_get(&run.env, "last_state.reason");
+
+		k->unsupported = strdup(why ? why : "");
+		if (!k->unsupported)
+			err = -ENOMEM;
+		goto out;
+	}
 	name = run_record_kpi(&run);
 	if (!name)
 		goto out;
@@ -213,23 +228,29 @@ static void format_mean(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.6g", v);
 }
 
-static void format_kpi(char *buf, size_t len, const struct kpi *k)
+/* The KPI column: a name is up to 4 KiB, a reason 64 KiB, so no fixed buffer. */
+static void format_kpi(struct strbuf *sb, const struct kpi *k)
 {
 	char mean[64];
 
+	if (k->unsupported) {
+		strbuf_addf(sb, "unsupported here%s%s", *k->unsupported ? ": " : "",
+			    k->unsupported);
+		return;
+	}
 	if (!k->name) {
-		snprintf(buf, len, "-");
+		strbuf_addstr(sb, "-");
 		return;
 	}
 	if (!k->sum.n) {
-		snprintf(buf, len, "%s -", k->name);
+		strbuf_addf(sb, "%s -", k->name);
 		return;
 	}
 	format_mean(mean, sizeof(mean), k->sum.mean);
 	if (k->sum.n < 2)
-		snprintf(buf, len, "%s %s", k->name, mean);
+		strbuf_addf(sb, "%s %s", k->name, mean);
 	else
-		snprintf(buf, len, "%s %s ±%.1f%%", k->name, mean, pct_stddev(&k->sum));
+		strbuf_addf(sb, "%s %s ±%.1f%%", k->name, mean, pct_stddev(&k->sum));
 }
 
 /* A sha as git abbreviates it; a label (kernel release) stays whole. */
@@ -242,9 +263,11 @@ static int commit_width(const char *commit)
 	return (int)n;
 }
 
-static void print_groups_text(const struct group_line *lines, size_t n)
+/* 0, or -ENOMEM (a line may be printed without its KPI) */
+static int print_groups_text(const struct group_line *lines, size_t n)
 {
 	int wbox = strlen("testbox"), wjob = strlen("job"), wcommit = strlen("commit");
+	bool unsupported = false;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct store_group *g = lines[i].g;
@@ -254,15 +277,19 @@ static void print_groups_text(const struct group_line *lines, size_t n)
 		wbox = b > wbox ? b : wbox;
 		wjob = j > wjob ? j : wjob;
 		wcommit = c > wcommit ? c : wcommit;
+		unsupported |= g->runs_unsupported > 0;
 	}
-	printf("%-*s  %-*s  %-*s  %8s %6s %10s  %s\n", wbox, "testbox", wjob, "job",
+	/* the column is there when it says something: most stores have none */
+	printf("%-*s  %-*s  %-*s  %8s %6s %10s%s  %s\n", wbox, "testbox", wjob, "job",
 	       wcommit, "commit", "complete", "failed", "incomplete",
-	       "kpi (mean ±%stddev)");
+	       unsupported ? " unsupported" : "", "kpi (mean ±%stddev)");
 	for (size_t i = 0; i < n; i++) {
 		const struct store_group *g = lines[i].g;
-		char kpi[512];
+		struct strbuf kpi = STRBUF_INIT;
 
-		format_kpi(kpi, sizeof(kpi), &lines[i].kpi);
+		format_kpi(&kpi, &lines[i].kpi);
+		if (strbuf_error(&kpi))
+			return strbuf_error(&kpi);
 		/* names are quoted (util/quote.h) before they are measured */
 		quote_fpad(g->testbox, (size_t)wbox, stdout);
 		fputs("  ", stdout);
@@ -272,11 +299,16 @@ static void print_groups_text(const struct group_line *lines, size_t n)
 			printf("%-*.*s", wcommit, commit_width(g->commit), g->commit);
 		else
 			quote_fpad(g->commit, (size_t)wcommit, stdout);
-		printf("  %8zu %6zu %10zu  ", g->runs_complete, g->runs_failed,
+		printf("  %8zu %6zu %10zu", g->runs_complete, g->runs_failed,
 		       g->runs_incomplete);
-		quote_line_fputs(kpi, stdout);
+		if (unsupported)
+			printf(" %11zu", g->runs_unsupported);
+		fputs("  ", stdout);
+		quote_line_fputs(kpi.buf, stdout);
 		putchar('\n');
+		strbuf_release(&kpi);
 	}
+	return 0;
 }
 
 static json_t *number_or_null(double v)
@@ -286,7 +318,7 @@ static json_t *number_or_null(double v)
 
 static json_t *kpi_json(const struct kpi *k)
 {
-	if (!k->name)
+	if (!k->name || k->unsupported)
 		return json_null();
 	if (!k->sum.n)
 		return json_pack("{s:o, s:I, s:n, s:n, s:n}", "name", json_str(k->name),
@@ -306,15 +338,17 @@ static int print_groups_json(const struct group_line *lines, size_t n)
 		const struct store_group *g = lines[i].g;
 
 		if (json_array_append_new(arr, json_pack(
-			"{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o, s:o}",
+			"{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
 			"testbox", json_str(g->testbox), "testcase", json_str(g->testcase),
 			"job", json_str(g->job), "commit", json_str(g->commit),
 			"runs_complete", (json_int_t)g->runs_complete,
 			"runs_failed", (json_int_t)g->runs_failed,
 			"runs_incomplete", (json_int_t)g->runs_incomplete,
+			"runs_unsupported", (json_int_t)g->runs_unsupported,
 			"last_run_id", (json_int_t)g->last_run_id,
 			"last_started", number_or_null(g->last_started),
-			"kpi", kpi_json(&lines[i].kpi)))) {
+			"kpi", kpi_json(&lines[i].kpi),
+			"unsupported", json_str(lines[i].kpi.unsupported)))) {
 			json_decref(arr);
 			arr = NULL;
 		}
@@ -365,13 +399,16 @@ static int list_results(struct store *s, struct results_opts *o)
 			failure("cannot write JSON");
 			goto out;
 		}
-	} else if (n) {
-		print_groups_text(lines, n);
+	} else if (n && print_groups_text(lines, n)) {
+		failure("out of memory");
+		goto out;
 	}
 	ret = EXIT_OK;
 out:
-	for (size_t i = 0; lines && i < n; i++)
+	for (size_t i = 0; lines && i < n; i++) {
 		free(lines[i].kpi.name);
+		free(lines[i].kpi.unsupported);
+	}
 	free(lines);
 	store_groups_release(groups, n);
 	free(commit);
@@ -435,7 +472,12 @@ static void print_run_text(int64_t id, const struct run_record *r)
 	print_field("testcase    ", r->testcase);
 	print_field("job         ", r->job);
 	print_field("commit      ", r->commit);
-	printf("status      %s\n", run_status_name(r->status));
+	printf("status      %s", run_status_name(r->status));
+	if (r->status == RUN_UNSUPPORTED && strmap_get(&r->env, "last_state.reason")) {
+		fputs(": ", stdout);
+		quote_line_fputs(strmap_get(&r->env, "last_state.reason"), stdout);
+	}
+	putchar('\n');
 	printf("started     %s (%.3f)\n", when, r->started);
 	printf("duration    %.3f s\n", r->duration_s);
 	print_strmap("params", &r->params);

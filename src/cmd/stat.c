@@ -6,6 +6,7 @@
 #include "bench/exec.h"
 #include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
+#include "stats/compare.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
 #include "util/interrupt.h"
@@ -26,7 +27,6 @@
 
 #define MAX_VARIANTS 16
 #define MAX_REPEAT 1000000
-#define ALPHA 0.05
 
 static const char stat_usage[] =
 	"usage: perfbot stat [options] -- COMMAND [ARG ...]\n"
@@ -37,7 +37,7 @@ static const char stat_usage[] =
 	"  -r, --repeat N      measured runs of each command (default 5)\n"
 	"  -w, --warmup N      unmeasured runs of each command first (default 0)\n"
 	"      --vs 'COMMAND'  a variant to compare with COMMAND; repeatable (up\n"
-	"                      to %d). The commands alternate run by run (A B A B\n"
+	"                      to %1$d). The commands alternate run by run (A B A B\n"
 	"                      ...) so drift cancels. Words are split like a shell's,\n"
 	"                      without any expansion; no shell runs.\n"
 	"      --timeout TIME  kill a run after TIME (default: none); it counts\n"
@@ -50,10 +50,14 @@ static const char stat_usage[] =
 	"\n"
 	"A run that exits non-zero, is killed by a signal or times out is\n"
 	"reported and left out of the statistics. With variants, each is\n"
-	"compared with COMMAND: the ratio of mean times, its 95%% interval and\n"
-	"Welch's t-test (significant at p < %.2f). Exit status: 0 done, 1 a run\n"
-	"failed with --fail-fast or a command never succeeded, 2 bad usage or a\n"
-	"command that cannot be run, 128+signal when interrupted.\n";
+	"compared with COMMAND: the ratio of mean times with its %2$g%% interval,\n"
+	"Welch's t-test (Mann-Whitney's beside it) and perfbot compare's verdict\n"
+	"for a KPI: changed when p < %3$g and the time changed by %4$g%% or more,\n"
+	"same when the whole interval is within +-%4$g%%, else unknown (more runs\n"
+	"would decide); a verdict needs %5$d successful runs of each. Exit\n"
+	"status: 0 done, 1 a run failed with --fail-fast or a command never\n"
+	"succeeded, 2 bad usage or a command that cannot be run, 128+signal when\n"
+	"interrupted.\n";
 
 struct variant {
 	char **argv;		/* owned: split from --vs, or borrowed from main's argv */
@@ -176,7 +180,8 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 			o->json = true;
 			break;
 		case 'h':
-			printf(stat_usage, MAX_VARIANTS - 1, ALPHA);
+			printf(stat_usage, MAX_VARIANTS - 1, 100 * COMPARE_LEVEL,
+			       COMPARE_ALPHA, COMPARE_KPI_MIN_PCT, COMPARE_MIN_RUNS);
 			return -1;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -302,20 +307,29 @@ static double measure_of(const struct exec_run *r, enum measure m)
 	}
 }
 
+/* One measure of a variant's successful runs (malloc'd, *n of them), or NULL. */
+static double *measure_values(const struct variant *v, enum measure m, size_t *n)
+{
+	double *x = calloc(v->nr_ok ? v->nr_ok : 1, sizeof(*x));
+
+	*n = 0;
+	for (size_t i = 0; x && i < v->nr_runs; i++)
+		if (exec_run_ok(&v->runs[i]))
+			x[(*n)++] = measure_of(&v->runs[i], m);
+	return x;
+}
+
 /* Summary of one measure over a variant's successful runs. */
 static void summarize_measure(const struct variant *v, enum measure m,
 			      struct summary *s)
 {
-	double *x = calloc(v->nr_ok ? v->nr_ok : 1, sizeof(*x));
-	size_t n = 0;
+	size_t n;
+	double *x = measure_values(v, m, &n);
 
 	if (!x) {
 		memset(s, 0, sizeof(*s));
 		return;
 	}
-	for (size_t i = 0; i < v->nr_runs; i++)
-		if (exec_run_ok(&v->runs[i]))
-			x[n++] = measure_of(&v->runs[i], m);
 	summarize(x, n, s);
 	free(x);
 }
@@ -376,59 +390,111 @@ static void print_variant(const struct variant *v, const struct stat_opts *o)
 		   "seconds time elapsed");
 }
 
+/*
+ * A variant against the baseline: perf's ratio with its interval, and the
+ * elapsed time judged as perfbot compare judges a KPI -- by compare_sets()
+ * itself, so the test, the floor and the words are compare's.
+ */
 struct comparison {
+	struct summary a, b;
 	struct ratio_interval r;
 	struct welch w;
-	bool testable, significant;
+	bool testable;		/* 2 runs of each: an interval and a test */
+	struct stat_vs v;	/* p, mwu_p, %change and its interval, verdict */
 };
 
-static struct comparison compare(const struct variant *base,
-				 const struct variant *v)
-{
-	struct summary a, b;
-	struct comparison c;
+#define ELAPSED "elapsed_s"
 
-	summarize_measure(base, M_ELAPSED, &a);
-	summarize_measure(v, M_ELAPSED, &b);
-	c.r = ratio_interval(&a, &b, 0.95);
-	c.w = welch_test(&a, &b);
-	c.testable = !isnan(c.w.p);
-	c.significant = c.testable && c.w.p < ALPHA;
-	return c;
+/* 0, or -ENOMEM with *c holding the summaries and an unknown verdict. */
+static int compare(const struct variant *base, const struct variant *v,
+		   struct comparison *c)
+{
+	char *names[] = { ELAPSED };
+	double *x[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+	struct stat_meta_list meta = { 0 };
+	struct sample_set sets[2];
+	struct compare_opts o;
+	struct stat_row *rows = NULL;
+	size_t nrows = 0;
+	int err = -ENOMEM;
+
+	memset(c, 0, sizeof(*c));
+	c->v.verdict = VERDICT_UNKNOWN;
+	c->v.p = c->v.mwu_p = NAN;
+	c->v.change = (struct pct_change){ .pct = NAN, .low = NAN, .high = NAN };
+	summarize_measure(base, M_ELAPSED, &c->a);
+	summarize_measure(v, M_ELAPSED, &c->b);
+	c->r = ratio_interval(&c->a, &c->b, COMPARE_LEVEL);
+	c->w = welch_test(&c->a, &c->b);
+	c->testable = c->a.n >= 2 && c->b.n >= 2;
+	x[0] = measure_values(base, M_ELAPSED, &n[0]);
+	x[1] = measure_values(v, M_ELAPSED, &n[1]);
+	if (!x[0] || !x[1] || stat_meta_set(&meta, ELAPSED, "s", STAT_BETTER_LOWER, true))
+		goto out;
+	for (int i = 0; i < 2; i++)
+		sets[i] = (struct sample_set){
+			.commit = i ? v->label : base->label, .nr = 1, .names = names,
+			.values = &x[i], .counts = &n[i], .nr_runs = n[i], .meta = &meta,
+		};
+	compare_opts_init(&o);
+	err = compare_sets(sets, 2, &o, &rows, &nrows);
+	/* no row: a side without a successful run has nothing to test */
+	if (!err && nrows)
+		c->v = rows[0].vs[0];
+	else if (!err)
+		c->v.verdict = VERDICT_FEW_RUNS;
+	compare_release(rows, nrows);
+out:
+	stat_meta_release(&meta);
+	free(x[0]);
+	free(x[1]);
+	return err;
 }
 
 static void print_comparisons(const struct stat_opts *o)
 {
 	const struct variant *base = &o->v[0];
-	struct summary a;
 
-	summarize_measure(base, M_ELAPSED, &a);
 	printf("\n Compared with '%s':\n\n", base->label);
 	for (size_t i = 1; i < o->nr_variants; i++) {
 		const struct variant *v = &o->v[i];
-		struct summary b;
 		struct comparison c;
 		int prec;
 
-		summarize_measure(v, M_ELAPSED, &b);
-		if (!a.n || !b.n) {
+		if (compare(base, v, &c)) {
+			printf("  '%s': out of memory\n", v->label);
+			continue;
+		}
+		if (!c.a.n || !c.b.n) {
 			printf("  '%s': no successful runs to compare\n", v->label);
 			continue;
 		}
-		c = compare(base, v);
-		prec = decimals_for(fmax(a.mean, b.mean));
+		prec = decimals_for(fmax(c.a.mean, c.b.mean));
 		/* seed 004's form: variant / baseline = ratio ( change ) */
-		printf("  %.*f / %.*f = %.4f ( %.2f%% ) %s  '%s'\n", prec, b.mean,
-		       prec, a.mean, c.r.ratio, 100 * fabs(c.r.ratio - 1),
+		printf("  %.*f / %.*f = %.4f ( %.2f%% ) %s  '%s'\n", prec, c.b.mean,
+		       prec, c.a.mean, c.r.ratio, 100 * fabs(c.r.ratio - 1),
 		       c.r.ratio > 1 ? "slowdown" : (c.r.ratio < 1 ? "speedup" : "no change"),
 		       v->label);
-		if (c.testable)
-			printf("      95%% interval of the ratio %.4f .. %.4f; Welch's t-test p = %.3g: %s\n",
-			       c.r.low, c.r.high, c.w.p,
-			       c.significant ? "significant" : "not significant");
-		else
+		if (!c.testable) {
 			printf("      needs 2 or more successful runs of each for an interval and a test\n");
+			continue;
+		}
+		printf("      %g%% interval of the ratio %.4f .. %.4f; Welch's t-test p = %.3g",
+		       100 * COMPARE_LEVEL, c.r.low, c.r.high, c.v.p);
+		if (isfinite(c.v.mwu_p))
+			printf(", Mann-Whitney p = %.3g", c.v.mwu_p);
+		printf(": %s", verdict_name(c.v.verdict));
+		if (c.v.verdict == VERDICT_FEW_RUNS)
+			printf(" (a verdict needs %d runs of each)", COMPARE_MIN_RUNS);
+		putchar('\n');
 	}
+}
+
+/* JSON has no NaN or infinity: null says "not computed". */
+static json_t *number(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 static json_t *summary_json(const struct summary *s)
@@ -480,24 +546,32 @@ static int print_json(const struct stat_opts *o)
 	for (size_t i = 0; i < o->nr_variants; i++)
 		json_array_append_new(vars, variant_json(&o->v[i], o));
 	for (size_t i = 1; i < o->nr_variants; i++) {
-		struct comparison c = compare(&o->v[0], &o->v[i]);
+		struct comparison c;
 
+		if (compare(&o->v[0], &o->v[i], &c)) {
+			json_decref(vars);
+			json_decref(cmps);
+			return cmd_print_json("stat", NULL);
+		}
 		json_array_append_new(cmps, json_pack(
-			"{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b}",
+			"{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:s}",
 			"baseline", (json_int_t)0, "variant", (json_int_t)i,
-			"ratio", isnan(c.r.ratio) ? json_null() : json_real(c.r.ratio),
-			"ratio_low", isnan(c.r.low) ? json_null() : json_real(c.r.low),
-			"ratio_high", isnan(c.r.high) ? json_null() : json_real(c.r.high),
-			"welch_t", isnan(c.w.t) || isinf(c.w.t) ? json_null() : json_real(c.w.t),
-			"p", isnan(c.w.p) ? json_null() : json_real(c.w.p),
-			"significant", c.significant));
+			"ratio", number(c.r.ratio), "ratio_low", number(c.r.low),
+			"ratio_high", number(c.r.high), "welch_t", number(c.w.t),
+			"p", number(c.w.p),
+			"significant", c.testable && c.w.p < COMPARE_ALPHA,
+			"pct", number(c.v.change.pct), "low", number(c.v.change.low),
+			"high", number(c.v.change.high), "mwu_p", number(c.v.mwu_p),
+			"verdict", verdict_name(c.v.verdict)));
 	}
-	root = json_pack("{s:s, s:s, s:b, s:I, s:I, s:f, s:o, s:o}",
+	root = json_pack("{s:s, s:s, s:b, s:I, s:I, s:f, s:f, s:f, s:I, s:o, s:o}",
 			 "perfbot_version", PERFBOT_VERSION,
 			 "status", interrupted ? "incomplete" : "complete",
 			 "incomplete", interrupted != 0,
 			 "repeat", (json_int_t)o->repeat,
-			 "warmup", (json_int_t)o->warmup, "alpha", ALPHA,
+			 "warmup", (json_int_t)o->warmup, "alpha", COMPARE_ALPHA,
+			 "min_change_pct", COMPARE_KPI_MIN_PCT, "level", COMPARE_LEVEL,
+			 "min_runs", (json_int_t)COMPARE_MIN_RUNS,
 			 "commands", vars, "comparisons", cmps);
 	return cmd_print_json("stat", root);
 }

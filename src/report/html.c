@@ -71,34 +71,14 @@ void report_html_short_id(FILE *out, const char *id)
 	report_html_puts(out, buf);
 }
 
-/* As the text report shows means, so both read the same. */
-static void format_number(char *buf, size_t len, double v)
-{
-	double m = fabs(v);
-
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (m >= 1e9)
-		snprintf(buf, len, "%.4g", v);
-	else if (m >= 1000 || m == 0 || v == rint(v))
-		snprintf(buf, len, "%.0f", v);
-	else if (m >= 100)
-		snprintf(buf, len, "%.1f", v);
-	else if (m >= 0.01)
-		snprintf(buf, len, "%.2f", v);
-	else
-		snprintf(buf, len, "%.2e", v);
-}
-
 static void put_mean(FILE *out, const struct summary *s)
 {
 	char num[64];
-	double rel = s->mean != 0 ? 100 * s->stddev / fabs(s->mean) : 0;
+	double rel = report_shown_stddev_pct(s);
 
-	format_number(num, sizeof(num), s->mean);
+	report_format_number(num, sizeof(num), s->mean);
 	fprintf(out, "<td class=\"num\">%s", num);
-	/* under 2% the stddev is noise about noise: the text report hides it too */
-	if (rel > 2)
+	if (rel)
 		fprintf(out, " &plusmn;%.0f%%", rel);
 	fputs("</td>", out);
 }
@@ -119,17 +99,9 @@ static void put_verdict(FILE *out, enum verdict v)
 		verdict_name(v));
 }
 
-static bool row_changed(const struct stat_row *r, size_t ncols)
-{
-	for (size_t j = 0; j < ncols; j++)
-		if (r->vs[j].verdict == VERDICT_CHANGED)
-			return true;
-	return false;
-}
-
 static bool row_shown(const struct report *r, const struct stat_row *row)
 {
-	return r->show_all || row_changed(row, r->ncommits - 1);
+	return r->show_all || report_row_changed(row, r->ncommits - 1);
 }
 
 static void put_fails(FILE *out, unsigned fails, unsigned runs)
@@ -256,12 +228,10 @@ static const struct summary *row_summary(const struct stat_row *row, size_t c)
 	return c ? &row->vs[c - 1].s : &row->base;
 }
 
-/* Half the 95% interval of the mean; NaN for one run, which has none. */
-static double half_interval(const struct summary *s)
+/* The level of every interval the report shows (stats/compare.h). */
+static double level_of(const struct report *r)
 {
-	if (s->n < 2)
-		return NAN;
-	return t_quantile(0.975, (double)(s->n - 1)) * s->sem;
+	return r->opts ? r->opts->level : COMPARE_LEVEL;
 }
 
 double report_axis_y(const struct report_axis *a, double v)
@@ -366,7 +336,7 @@ static void plot(FILE *out, const struct report *r, const struct report_job *j,
 		const struct summary *s = row_summary(row, c);
 		size_t cnt;
 		const double *v = set_values(&j->sets[c], row->name, &cnt);
-		double h = half_interval(s);
+		double h = mean_half_interval(s, level_of(r));
 
 		for (size_t k = 0; k < cnt; k++)
 			report_axis_widen(&a, v[k]);
@@ -402,7 +372,7 @@ static void plot(FILE *out, const struct report *r, const struct report_job *j,
 	for (size_t c = 0; c < n; c++) {
 		const struct summary *s = row_summary(row, c);
 		bool changed = c && row->vs[c - 1].verdict == VERDICT_CHANGED;
-		double x = report_plot_x(c, n), h = half_interval(s);
+		double x = report_plot_x(c, n), h = mean_half_interval(s, level_of(r));
 		size_t cnt;
 		const double *v = set_values(&j->sets[c], row->name, &cnt);
 
@@ -425,8 +395,9 @@ static void plot(FILE *out, const struct report *r, const struct report_job *j,
 	}
 	fputs("</svg>\n<figcaption>", out);
 	report_html_puts(out, row->name);
-	fputs(": every run (dots), each commit's mean (bar, red where changed) "
-	      "and its 95% interval (vertical line)</figcaption>\n</figure>\n", out);
+	fprintf(out, ": every run (dots), each commit's mean (bar, red where changed) "
+		"and its %g%% interval (vertical line)</figcaption>\n</figure>\n",
+		100 * level_of(r));
 }
 
 static bool wants_plot(const struct report *r, const struct report_job *j,
@@ -434,7 +405,8 @@ static bool wants_plot(const struct report *r, const struct report_job *j,
 {
 	if (row->family != FAMILY_KPI)
 		return false;
-	return row_changed(row, r->ncommits - 1) || (j->kpi && !strcmp(row->name, j->kpi));
+	return report_row_changed(row, r->ncommits - 1) ||
+	       (j->kpi && !strcmp(row->name, j->kpi));
 }
 
 /* ---- the page ---- */
@@ -450,6 +422,7 @@ const char report_html_css[] =
 	".v-changed{color:#b00;font-weight:bold}\n"
 	".v-same{color:#070}\n"
 	".v-other{color:#777}\n"
+	".unsupported{color:#777;font-style:italic}\n"
 	"dt{font-weight:bold;float:left;clear:left;width:8em}\n"
 	"dd{margin-left:9em}\n"
 	"section{border-top:2px solid #88a;margin-top:1.5em}\n"
@@ -471,6 +444,31 @@ static void dl_item(FILE *out, const char *term, const char *value)
 	fprintf(out, "<dt>%s</dt><dd>", term);
 	report_html_puts(out, value);
 	fputs("</dd>\n", out);
+}
+
+/* As the text says it: once when every commit gives the same reason. */
+static void unsupported(FILE *out, const struct report *r, const struct report_job *j)
+{
+	bool same = report_unsupported_alike(r, j);
+
+	for (size_t c = 0; c < r->ncommits; c++) {
+		const char *why = j->unsupported[c];
+
+		if (!why || (same && c))
+			continue;
+		fputs("<p class=\"unsupported\">", out);
+		if (!same) {
+			fputs("commit ", out);
+			report_html_short_id(out, r->commits[c].id);
+			fputs(": ", out);
+		}
+		fputs("unsupported here", out);
+		if (*why) {
+			fputs(": ", out);
+			report_html_puts(out, why);
+		}
+		fputs("</p>\n", out);
+	}
 }
 
 static void job_section(FILE *out, const struct report *r, const struct report_job *j)
@@ -499,8 +497,13 @@ static void job_section(FILE *out, const struct report *r, const struct report_j
 	}
 	fputs("</dl>\n", out);
 
-	shown = failure_table(out, r, j);
-	shown += numeric_table(out, r, j);
+	if (report_job_unsupported(r, j)) {
+		unsupported(out, r, j);
+		shown = 1;
+	} else {
+		shown = failure_table(out, r, j);
+		shown += numeric_table(out, r, j);
+	}
 	if (!shown)
 		fprintf(out, "<p>no stat changed (%zu compared)</p>\n", j->nr_rows);
 

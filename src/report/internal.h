@@ -1,12 +1,38 @@
 /*
- * internal.h - what the report writers share (text.c's email envelope,
- * html.c's escaping and SVG plot frame); not part of the API (report.h).
+ * internal.h - what the report writers share (table.c's numbers, text.c's
+ * email envelope, html.c's escaping and SVG plot frame); not part of the
+ * API (report.h).
  */
 #ifndef PERFBOT_REPORT_INTERNAL_H
 #define PERFBOT_REPORT_INTERNAL_H
 
+#include "report/report.h"
+#include "stats/summary.h"
+
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* ---- numbers (table.c), as every format shows them ---- */
+
+/*
+ * A mean as LKP shows it: "-" when not finite, 4 significant digits from
+ * 1e9, no decimals for integers and from 1000, 1 from 100, 2 from 0.01,
+ * else an exponent.
+ */
+void report_format_number(char *buf, size_t len, double v);
+/*
+ * The stddev relative to the mean, in %, when it is worth showing (above
+ * 2%: under that it is noise about noise), else 0.
+ */
+double report_shown_stddev_pct(const struct summary *s);
+/*
+ * A job unsupported on every commit for the same reason: one line says it
+ * (else one a commit).  j->unsupported must not be NULL.
+ */
+bool report_unsupported_alike(const struct report *r, const struct report_job *j);
+/* "label: value\n", the value quoted for a terminal (util/quote.h). */
+void report_field(FILE *out, const char *label, const char *value);
 
 /* ---- email (text.c) ---- */
 

@@ -19,6 +19,7 @@
 
 struct report_commit {
 	const char *id;		/* full sha or label, as stored */
+	const char *given;	/* as the user named it (a prefix, a tag); NULL: id */
 	const char *subject;	/* NULL unless known from a repository */
 	const char *author, *date;	/* NULL unless known */
 };
@@ -32,6 +33,14 @@ struct report_job {
 	const struct sample_set *sets;	/* [ncommits], sets[0] the base */
 	const struct stat_row *rows;	/* compare_sets() of sets */
 	size_t nr_rows;
+	/*
+	 * [ncommits], or NULL when the job ran everywhere: on commit c, why
+	 * every run of it was unsupported here (the runs' env
+	 * last_state.reason, "" when they give none), NULL where it ran.  A
+	 * job unsupported on any commit has no rows (nr_rows 0); its sets
+	 * carry only nr_runs.
+	 */
+	const char *const *unsupported;
 };
 
 struct report {
@@ -43,23 +52,55 @@ struct report {
 	const char *from, *to;		/* email addresses; may be NULL */
 	const char *reported_by;	/* "Reported-by:" tag value; may be NULL */
 	const char *link;		/* "Closes:" link; may be NULL */
+	const struct compare_opts *opts;	/* the verdicts' options; NULL: defaults */
 	int show_all;			/* every row, not only the changed */
 };
 
 /*
- * "improvement" or "regression" for a change of `change` (%) in stat
- * `name`, NULL when the name does not tell which way is better.
+ * "improvement" or "regression" for a change of `change` in a stat that
+ * is better `better` (enum stat_better: a row's), NULL when neither way
+ * is better or nothing changed.
+ */
+const char *report_better_word(int better, double change);
+/*
+ * The same for a stat known only by its name (a bisection's metric):
+ * its direction by record.h's stat_rule_better().  Rows carry theirs.
  */
 const char *report_direction_word(const char *name, double change);
 /* Did the row change against any of the other commits? */
 int report_row_changed(const struct stat_row *row, size_t ncols);
+/* Was the job unsupported here on some commit (j->unsupported)? */
+int report_job_unsupported(const struct report *r, const struct report_job *j);
 
 /* The LKP-style table of one job (docs/design.md §7), as compare prints it. */
 int report_write_table(FILE *out, const struct report *r,
 		       const struct report_job *j, int with_ci);
+/*
+ * A job's header: testbox, job and parameters (full: also its testcase,
+ * machine and KPI, as reports show them).
+ */
+void report_write_job_header(FILE *out, const struct report_job *j, int full);
+/*
+ * "unsupported here: REASON" (per commit, "commit X: unsupported here:
+ * REASON", unless every commit gives the same); 1 when the job was
+ * unsupported and lines were written, 0 when it ran everywhere.
+ */
+int report_write_unsupported(FILE *out, const struct report *r,
+			     const struct report_job *j);
+/* "verdicts need 3 runs a side: commit X has 2 (1 more needed)" lines. */
+void report_write_few_runs(FILE *out, const struct report *r,
+			   const struct report_job *j);
+/* Header, then the table or the unsupported lines, then the few-runs lines. */
+int report_write_job(FILE *out, const struct report *r,
+		     const struct report_job *j, int with_ci, int full_header);
 
 int report_text(FILE *out, const struct report *r);
 int report_email(FILE *out, const struct report *r);
+/*
+ * The one JSON document of a comparison ("schema": "perfbot-compare",
+ * "version": 2, docs/compare.md), for perfbot compare --json and perfbot
+ * report --format json alike: every row of every job, every number.
+ */
 int report_json(FILE *out, const struct report *r);
 int report_html(FILE *out, const struct report *r);
 

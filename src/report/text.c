@@ -42,7 +42,8 @@ static const struct stat_vs *kpi_change(const struct report *r,
 
 static const char *change_word(const struct report_job *j, const struct stat_vs *v)
 {
-	const char *w = report_direction_word(j->kpi, v->change.pct);
+	const struct stat_row *row = kpi_row(j);
+	const char *w = row ? report_better_word(row->better, v->change.pct) : NULL;
 
 	return w ? w : "change";
 }
@@ -57,48 +58,6 @@ static void print_commit(FILE *out, const struct report_commit *c)
 		fputs("\")", out);
 	}
 	fputc('\n', out);
-}
-
-/* "label: value\n", the value quoted for the terminal (util/quote.h) */
-static void field(FILE *out, const char *label, const char *value)
-{
-	fputs(label, out);
-	quote_fputs(value, out);
-	fputc('\n', out);
-}
-
-static void print_job_header(FILE *out, const struct report_job *j)
-{
-	field(out, "testbox: ", j->testbox);
-	field(out, "testcase: ", j->testcase ? j->testcase : "-");
-	field(out, "job: ", j->job);
-	if (j->machine)
-		field(out, "test machine: ", j->machine);
-	if (j->kpi)
-		field(out, "kpi: ", j->kpi);
-	if (j->params && j->params->n) {
-		fputs("params:", out);
-		for (size_t i = 0; i < j->params->n; i++) {
-			fputc(' ', out);
-			quote_fputs(j->params->v[i].key, out);
-			fputc('=', out);
-			quote_fputs(j->params->v[i].value, out);
-		}
-		fputc('\n', out);
-	}
-	fputc('\n', out);
-}
-
-static void print_few_runs(FILE *out, const struct report *r,
-			   const struct report_job *j)
-{
-	for (size_t c = 0; c < r->ncommits; c++) {
-		unsigned missing = compare_runs_missing(&j->sets[c]);
-
-		if (missing)
-			fprintf(out, "verdicts need 3 runs a side: commit %s has %zu (%u more needed)\n",
-				r->commits[c].id, j->sets[c].nr_runs, missing);
-	}
 }
 
 int report_text(FILE *out, const struct report *r)
@@ -122,9 +81,7 @@ int report_text(FILE *out, const struct report *r)
 	}
 	for (size_t i = 0; i < r->njobs && !err; i++) {
 		fputc('\n', out);
-		print_job_header(out, &r->jobs[i]);
-		err = report_write_table(out, r, &r->jobs[i], 0);
-		print_few_runs(out, r, &r->jobs[i]);
+		err = report_write_job(out, r, &r->jobs[i], 0, 1);
 	}
 	if (err)
 		return err;
@@ -339,17 +296,17 @@ static int write_body(FILE *out, const struct report *r, size_t headline)
 	fprintf(out, "commit: ");
 	print_commit(out, c);
 	if (c->author)
-		field(out, "author: ", c->author);
+		report_field(out, "author: ", c->author);
 	if (c->date)
-		field(out, "date: ", c->date);
+		report_field(out, "date: ", c->date);
 	if (r->repo_url || r->branch) {
 		quote_line_fputs(r->repo_url ? r->repo_url : "", out);
 		fputs(r->repo_url && r->branch ? " " : "", out);
 		quote_line_fputs(r->branch ? r->branch : "", out);
 		fputc('\n', out);
 	}
-	field(out, "\nin testcase: ", h->testcase ? h->testcase : h->job);
-	field(out, "test machine: ", h->machine ? h->machine : h->testbox);
+	report_field(out, "\nin testcase: ", h->testcase ? h->testcase : h->job);
+	report_field(out, "test machine: ", h->machine ? h->machine : h->testbox);
 	if (h->params && h->params->n) {
 		fputs("with following parameters:\n\n", out);
 		print_params_tabbed(out, h->params);
@@ -362,9 +319,7 @@ static int write_body(FILE *out, const struct report *r, size_t headline)
 	for (size_t i = 0; i < r->njobs && !err; i++) {
 		if (i)
 			fputc('\n', out);
-		print_job_header(out, &r->jobs[i]);
-		err = report_write_table(out, r, &r->jobs[i], 0);
-		print_few_runs(out, r, &r->jobs[i]);
+		err = report_write_job(out, r, &r->jobs[i], 0, 1);
 	}
 	if (err)
 		return err;

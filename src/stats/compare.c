@@ -20,66 +20,104 @@
 void compare_opts_init(struct compare_opts *o)
 {
 	*o = (struct compare_opts){
-		.alpha = 0.05,
-		.q = 0.05,
-		.kpi_min_pct = 1,
-		.other_min_pct = 5,
-		.level = 0.95,
+		.alpha = COMPARE_ALPHA,
+		.q = COMPARE_Q,
+		.kpi_min_pct = COMPARE_KPI_MIN_PCT,
+		.other_min_pct = COMPARE_OTHER_MIN_PCT,
+		.level = COMPARE_LEVEL,
 		.kpis = NULL,
 		.rules = NULL,
 		.nr_rules = 0,
 	};
 }
 
-static bool has_prefix(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
-bool compare_is_failure_stat(const char *name)
-{
-	return has_prefix(name, "dmesg.") || has_prefix(name, "last_state.") ||
-	       has_suffix(name, ".exit_fail");
-}
-
-bool compare_is_pct_stat(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n && name[n - 1] == '%';
-}
-
 int compare_stat_direction(const char *name)
 {
-	size_t n = strlen(name);
-
-	if ((n > 4 && !strcmp(name + n - 4, "_ops")) || strstr(name, "throughput") ||
-	    strstr(name, "Throughput_") || strstr(name, "workload"))
-		return 1;
-	if (strstr(name, "time") || strstr(name, "latency") ||
-	    compare_is_failure_stat(name))
-		return -1;
-	return 0;
+	return stat_rule_better(name);
 }
 
 unsigned compare_runs_missing(const struct sample_set *set)
 {
-	return set->nr_runs >= 3 ? 0 : 3 - (unsigned)set->nr_runs;
+	return set->nr_runs >= COMPARE_MIN_RUNS ?
+		       0 : COMPARE_MIN_RUNS - (unsigned)set->nr_runs;
 }
 
-static bool is_kpi(const char *name, const struct compare_opts *o)
+static bool named_kpi(const char *name, const struct compare_opts *o)
 {
 	for (const char *const *k = o->kpis; k && *k; k++)
 		if (!strcmp(*k, name))
 			return true;
 	return false;
+}
+
+/*
+ * The sets' declarations sorted by name, so that each of thousands of
+ * rows finds its own by bisection (a list is in the benchmark's order,
+ * and may be long): v holds set 0's n[0] entries sorted, then set 1's...
+ */
+struct meta_index {
+	const struct stat_meta **v;
+	size_t *n;
+	size_t nsets;
+};
+
+static int cmp_meta(const void *a, const void *b)
+{
+	const struct stat_meta *x = *(const struct stat_meta *const *)a;
+	const struct stat_meta *y = *(const struct stat_meta *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+static int meta_index_build(const struct sample_set *sets, size_t nsets,
+			    struct meta_index *mi)
+{
+	size_t total = 0, at = 0;
+
+	*mi = (struct meta_index){ .nsets = nsets };
+	for (size_t i = 0; i < nsets; i++)
+		total += sets[i].meta ? sets[i].meta->n : 0;
+	if (!total)
+		return 0;
+	mi->v = malloc(total * sizeof(*mi->v));
+	mi->n = calloc(nsets, sizeof(*mi->n));
+	if (!mi->v || !mi->n) {
+		free(mi->v);
+		free(mi->n);
+		*mi = (struct meta_index){ 0 };
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nsets; i++) {
+		const struct stat_meta_list *l = sets[i].meta;
+
+		for (size_t k = 0; l && k < l->n; k++)
+			mi->v[at + k] = &l->v[k];
+		mi->n[i] = l ? l->n : 0;
+		qsort(mi->v + at, mi->n[i], sizeof(*mi->v), cmp_meta);
+		at += mi->n[i];
+	}
+	return 0;
+}
+
+/* The first set's declaration of `name`, base first; NULL when none has one. */
+static const struct stat_meta *meta_find(const struct meta_index *mi,
+					 const char *name)
+{
+	const struct stat_meta key = { .name = (char *)name }, *k = &key, **v = mi->v;
+
+	for (size_t i = 0; v && i < mi->nsets; v += mi->n[i++]) {
+		const struct stat_meta **at = bsearch(&k, v, mi->n[i], sizeof(*v), cmp_meta);
+
+		if (at)
+			return *at;
+	}
+	return NULL;
+}
+
+static void meta_index_release(struct meta_index *mi)
+{
+	free(mi->v);
+	free(mi->n);
 }
 
 /*
@@ -142,7 +180,7 @@ static void compare_failure(const struct stat_row *row, struct stat_vs *v,
 	v->p = fisher_exact(row->base_fails, row->base_runs, v->fails, v->runs);
 	v->q = v->p;
 	v->mwu_p = NAN;
-	if (row->base_runs < 3 || v->runs < 3)
+	if (row->base_runs < COMPARE_MIN_RUNS || v->runs < COMPARE_MIN_RUNS)
 		v->verdict = VERDICT_FEW_RUNS;
 	else if (row->base_fails * v->runs == v->fails * row->base_runs)
 		v->verdict = VERDICT_SAME;
@@ -181,6 +219,8 @@ static void decide_numeric(const struct stat_row *row, struct stat_vs *v,
 {
 	struct summary a = row->base, b = v->s;
 	bool kpi = row->family == FAMILY_KPI;
+	/* a percentage changes by points: by its name, or its declared unit */
+	bool pct = stat_is_pct(row->name) || (row->unit && !strcmp(row->unit, "%"));
 	struct verdict_input in = {
 		.a = &a, .b = &b, .p = kpi ? v->p : v->q,
 		.min_size_pct = min_change(row, o),
@@ -188,14 +228,14 @@ static void decide_numeric(const struct stat_row *row, struct stat_vs *v,
 		.level = o->level,
 	};
 
-	if (compare_is_pct_stat(row->name)) {
+	if (pct) {
 		double base = a.mean;
 
 		shift(&a, base);
 		shift(&b, base);
 	}
 	v->verdict = decide(&in, &v->change);
-	if (compare_is_pct_stat(row->name))
+	if (pct)
 		v->change.absolute = true;
 }
 
@@ -265,9 +305,26 @@ static bool on_every_side(const struct sample_set *sets, size_t nsets,
 	return true;
 }
 
+/*
+ * What a row is: its declaration when a run made one, else the name's
+ * rule (record.h: stat_rule_better()) and the KPIs named in opts.
+ */
+static void describe_row(struct stat_row *row, bool failure,
+			 const struct stat_meta *m, const struct compare_opts *o)
+{
+	row->kpi = (m && m->kpi) || named_kpi(row->name, o);
+	row->better = m ? m->better : stat_rule_better(row->name);
+	row->unit = m ? m->unit : NULL;
+	if (failure)
+		row->family = FAMILY_FAILURE;
+	else
+		row->family = row->kpi ? FAMILY_KPI : FAMILY_OTHER;
+}
+
 static int fill_row(const struct sample_set *sets, size_t nsets,
-		    const char *name, const long *at,
-		    const struct compare_opts *o, struct stat_row *row)
+		    const char *name, bool failure, const long *at,
+		    const struct meta_index *mi, const struct compare_opts *o,
+		    struct stat_row *row)
 {
 	long at0 = at[0];
 
@@ -275,8 +332,8 @@ static int fill_row(const struct sample_set *sets, size_t nsets,
 	row->vs = calloc(nsets - 1, sizeof(*row->vs));
 	if (!row->vs)
 		return -ENOMEM;
-	if (compare_is_failure_stat(name)) {
-		row->family = FAMILY_FAILURE;
+	describe_row(row, failure, meta_find(mi, name), o);
+	if (row->family == FAMILY_FAILURE) {
 		count_fails(&sets[0], at0, &row->base_fails, &row->base_runs);
 		summarize_fails(row->base_fails, row->base_runs, &row->base);
 		for (size_t j = 1; j < nsets; j++) {
@@ -287,7 +344,6 @@ static int fill_row(const struct sample_set *sets, size_t nsets,
 		}
 		return 0;
 	}
-	row->family = is_kpi(name, o) ? FAMILY_KPI : FAMILY_OTHER;
 	summarize(sets[0].values[at0], sets[0].counts[at0], &row->base);
 	row->base_runs = (unsigned)sets[0].nr_runs;
 	for (size_t j = 1; j < nsets; j++) {
@@ -334,6 +390,7 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 		 size_t *nr_rows)
 {
 	struct stat_row *r = NULL, *sorted;
+	struct meta_index mi = { 0 };
 	char **names = NULL;
 	size_t nnames = 0, n = 0;
 	long *at = NULL;
@@ -344,6 +401,8 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 	if (!sets || nsets < 2 || !opts)
 		return -EINVAL;
 	err = union_names(sets, nsets, &names, &at, &nnames);
+	if (!err)
+		err = meta_index_build(sets, nsets, &mi);
 	if (err)
 		goto out;
 	r = calloc(nnames ? nnames : 1, sizeof(*r));
@@ -353,11 +412,11 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 	}
 	for (size_t k = 0; k < nnames; k++) {
 		const long *in = at + k * nsets;
+		bool failure = stat_is_failure(names[k]);
 
-		if (!compare_is_failure_stat(names[k]) &&
-		    !on_every_side(sets, nsets, in))
+		if (!failure && !on_every_side(sets, nsets, in))
 			continue;
-		err = fill_row(sets, nsets, names[k], in, opts, &r[n++]);
+		err = fill_row(sets, nsets, names[k], failure, in, &mi, opts, &r[n++]);
 		if (err)
 			goto out;
 	}
@@ -389,6 +448,7 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 out:
 	if (r)
 		compare_release(r, n);
+	meta_index_release(&mi);
 	free(names);
 	free(at);
 	return err;

@@ -4,31 +4,54 @@
  * Input: for each commit (the first is the base), the samples of every
  * stat of one atomic job on one testbox -- the shape the store's
  * store_load_samples() gives, copied by pointer (this module does not
- * include the store).  Output: one row per stat present on every side
- * (failure stats: on any side), with the base's summary and, for each
- * other commit, its summary, %change with its interval, p, q and verdict.
+ * include the store) -- with what the runs declare of their stats
+ * (struct stat_meta: unit, which way is better, KPI).  Output: one row per
+ * stat present on every side (failure stats: on any side), with the
+ * base's summary and, for each other commit, its summary, %change with
+ * its interval, p, q and verdict.
  *
  * Families (so thousands of monitor stats do not dilute the KPI):
- *   KPI      the names in opts->kpis: Welch at alpha, min change kpi_min_pct;
+ *   KPI      the stats a run declares KPIs and the names in opts->kpis:
+ *            Welch at alpha, min change kpi_min_pct;
  *   OTHER    every other numeric stat: Welch p through Benjamini-Hochberg
  *            (over all OTHER stats of that comparison) at q, min other_min_pct;
- *   FAILURE  0/1 stats (dmesg.*, *.exit_fail, last_state.*): fails:runs per
+ *   FAILURE  0/1 stats (record.h's stat_is_failure()): fails:runs per
  *            side, %reproduction = 100 (f_b/n_b - f_a/n_a), Fisher's exact
  *            test at alpha (a run without the stat counts as 0).
  * Mann-Whitney U is computed beside Welch as a cross-check (mwu_p).
+ * Which way is better is the declared direction, else the one rule for
+ * undeclared stats, record.h's stat_rule_better() (docs/compare.md,
+ * "Direction").
+ *
+ * The thresholds (COMPARE_* below) are defined here and nowhere else:
+ * compare, report, stat, bisect and the help texts read them.
  *
  * Ownership: compare_sets() allocates the rows; compare_release() frees
- * them.  Row names point into the input sets, which must outlive them.
+ * them.  Row names and units point into the input sets and their
+ * declarations, which must outlive the rows.
  * Pure computation, no I/O; thread-safe.
  */
 #ifndef PERFBOT_STATS_COMPARE_H
 #define PERFBOT_STATS_COMPARE_H
 
+#include "record/record.h"
 #include "stats/summary.h"
 #include "stats/verdict.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/*
+ * The defaults of every comparison perfbot makes (docs/design.md §7), in
+ * one place: compare_opts_init() sets them, and every usage text prints
+ * them from here.
+ */
+#define COMPARE_ALPHA		0.05	/* KPI and failure tests */
+#define COMPARE_Q		0.05	/* false discovery rate of the other stats */
+#define COMPARE_KPI_MIN_PCT	1.0	/* the smallest KPI change reported, % */
+#define COMPARE_OTHER_MIN_PCT	5.0	/* ... of every other stat, % (points for %-units) */
+#define COMPARE_LEVEL		0.95	/* of every interval shown */
+#define COMPARE_MIN_RUNS	VERDICT_MIN_RUNS	/* a side, for a verdict */
 
 /* One commit's samples of every stat (parallel arrays, as the store gives). */
 struct sample_set {
@@ -38,6 +61,12 @@ struct sample_set {
 	double **values;	/* values[i][0 .. counts[i]-1] */
 	size_t *counts;
 	size_t nr_runs;		/* complete runs of this commit */
+	/*
+	 * What this commit's runs declare of their stats; NULL or empty for
+	 * runs that declare nothing (imported, older).  A stat's declaration
+	 * is the first found, base first.
+	 */
+	const struct stat_meta_list *meta;
 };
 
 enum stat_family { FAMILY_KPI, FAMILY_OTHER, FAMILY_FAILURE };
@@ -53,16 +82,21 @@ struct min_change_rule {
 };
 
 struct compare_opts {
-	double alpha;		/* KPI and failure tests; default 0.05 */
-	double q;		/* false discovery rate for OTHER; default 0.05 */
-	double kpi_min_pct;	/* default 1 */
-	double other_min_pct;	/* default 5 */
-	double level;		/* of the %change interval; default 0.95 */
-	const char *const *kpis;	/* NULL-terminated KPI names; may be NULL */
+	double alpha;		/* KPI and failure tests; COMPARE_ALPHA */
+	double q;		/* false discovery rate for OTHER; COMPARE_Q */
+	double kpi_min_pct;	/* COMPARE_KPI_MIN_PCT */
+	double other_min_pct;	/* COMPARE_OTHER_MIN_PCT */
+	double level;		/* of the %change interval; COMPARE_LEVEL */
+	/*
+	 * KPIs besides the declared ones (the job's `kpi:`, a name chosen on
+	 * the command line): NULL-terminated; may be NULL.
+	 */
+	const char *const *kpis;
 	const struct min_change_rule *rules;	/* may be NULL; last match wins */
 	size_t nr_rules;
 };
 
+/* The COMPARE_* defaults, no KPI names, no rules. */
 void compare_opts_init(struct compare_opts *o);
 
 /* One other commit against the base, for one stat. */
@@ -80,20 +114,19 @@ struct stat_vs {
 struct stat_row {
 	const char *name;
 	enum stat_family family;
+	bool kpi;		/* declared a KPI, or named in opts->kpis */
+	int better;		/* enum stat_better: declared, else stat_rule_better() */
+	const char *unit;	/* declared, NULL when undeclared ("" when unitless) */
 	struct summary base;
 	unsigned base_fails, base_runs;	/* FAILURE */
 	struct stat_vs *vs;	/* [nsets - 1] */
 };
 
-/* Is `name` a 0/1 failure stat (dmesg.*, *.exit_fail, last_state.*)? */
-bool compare_is_failure_stat(const char *name);
-/* Is `name` a percentage (ends with '%'): its change is the difference. */
-bool compare_is_pct_stat(const char *name);
-
 /*
- * Which way is better for a stat, by its name: +1 higher (*_ops,
- * throughput, workload), -1 lower (time, latency, failure stats), 0 the
- * name does not say.
+ * Deprecated: record.h's stat_rule_better(name), which this returns.  Kept
+ * only until vcs/bisect_session.c reads the declared direction instead;
+ * new code must not call it.  (No deprecated attribute: -Werror would
+ * stop that file's build.)
  */
 int compare_stat_direction(const char *name);
 
@@ -106,7 +139,7 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 		 size_t *nr_rows);
 void compare_release(struct stat_row *rows, size_t nr_rows);
 
-/* The runs a side still needs for a verdict (3 - runs, at least 0). */
+/* The runs a side still needs for a verdict (COMPARE_MIN_RUNS - runs, at least 0). */
 unsigned compare_runs_missing(const struct sample_set *set);
 
 #endif

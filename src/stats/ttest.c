@@ -210,6 +210,13 @@ struct welch welch_test(const struct summary *a, const struct summary *b)
 	return w;
 }
 
+double mean_half_interval(const struct summary *s, double level)
+{
+	if (s->n < 2)
+		return NAN;
+	return t_quantile(1 - (1 - level) / 2, (double)(s->n - 1)) * s->sem;
+}
+
 struct ratio_interval ratio_interval(const struct summary *a,
 				     const struct summary *b, double level)
 {

@@ -33,6 +33,13 @@ struct welch {
  */
 struct welch welch_test(const struct summary *a, const struct summary *b);
 
+/*
+ * Half the width of the `level` confidence interval of one sample's mean,
+ * t_{(1+level)/2, n-1} sem (the interval is mean +- this); NaN for fewer
+ * than 2 values, which have none.
+ */
+double mean_half_interval(const struct summary *s, double level);
+
 struct ratio_interval {
 	double ratio;		/* mean_b / mean_a */
 	double low, high;	/* the `level` confidence interval of the ratio */

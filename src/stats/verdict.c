@@ -4,9 +4,6 @@
 
 #include "stats/ttest.h"
 
-/* fewer runs than this on a side and no verdict is given (docs/design.md §7) */
-#define VERDICT_MIN_RUNS 3
-
 struct pct_change pct_change_interval(const struct summary *a,
 				      const struct summary *b, double level)
 {

@@ -14,6 +14,9 @@
 
 #include "stats/summary.h"
 
+/* Fewer runs than this on a side and no verdict is given (docs/design.md §7). */
+#define VERDICT_MIN_RUNS 3
+
 /*
  * %change = 100 (mean_b - mean_a) / mean_a with its confidence interval,
  * 100 (ratio_interval - 1).
@@ -37,20 +40,20 @@ enum verdict {
 	VERDICT_SAME,
 	VERDICT_CHANGED,
 	VERDICT_UNKNOWN,	/* enough runs, but they do not settle it */
-	VERDICT_FEW_RUNS,	/* fewer than 3 runs on a side: no verdict */
+	VERDICT_FEW_RUNS,	/* fewer than VERDICT_MIN_RUNS on a side: no verdict */
 };
 
 struct verdict_input {
 	const struct summary *a, *b;
 	double p;		/* the test's p, already FDR-adjusted for non-KPIs */
-	double min_size_pct;	/* the family's floor: 1 for KPIs, 5 for monitors */
+	double min_size_pct;	/* the family's floor (stats/compare.h's COMPARE_*_MIN_PCT) */
 	double alpha;		/* p below this is significant (q for non-KPIs) */
 	double level;		/* of the %change interval, e.g. 0.95 */
 };
 
 /*
  * The verdict, in this order:
- *  - FEW_RUNS when either side has fewer than 3 values;
+ *  - FEW_RUNS when either side has fewer than VERDICT_MIN_RUNS values;
  *  - SAME for two identical constant samples, whatever p says (some tests
  *    give NaN for zero variance, yet there is no doubt);
  *  - UNKNOWN when p is NaN;

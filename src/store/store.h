@@ -70,7 +70,8 @@ struct store_filter {
 /* One group of runs: same testbox, atomic job and commit. */
 struct store_group {
 	char *testbox, *testcase, *job, *commit;
-	size_t runs_complete, runs_failed, runs_incomplete, runs_unsupported;
+	size_t runs_complete, runs_failed, runs_incomplete;
+	size_t runs_unsupported;	/* RUN_UNSUPPORTED: not failed, not counted as such */
 	int64_t last_run_id;
 	double last_started;
 };

@@ -41,9 +41,23 @@ check "--vs: exit 0" [ "$rc" -eq 0 ]
 line=$(grep -E '^ +[0-9.]+ / [0-9.]+ = [0-9.]+ \( [0-9.]+% \) slowdown' "$SANDBOX/out")
 ratio=$(echo "$line" | awk '{ print $5 }')
 check "--vs: seed 004's ratio line, ratio $ratio near 1.2" awk -v r="${ratio:-0}" 'BEGIN { exit !(r > 1.1 && r < 1.3) }'
-if ! check "--vs: called significant with an interval" grep -q "95% interval of the ratio .*: significant" "$SANDBOX/out"; then
+if ! check "--vs: called changed (compare's verdict) with an interval" \
+	grep -qE "95% interval of the ratio .*; Welch's t-test p = .*, Mann-Whitney p = .*: changed$" "$SANDBOX/out"; then
 	diag "$out"
 fi
+run_perfbot 60 stat -r 6 --json --vs 'sleep 0.06' -- sleep 0.05
+check "--vs --json: the verdict beside the ratio and p (docs/stat.md)" python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+c, = j["comparisons"]
+assert c["significant"] is True and c["p"] < 0.05 and c["verdict"] == "changed", c
+assert 0 <= c["mwu_p"] <= 1 and c["low"] < c["pct"] < c["high"], c
+assert abs(c["pct"] - 100 * (c["ratio"] - 1)) < 1e-6, c
+assert j["alpha"] == 0.05 and j["min_change_pct"] == 1 and j["level"] == 0.95 and j["min_runs"] == 3
+' "$SANDBOX/out"
+run_perfbot 60 stat -r 2 --vs 'sleep 0.02' -- sleep 0.01
+check "--vs with 2 runs: the numbers, and few runs" \
+	grep -qE "interval of the ratio .*: few runs \(a verdict needs 3 runs of each\)$" "$SANDBOX/out"
 
 # A B A B: the commands take turns
 cd "$SANDBOX" || exit 1

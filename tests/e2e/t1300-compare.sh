@@ -63,25 +63,35 @@ check "--ci: interval and p" grep -qE \
 	't\.throughput  improvement  \[\+[0-9.]+%, \+[0-9.]+%\]  p=[0-9.e-]+$' "$SANDBOX/out"
 
 run_perfbot 30 compare --db "$DB" base new --json
-check "--json: the documented fields" python3 -c '
+check "--json: the documented fields (docs/compare.md, version 2)" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["commits"] == ["base", "new"] and r["opts"]["alpha"] == 0.05
+assert r["schema"] == "perfbot-compare" and r["version"] == 2
+assert [c["id"] for c in r["commits"]] == ["base", "new"] and r["opts"]["alpha"] == 0.05
+assert [c["given"] for c in r["commits"]] == ["base", "new"]
+assert r["opts"]["kpi_min_pct"] == 1 and r["opts"]["other_min_pct"] == 5 and r["opts"]["level"] == 0.95
 j, = r["jobs"]
 assert j["kpi"] == "t.throughput" and j["runs"] == [5, 5] and j["testbox"]
-s = {x["name"]: x for x in j["stats"]}
+assert j["unsupported"] == [None, None]
+s = {x["name"]: x for x in j["rows"]}
 k = s["t.throughput"]
 assert k["family"] == "kpi" and k["base"]["mean"] == 1000 and k["base"]["n"] == 5
+assert k["kpi"] is True and k["better"] == "higher" and k["changed"] is True
 v, = k["vs"]
 assert abs(v["pct"] - 10) < 1e-9 and v["low"] < 10 < v["high"] and v["p"] < 0.001
 assert v["q"] == v["p"] and 0 <= v["mwu_p"] < 0.05 and v["verdict"] == "changed"
-assert v["direction"] == "improvement" and v["mean"] == 1100 and "stddev" in v
+assert v["direction"] == "improvement" and v["summary"]["mean"] == 1100 and "stddev" in v["summary"]
 o = s["t.other"]["vs"][0]
 assert s["t.other"]["family"] == "other" and o["verdict"] == "same" and o["q"] >= o["p"]
+assert o["direction"] is None and s["t.other"]["better"] is None
 f = s["t.exit_fail"]
 assert f["family"] == "failure" and f["base"]["fails"] == 0 and f["base"]["runs"] == 5
 assert f["vs"][0]["fails"] == 0 and f["vs"][0]["runs"] == 5 and f["vs"][0]["mwu_p"] is None
 ' "$SANDBOX/out"
+cp "$SANDBOX/out" "$SANDBOX/compare.json"
+run_perfbot 30 report --db "$DB" --format json base new
+check "--json is report --format json: one writer, one document" \
+	cmp -s "$SANDBOX/out" "$SANDBOX/compare.json"
 
 run_perfbot 30 compare --db "$DB" base two
 check "2 runs a side: exit 0, numbers shown" bash -c \
@@ -130,6 +140,60 @@ run_perfbot 30 compare --db "$DB" base
 check "one commit: exit 2" [ "$rc" -eq 2 ]
 run_perfbot 30 compare --help
 check "--help: exit 0 with usage" bash -c '[ "$2" -eq 0 ] && grep -q "^usage: perfbot compare" "$1"' _ "$SANDBOX/out" "$rc"
+check "--help: the thresholds the code uses (stats/compare.h)" bash -c \
+	'grep -q "at alpha with a 1% floor" "$1" && grep -q "q = alpha with a 5% floor" "$1" &&
+	 grep -q "(default 0.05)" "$1" && grep -q "the 95% interval" "$1" &&
+	 grep -q "Verdicts need 3 runs a side" "$1"' _ "$SANDBOX/out"
+
+# "unsupported here": runs the store keeps as unsupported, planted with
+# sqlite3 as an older or another perfbot would have written them (the
+# store keeps the status from h11-store on; before, its schema refuses it)
+if sqlite3 "$DB" "
+INSERT INTO runs (testbox, testcase, job, \"commit\", status, started, duration_s)
+	SELECT testbox, 'u', 'u-job', \"commit\", 'unsupported', max(started) + 1, 0
+	FROM runs WHERE \"commit\" IN ('base', 'new') GROUP BY \"commit\";
+INSERT INTO runs (testbox, testcase, job, \"commit\", status, started, duration_s)
+	SELECT testbox, 'u', 'u2-job', \"commit\",
+	       CASE \"commit\" WHEN 'base' THEN 'complete' ELSE 'unsupported' END,
+	       max(started) + 1, 0
+	FROM runs WHERE \"commit\" IN ('base', 'new') AND job = 'u-job' GROUP BY \"commit\";
+INSERT INTO run_env (run_id, key, value)
+	SELECT id, 'last_state.reason', 'needs io_uring' FROM runs WHERE status = 'unsupported';
+" 2>"$SANDBOX/sqlerr"; then
+	run_perfbot 30 compare --db "$DB" base new
+	check "unsupported: exit 0, the job named, 'unsupported here: REASON'" bash -c \
+		'[ "$2" -eq 0 ] && grep -qx "job: u-job" "$1" &&
+		 grep -qx "unsupported here: needs io_uring" "$1" &&
+		 grep -qx "commit new: unsupported here: needs io_uring" "$1" &&
+		 grep -q "t\.throughput  improvement" "$1"' _ "$SANDBOX/out" "$rc"
+	check "unsupported: not a failure (no fail:runs row for it)" bash -c \
+		'! grep -q "fail:runs" "$1"' _ "$SANDBOX/out"
+	run_perfbot 30 compare --db "$DB" base new --json
+	check "unsupported: in JSON, per commit" python3 -c '
+import json, sys
+j = {x["job"]: x for x in json.load(open(sys.argv[1]))["jobs"]}
+assert j["u-job"]["unsupported"] == ["needs io_uring"] * 2 and j["u-job"]["rows"] == []
+assert j["u2-job"]["unsupported"] == [None, "needs io_uring"]
+' "$SANDBOX/out"
+	for fmt in text email html; do
+		run_perfbot 30 report --db "$DB" --format $fmt base new
+		check "unsupported: report --format $fmt says so" bash -c \
+			'[ "$2" -eq 0 ] && grep -q "unsupported here: needs io_uring" "$1"' _ "$SANDBOX/out" "$rc"
+	done
+	run_perfbot 30 results --db "$DB"
+	check "unsupported: results lists the runs as such" bash -c \
+		'grep -q " unsupported  kpi" "$1" &&
+		 grep -qE "^\S+ +u-job +base +0 +0 +0 +1  unsupported here: needs io_uring$" "$1"' _ "$SANDBOX/out"
+	run_perfbot 30 results --db "$DB" --json
+	check "unsupported: results --json counts them" python3 -c '
+import json, sys
+g = [x for x in json.load(open(sys.argv[1])) if x["job"] == "u-job"]
+assert len(g) == 2 and all(x["runs_unsupported"] == 1 and x["runs_failed"] == 0 for x in g), g
+assert all(x["unsupported"] == "needs io_uring" for x in g)
+' "$SANDBOX/out"
+else
+	ok "unsupported runs # SKIP the store does not keep them yet: $(head -c 200 "$SANDBOX/sqlerr")"
+fi
 
 rm -f value other j.yaml
 # tags of a repository: --repo resolves them to the shas the store holds

@@ -57,9 +57,11 @@ check "send: a failing sendmail exits 1" [ "$rc" -eq 1 ]
 
 run_perfbot 10 report --db "$db" --format json $base $new
 check "json: exit 0" [ "$rc" -eq 0 ]
-check "json: documented fields" python3 - "$SANDBOX/out" <<'PY'
+check "json: documented fields (docs/compare.md, version 2)" python3 - "$SANDBOX/out" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
+assert r['schema'] == 'perfbot-compare' and r['version'] == 2
+assert r['opts']['alpha'] == 0.05 and r['opts']['min_change'] == []
 assert [c['id'] for c in r['commits']] == ['b121b341e5983bdc', '492e639f0c222784e2e0f121966']
 assert {'subject', 'author', 'date'} <= set(r['commits'][0])
 assert 'repo_url' in r and 'branch' in r
@@ -70,9 +72,18 @@ assert row['family'] == 'kpi' and row['changed'] is True
 v = row['vs'][0]
 for k in ('pct', 'low', 'high', 'p', 'q', 'verdict', 'direction', 'fails', 'runs', 'summary'):
     assert k in v, k
+assert 'stddev_pct' in v['summary'] and 'stddev_pct' in row['base']
+assert row['kpi'] is True and row['better'] == 'higher' and j['unsupported'] == [None, None]
 assert v['verdict'] == 'changed' and v['direction'] == 'improvement'
 assert abs(v['pct'] - 2.6) < 0.05 and v['low'] < v['pct'] < v['high']
 PY
+
+run_perfbot 10 report --db "$db" --format json b121b341 $new
+check "json: a commit as given and as stored" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["commits"][0]
+assert c["given"] == "b121b341" and c["id"] == "b121b341e5983bdc", c
+' "$SANDBOX/out"
 
 run_perfbot 10 report --db "$db" --format bogus $base $new
 check "bad --format: exit 2" [ "$rc" -eq 2 ]

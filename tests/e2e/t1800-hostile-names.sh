@@ -157,7 +157,7 @@ cp out compare.json
 check "compare --json: valid JSON (rc $rc)" json_ok compare.json
 check "compare --json: the planted stat and job, bad bytes as U+FFFD" \
 	python3 -c 'import json,sys; j = json.load(open("compare.json"))["jobs"][0]
-sys.exit(0 if j["job"] == "<b>job</b>\ufffd\r" and any(r["name"] == "bad\x1b[31m\ufffd\x07.ops" for r in j["stats"]) else 1)'
+sys.exit(0 if j["job"] == "<b>job</b>\ufffd\r" and any(r["name"] == "bad\x1b[31m\ufffd\x07.ops" for r in j["rows"]) else 1)'
 
 
 for fmt in text email html json; do

@@ -39,8 +39,8 @@ static void seed_001(void **state)
 	double *va[] = { da, ka, ma }, *vb[] = { kb, mb };
 	size_t ca[] = { 2, 2, 2 }, cb[] = { 2, 2 };
 	struct sample_set sets[] = {
-		{ "b121b341e5983bdc", 3, na, va, ca, 2 },
-		{ "492e639f0c222784", 2, nb, vb, cb, 2 },
+		{ "b121b341e5983bdc", 3, na, va, ca, 2, NULL },
+		{ "492e639f0c222784", 2, nb, vb, cb, 2, NULL },
 	};
 	struct compare_opts o;
 	struct stat_row *rows;
@@ -98,8 +98,8 @@ static void families(void **state)
 	double *va[] = { am, ac, an, ai, ad, ak, ao }, *vb[] = { bm, bc, bn, bi, bd, bk };
 	size_t ca[] = { 5, 5, 5, 5, 5, 5, 5 }, cb[] = { 5, 5, 5, 5, 5, 5 };
 	struct sample_set sets[] = {
-		{ "base", 7, names, va, ca, 5 },
-		{ "new", 6, names, vb, cb, 5 },
+		{ "base", 7, names, va, ca, 5, NULL },
+		{ "new", 6, names, vb, cb, 5, NULL },
 	};
 	struct compare_opts o;
 	struct stat_row *rows;
@@ -159,9 +159,9 @@ static void three_commits(void **state)
 	double *v0[] = { d0, k0 }, *v1[] = { d0, k1 }, *v2[] = { d0, k2 };
 	size_t c[] = { 3, 3 };
 	struct sample_set sets[] = {
-		{ "a", 2, names, v0, c, 3 },
-		{ "b", 2, names, v1, c, 3 },
-		{ "c", 2, names, v2, c, 3 },
+		{ "a", 2, names, v0, c, 3, NULL },
+		{ "b", 2, names, v1, c, 3, NULL },
+		{ "c", 2, names, v2, c, 3, NULL },
 	};
 	struct compare_opts o;
 	struct stat_row *rows;
@@ -191,8 +191,8 @@ static void verdicts_with(const struct min_change_rule *rules, size_t nr,
 	double *va[] = { ak, ak }, *vb[] = { bk, bk };
 	size_t c[] = { 5, 5 };
 	struct sample_set sets[] = {
-		{ "base", 2, names, va, c, 5 },
-		{ "new", 2, names, vb, c, 5 },
+		{ "base", 2, names, va, c, 5, NULL },
+		{ "new", 2, names, vb, c, 5, NULL },
 	};
 	struct compare_opts o;
 	struct stat_row *rows;
@@ -242,19 +242,123 @@ static void min_change_rules(void **state)
 	assert_int_not_equal(kpi, VERDICT_CHANGED);
 }
 
-/* Which way is better, by name: LKP's KPIs up, times and failures down. */
+/*
+ * Which way is better for an undeclared stat, by the one rule
+ * (record.h's stat_rule_better()): LKP's KPIs up, times and failures down.
+ * compare_stat_direction() is that rule until bisect stops calling it.
+ */
 static void directions(void **state)
 {
+	static const struct {
+		const char *name;
+		int better;
+	} cases[] = {
+		{ "will-it-scale.per_thread_ops", STAT_BETTER_HIGHER },
+		{ "hackbench.throughput", STAT_BETTER_HIGHER },
+		{ "netperf.Throughput_Mbps", STAT_BETTER_HIGHER },
+		{ "will-it-scale.workload", STAT_BETTER_HIGHER },
+		{ "demo.time.elapsed_time", STAT_BETTER_LOWER },
+		{ "redis.latency_p99", STAT_BETTER_LOWER },
+		{ "dmesg.WARNING", STAT_BETTER_LOWER },
+		{ "demo.score", STAT_BETTER_NONE },
+		{ "meminfo.Cached", STAT_BETTER_NONE },
+	};
+
 	(void)state;
-	assert_int_equal(compare_stat_direction("will-it-scale.per_thread_ops"), 1);
-	assert_int_equal(compare_stat_direction("hackbench.throughput"), 1);
-	assert_int_equal(compare_stat_direction("netperf.Throughput_Mbps"), 1);
-	assert_int_equal(compare_stat_direction("will-it-scale.workload"), 1);
-	assert_int_equal(compare_stat_direction("demo.time.elapsed_time"), -1);
-	assert_int_equal(compare_stat_direction("redis.latency_p99"), -1);
-	assert_int_equal(compare_stat_direction("dmesg.WARNING"), -1);
-	assert_int_equal(compare_stat_direction("demo.score"), 0);
-	assert_int_equal(compare_stat_direction("meminfo.Cached"), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(stat_rule_better(cases[i].name), cases[i].better);
+		assert_int_equal(stat_better(NULL, cases[i].name), cases[i].better);
+		assert_int_equal(compare_stat_direction(cases[i].name), cases[i].better);
+	}
+}
+
+/* The thresholds are docs/design.md §7's, and compare_opts_init() sets them. */
+static void defaults(void **state)
+{
+	struct compare_opts o;
+
+	(void)state;
+	compare_opts_init(&o);
+	assert_true(o.alpha == 0.05 && COMPARE_ALPHA == 0.05);
+	assert_true(o.q == 0.05 && COMPARE_Q == 0.05);
+	assert_true(o.kpi_min_pct == 1 && COMPARE_KPI_MIN_PCT == 1);
+	assert_true(o.other_min_pct == 5 && COMPARE_OTHER_MIN_PCT == 5);
+	assert_true(o.level == 0.95 && COMPARE_LEVEL == 0.95);
+	assert_int_equal(COMPARE_MIN_RUNS, 3);
+	assert_null(o.kpis);
+	assert_int_equal(o.nr_rules, 0);
+}
+
+/*
+ * Declared stats: direction, KPI and unit come from the declaration, not
+ * the name (a "_ops" stat declared better lower is better lower); an
+ * undeclared stat falls back on the rule; a declaration of the other
+ * commit counts when the base has none; a "%" unit changes by points.
+ */
+static void declared(void **state)
+{
+	char *names[] = { "a.latency", "bench.rate_ops", "bench.score", "bench.util" };
+	double a1[] = { 10, 10.1, 9.9, 10 }, b1[] = { 12, 12.1, 11.9, 12 };
+	double *va[] = { a1, a1, a1, a1 }, *vb[] = { b1, b1, b1, b1 };
+	size_t c[] = { 4, 4, 4, 4 };
+	struct stat_meta_list base_meta = { 0 }, new_meta = { 0 };
+	struct sample_set sets[] = {
+		{ "base", 4, names, va, c, 4, &base_meta },
+		{ "new", 4, names, vb, c, 4, &new_meta },
+	};
+	struct compare_opts o;
+	struct stat_row *rows;
+	const struct stat_row *r;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(stat_meta_set(&base_meta, "bench.score", "points",
+				       STAT_BETTER_HIGHER, true), 0);
+	assert_int_equal(stat_meta_set(&base_meta, "bench.rate_ops", "ops/s",
+				       STAT_BETTER_LOWER, false), 0);
+	/* only the new commit's runs declare it */
+	assert_int_equal(stat_meta_set(&new_meta, "bench.util", "%",
+				       STAT_BETTER_NONE, false), 0);
+	/* the base's declaration wins over the other commit's */
+	assert_int_equal(stat_meta_set(&new_meta, "bench.score", "s",
+				       STAT_BETTER_LOWER, false), 0);
+	compare_opts_init(&o);
+	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
+	assert_int_equal(n, 4);
+	/* the declared KPI is first, a KPI without any opts->kpis */
+	r = &rows[0];
+	assert_string_equal(r->name, "bench.score");
+	assert_int_equal(r->family, FAMILY_KPI);
+	assert_true(r->kpi);
+	assert_int_equal(r->better, STAT_BETTER_HIGHER);
+	assert_string_equal(r->unit, "points");
+	assert_int_equal(r->vs[0].verdict, VERDICT_CHANGED);
+
+	r = row_named(rows, n, "bench.rate_ops");
+	assert_int_equal(r->family, FAMILY_OTHER);
+	assert_false(r->kpi);
+	assert_int_equal(r->better, STAT_BETTER_LOWER);
+
+	r = row_named(rows, n, "a.latency");
+	assert_int_equal(r->better, STAT_BETTER_LOWER);
+	assert_null(r->unit);
+
+	r = row_named(rows, n, "bench.util");
+	assert_int_equal(r->better, STAT_BETTER_NONE);
+	assert_true(r->vs[0].change.absolute);
+	assert_true(fabs(r->vs[0].change.pct - 2) < 1e-9);
+	compare_release(rows, n);
+
+	/* opts->kpis adds to the declared KPIs */
+	o.kpis = (const char *const[]){ "a.latency", NULL };
+	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
+	assert_string_equal(rows[0].name, "a.latency");
+	assert_string_equal(rows[1].name, "bench.score");
+	assert_int_equal(rows[0].family, FAMILY_KPI);
+	assert_int_equal(rows[1].family, FAMILY_KPI);
+	compare_release(rows, n);
+	stat_meta_release(&base_meta);
+	stat_meta_release(&new_meta);
 }
 
 int main(void)
@@ -262,6 +366,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(seed_001),
 		cmocka_unit_test(directions),
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(declared),
 		cmocka_unit_test(families),
 		cmocka_unit_test(three_commits),
 		cmocka_unit_test(min_change_rules),

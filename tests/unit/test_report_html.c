@@ -106,7 +106,7 @@ static void build(struct fixture *f, size_t ncommits, double kpi_step,
 			f->counts[c][i] = 5;
 		}
 		f->sets[c] = (struct sample_set){ ids[c], 4, f->names, f->vp[c],
-						  f->counts[c], 5 };
+						  f->counts[c], 5, NULL };
 		f->commits[c].id = ids[c];
 	}
 	f->commits[1].subject = "mm: make \"malloc\" <faster> & 'better'";
@@ -147,6 +147,8 @@ static void two_commits(void **state)
 	assert_null(strstr(html, "class=\"trend\""));
 	assert_int_equal(count(html, "class=\"run\""), 10);
 	assert_int_equal(count(html, "class=\"ci\""), 2);
+	/* the interval is stats/'s, at compare's level */
+	assert_non_null(strstr(html, "its 95% interval (vertical line)"));
 	assert_non_null(strstr(html, "mean changed"));
 	/* escaped names, subject and job text */
 	assert_non_null(strstr(html, "a&lt;b&amp;c"));
@@ -240,8 +242,8 @@ static void one_run_constant(void **state)
 	double *va[] = { a }, *vb[] = { b };
 	size_t ca[] = { 1 }, cb[] = { 1 };
 	struct sample_set sets[] = {
-		{ "base", 1, names, va, ca, 1 },
-		{ "new", 1, names, vb, cb, 1 },
+		{ "base", 1, names, va, ca, 1, NULL },
+		{ "new", 1, names, vb, cb, 1, NULL },
 	};
 	struct report_commit commits[] = { { .id = "base" }, { .id = "new" } };
 	struct report_job job = { .testbox = "t", .job = "j", .kpi = KPI, .sets = sets };
