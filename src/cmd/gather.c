@@ -248,15 +248,12 @@ int gather_compare(struct store *s, struct gather *ga, struct gather_job *jb,
 		if (store_load_samples(s, jb->g->testbox, jb->g->job, ga->commits[j],
 				       &jb->sm[j]))
 			return failure(ga, "%s", store_error(s));
-		/*
-		 * The declarations: the base's latest run's, until the store
-		 * gives each commit's with its samples (store_samples.meta).
-		 */
+		/* each commit's declarations, its newest complete runs' (store.h) */
 		jb->sets[j] = (struct sample_set){
 			.commit = ga->commits[j], .nr = jb->sm[j].nr,
 			.names = jb->sm[j].names, .values = jb->sm[j].values,
 			.counts = jb->sm[j].counts, .nr_runs = jb->sm[j].nr_runs,
-			.meta = j ? NULL : &jb->run.meta,
+			.meta = &jb->sm[j].meta,
 		};
 	}
 	err = compare_sets(jb->sets, ga->nr_commits, &o, &jb->rows, &jb->nr_rows);

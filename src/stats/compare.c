@@ -31,11 +31,6 @@ void compare_opts_init(struct compare_opts *o)
 	};
 }
 
-int compare_stat_direction(const char *name)
-{
-	return stat_rule_better(name);
-}
-
 unsigned compare_runs_missing(const struct sample_set *set)
 {
 	return set->nr_runs >= COMPARE_MIN_RUNS ?

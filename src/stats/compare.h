@@ -123,14 +123,6 @@ struct stat_row {
 };
 
 /*
- * Deprecated: record.h's stat_rule_better(name), which this returns.  Kept
- * only until vcs/bisect_session.c reads the declared direction instead;
- * new code must not call it.  (No deprecated attribute: -Werror would
- * stop that file's build.)
- */
-int compare_stat_direction(const char *name);
-
-/*
  * Compare sets[1..nsets-1] with sets[0].  Rows are sorted: KPIs first,
  * then failure stats, then the others, each by name.  0 or -ENOMEM/-EINVAL.
  */

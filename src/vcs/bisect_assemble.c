@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "vcs/bisect_internal.h"
 #include "vcs/git.h"
+#include "stats/compare.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
 #include "store/store.h"
@@ -19,11 +20,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* the baseline's and the confirmation's test: the KPI family's */
-#define KPI_ALPHA 0.05
-#define KPI_MIN_PCT 1.0
-#define LEVEL 0.95
 
 /* the most probable candidates listed, and the least probability shown */
 #define BEST_MAX 5
@@ -96,8 +92,9 @@ int assemble_judge(struct session *ss, const struct side *a, const struct side *
 	summarize(b->v, b->n, &sb);
 	w = welch_test(&sa, &sb);
 	*v = decide(&(struct verdict_input){
-			.a = &sa, .b = &sb, .p = w.p, .min_size_pct = KPI_MIN_PCT,
-			.alpha = KPI_ALPHA, .level = LEVEL,
+			.a = &sa, .b = &sb, .p = w.p, .min_size_pct = COMPARE_KPI_MIN_PCT,
+			/* the baseline's and the confirmation's test: a KPI's */
+			.alpha = COMPARE_ALPHA, .level = COMPARE_LEVEL,
 		}, &c);
 	free(out->verdict);
 	/* what cannot be computed reads as no change, p = 1 */

@@ -268,7 +268,6 @@ static void directions(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		assert_int_equal(stat_rule_better(cases[i].name), cases[i].better);
 		assert_int_equal(stat_better(NULL, cases[i].name), cases[i].better);
-		assert_int_equal(compare_stat_direction(cases[i].name), cases[i].better);
 	}
 }
 
