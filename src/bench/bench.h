@@ -84,7 +84,8 @@ enum {
 	BENCH_NOCASE = 1 << 4,		/* choices match in any case (they are written in capitals) */
 	BENCH_EXCLUSIVE = 1 << 5,	/* two flags of its choices do not go together (-4 -6) */
 	BENCH_ABOVE_MIN = 1 << 6,	/* DURATION: must be above min_s, not merely at least */
-	/* DURATION: a message quotes a value out of range in seconds ('0 s'), not as written */
+	/* DURATION: a command-line message quotes a value out of range in
+	 * seconds ('0 s'), not as written (will-it-scale's -d, -w, -i) */
 	BENCH_QUOTE_SECONDS = 1 << 7,
 };
 

@@ -403,9 +403,8 @@ static void add_bad_choice(struct strbuf *sb, const struct bench_args *a,
 	strbuf_addch(sb, ')');
 }
 
-static void add_too_small(struct strbuf *sb, const struct bench_args *a,
-			  const struct bench_param *p, const char *name,
-			  const char *text)
+static void add_too_small(struct strbuf *sb, const struct bench_param *p,
+			  const char *name, const char *text, bool cli)
 {
 	union bench_value v;
 
@@ -419,7 +418,7 @@ static void add_too_small(struct strbuf *sb, const struct bench_args *a,
 			    text, p->min, p->min == 1 ? "" : "s");
 		return;
 	case BENCH_DURATION:
-		if ((p->flags & BENCH_QUOTE_SECONDS) &&
+		if (cli && (p->flags & BENCH_QUOTE_SECONDS) &&
 		    parse_duration(text, &v.s) == PARSE_OK)
 			strbuf_addf(sb, "invalid %s '%g s': ", name, v.s);
 		else
@@ -432,7 +431,6 @@ static void add_too_small(struct strbuf *sb, const struct bench_args *a,
 			strbuf_addf(sb, "must be at least %g s", p->min_s);
 		return;
 	default:
-		(void)a;
 		strbuf_addf(sb, "invalid %s '%s': must be at least %lu", name, text,
 			    p->min);
 		return;
@@ -519,7 +517,7 @@ void bench_param_message(const struct bench_args *a, int row, const char *text,
 		add_syntax(&sb, p, name, text);
 		break;
 	case BENCH_PARAM_TOO_SMALL:
-		add_too_small(&sb, a, p, name, text);
+		add_too_small(&sb, p, name, text, cli);
 		break;
 	case BENCH_PARAM_TOO_LARGE:
 		add_too_large(&sb, p, name, text, cli);
@@ -576,8 +574,17 @@ int bench_args_check(const struct bench_args *a, bool cli, int *row,
 		*row = (int)i;
 		return -1;
 	}
-	if (t->check && t->check(a, row, msg, len))
+	if (t->check && t->check(a, row, msg, len)) {
+		/* in a job's message, name what the values do not fit */
+		if (!cli && *row < 0) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addf(&sb, "%s: %s", t->name, msg);
+			str_copy_marked(msg, len, strbuf_error(&sb) ? "out of memory" : sb.buf);
+			strbuf_release(&sb);
+		}
 		return -1;
+	}
 	*row = -1;
 	return 0;
 }

@@ -296,7 +296,9 @@ static void fill_cells(const struct bench_type *t, const struct bench_param *p,
 	case BENCH_DURATION:
 		strbuf_addf(&c->values, "%s %g s", p->flags & BENCH_ABOVE_MIN ? "above" : "at least",
 			    p->min_s);
-		if (p->max_s > 0)
+		if (p->max_s >= 86400)
+			strbuf_addf(&c->values, ", at most %g days", p->max_s / 86400);
+		else if (p->max_s > 0)
 			strbuf_addf(&c->values, ", at most %g s", p->max_s);
 		break;
 	case BENCH_BOOL:
@@ -444,8 +446,15 @@ static void add_type(struct strbuf *out, const struct bench_type *t, bool md)
 			add_cell(out, p->help ? p->help : "");
 			strbuf_addch(out, '\n');
 		} else {
-			strbuf_addf(out, "    %s, %s: %s; default %s; %s\n      ", c.key.buf,
-				    c.option.buf, c.type.buf, c.def.buf, c.values.buf);
+			if (p->flags & BENCH_CLI_ONLY)
+				strbuf_addf(out, "    %s (command line only)", c.option.buf);
+			else if (!strcmp(c.option.buf, "-"))
+				strbuf_addf(out, "    %s (job only)", c.key.buf);
+			else
+				strbuf_addf(out, "    %s, %s", c.key.buf, c.option.buf);
+			strbuf_addf(out, ": %s; %s%s; %s\n      ", c.type.buf,
+				    p->flags & BENCH_REQUIRED ? "" : "default ", c.def.buf,
+				    c.values.buf);
 			add_wrapped(out, p->help ? p->help : "", 6, 6);
 		}
 		cells_release(out, &c);

@@ -261,7 +261,7 @@ static enum bench_status run(const struct bench_run *run, struct bench_result *o
 
 const struct bench_type bench_type_wis = {
 	.name = "will-it-scale",
-	.desc = "will-it-scale: N tasks each run one operation in a loop; ops/s per task",
+	.desc = "N tasks each run one operation in a loop (will-it-scale's catalogue); ops/s",
 	.doc = "docs/bench.md",
 	.params = params,
 	.nr_params = WIS_NR_PARAMS,

@@ -366,7 +366,8 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 	memset(out, 0, sizeof(*out));
 	*err = '\0';
 	/* what runner_check_job() said already, for a caller that did not ask */
-	if (!t ? unknown_testcase(&jerr, j) : args_from_job(j, t, &args, &jerr)) {
+	if (check_monitors(j, &jerr) ||
+	    (!t ? unknown_testcase(&jerr, j) : args_from_job(j, t, &args, &jerr))) {
 		str_copy_marked(err, errlen, jerr.msg);
 		return -EINVAL;
 	}
