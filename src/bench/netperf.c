@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "bench/netperf.h"
+#include "bench/bench.h"
 #include "util/child.h"
 #include "util/parse.h"
 #include "util/timeutil.h"
@@ -141,7 +142,7 @@ void netperf_config_init(struct netperf_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->test = NETPERF_TCP_STREAM;
 	cfg->clients = 1;
-	cfg->duration_s = 10;
+	cfg->duration_s = BENCH_DEFAULT_RUNTIME_S;
 	cfg->family = AF_INET;
 }
 

@@ -15,8 +15,7 @@ static const char *const test_help[NETPERF_NR_TESTS] = {
 	[NETPERF_TCP_MAERTS] = "server sends, Throughput = what the client received",
 	[NETPERF_TCP_RR] = "one request, one response per transaction",
 	[NETPERF_TCP_CRR] = "connect, request, response, close per transaction",
-	[NETPERF_UDP_STREAM] = "client sends datagrams: Throughput = sent, "
-			       "ThroughputRecv = received by the server",
+	[NETPERF_UDP_STREAM] = "client sends datagrams: Throughput = sent, ThroughputRecv = received by the server",
 	[NETPERF_UDP_RR] = "one datagram each way per transaction",
 	[NETPERF_SCTP_STREAM] = "as TCP_STREAM over one-to-one SCTP",
 	[NETPERF_SCTP_RR] = "as TCP_RR over one-to-one SCTP",

@@ -398,7 +398,7 @@ static void add_bad_choice(struct strbuf *sb, const struct bench_args *a,
 	}
 	if (!cli)
 		strbuf_addf(sb, ": not a %s %s", a->type->name, p->noun ? p->noun : p->key);
-	strbuf_addstr(sb, cli ? " (" : " (");
+	strbuf_addstr(sb, " (");
 	add_list_hint(sb, a->type, p);
 	strbuf_addch(sb, ')');
 }

@@ -16,7 +16,8 @@
 	X(wis)         \
 	X(hackbench)   \
 	X(netperf)     \
-	X(exec)
+	X(exec)        \
+	/* a new benchmark: one line above this one */
 
 #define DECLARE(n) extern const struct bench_type bench_type_##n;
 BENCH_TYPES(DECLARE)
