@@ -340,7 +340,7 @@ void bench_args_init(struct bench_args *a, const struct bench_type *t,
 		     unsigned ncpus, bool job);
 /* The row of a job key (not CLI-only, not generic), or -1. */
 int bench_param_find(const struct bench_type *t, const char *key);
-/* The job key nearest to `key`, or NULL. */
+/* The job key nearest to `key` (generic ones the type takes included), or NULL. */
 const char *bench_param_suggest(const struct bench_type *t, const char *key);
 
 /*

@@ -97,8 +97,9 @@ const char *bench_param_suggest(const struct bench_type *t, const char *key)
 	struct suggest sg;
 
 	suggest_init(&sg, key);
+	/* the generic keys it takes are a job's keys too (runttime: runtime) */
 	for (size_t i = 0; i < t->nr_params; i++)
-		if (job_key(&t->params[i]))
+		if (!(t->params[i].flags & BENCH_CLI_ONLY))
 			suggest_add(&sg, t->params[i].key);
 	return suggest_result(&sg);
 }

@@ -76,13 +76,12 @@ static bool has_job_keys(const struct bench_type *t)
 static int unknown_param(struct job_error *err, const struct atomic_job *j,
 			 const struct bench_type *t, const struct job_param *p)
 {
-	const char *near;
+	const char *near = bench_param_suggest(t, p->key);
 
-	if (!has_job_keys(t))
+	if (!near && !has_job_keys(t))
 		return param_error(err, j, p, "%s jobs take no parameter '%s'%s%s",
 				   t->name, p->key, t->param_hint ? ": " : "",
 				   t->param_hint ? t->param_hint : "");
-	near = bench_param_suggest(t, p->key);
 	if (near)
 		return param_error(err, j, p,
 				   "unknown parameter '%s' for %s (did you mean '%s'?)",

@@ -447,6 +447,11 @@ static void check_exec_and_testcase(void **state)
 	(void)state;
 	refused("testcase: mine\nfoo: 1\nexec:\n  cmd: [true]\n", NULL, 2, 6,
 		"exec jobs take no parameter 'foo': pass it in cmd");
+	/* a misspelt generic key the type takes is suggested */
+	refused("testcase: mine\ntimeoutt: 1\nexec:\n  cmd: [true]\n", NULL, 2, 11,
+		"unknown parameter 'timeoutt' for mine (did you mean 'timeout'?)");
+	refused("testcase: will-it-scale\nruntim: 1\nwill-it-scale:\n  test: futex1\n",
+		NULL, 2, 9, "unknown parameter 'runtim' for will-it-scale (did you mean 'runtime'?)");
 	refused("testcase: hackbnch\n", NULL, 0, 0,
 		"unknown testcase 'hackbnch' (did you mean 'hackbench'?)");
 	refused("testcase: zzzzzzzzzzzzz\n", NULL, 0, 0,
