@@ -1,6 +1,8 @@
 /* perfbot.c - main: the subcommand table, nothing else. */
+#include "bench/bench.h"
 #include "cmd/cmds.h"
 #include "cmd/cmdutil.h"
+#include "util/strbuf.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -55,7 +57,34 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < NR_SUBCOMMANDS; i++)
 		fprintf(out, "   %-10s %s\n", subcommands[i].name,
 			subcommands[i].summary);
-	fprintf(out, "\n'perfbot <command> --help' tells more about a command.\n");
+	fprintf(out, "\n'perfbot <command> --help' tells more about a command; 'perfbot help\n"
+		     "benchmarks' gives every benchmark's parameters and stats.\n");
+}
+
+/*
+ * perfbot help benchmarks [--markdown]: the reference built from the
+ * benchmarks' tables; --markdown is docs/benchmarks.md, byte for byte.
+ */
+static int help_benchmarks(int argc, char **argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool markdown = false;
+	int ret = EXIT_OK;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--markdown"))
+			markdown = true;
+		else
+			return cmd_usage_error("help", "unknown option '%s' (help benchmarks takes --markdown)",
+					       argv[i]);
+	}
+	bench_reference(&sb, markdown);
+	if (strbuf_error(&sb))
+		ret = cmd_failure("help", "out of memory");
+	else if (fputs(sb.buf, stdout) == EOF || fflush(stdout))
+		ret = cmd_failure("help", "cannot write the reference");
+	strbuf_release(&sb);
+	return ret;
 }
 
 static int cmd_help(int argc, char **argv)
@@ -67,6 +96,8 @@ static int cmd_help(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
+	if (!strcmp(argv[1], "benchmarks"))
+		return help_benchmarks(argc - 1, argv + 1);
 	sc = find_subcommand(argv[1]);
 	if (!sc || sc->fn == cmd_help || sc->fn == cmd_version) {
 		if (!sc) {

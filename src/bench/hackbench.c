@@ -720,7 +720,7 @@ enum hackbench_status hackbench_run(const struct hackbench_config *cfg,
 	return st;
 }
 
-/* ---- configuration and LKP's parameters ------------------------------- */
+/* ---- configuration ---------------------------------------------------- */
 
 void hackbench_config_init(struct hackbench_config *cfg)
 {
@@ -777,119 +777,6 @@ double hackbench_throughput(const struct hackbench_config *cfg,
 	return sum > 0 ? (double)n * hackbench_kib(cfg) / sum : 0;
 }
 
-static enum hackbench_param from_parse(enum parse_status st)
-{
-	switch (st) {
-	case PARSE_OK:
-		return HACKBENCH_PARAM_OK;
-	case PARSE_TOO_SMALL:
-		return HACKBENCH_PARAM_TOO_SMALL;
-	case PARSE_TOO_LARGE:
-		return HACKBENCH_PARAM_TOO_LARGE;
-	default:
-		return HACKBENCH_PARAM_SYNTAX;
-	}
-}
-
-static enum hackbench_param set_count(const char *value, unsigned long max,
-				      unsigned long *out)
-{
-	return from_parse(parse_ulong(value, 1, max, out));
-}
-
-/* LKP: loops=$(( 30000 * nr_cpu / nr_threads )), at least 1 here */
-static unsigned long lkp_loops(unsigned groups, unsigned ncpus)
-{
-	unsigned long loops = HACKBENCH_LKP_LOOPS_PER_CPU * ncpus / groups;
-
-	if (loops < 1)
-		return 1;
-	return loops > HACKBENCH_MAX_LOOPS ? HACKBENCH_MAX_LOOPS : loops;
-}
-
-enum hackbench_param hackbench_set_param(struct hackbench_config *cfg,
-					 const char *key, const char *value,
-					 unsigned ncpus)
-{
-	enum hackbench_param st;
-	unsigned long v;
-
-	if (!ncpus)
-		ncpus = 1;
-	if (!strcmp(key, "nr_threads")) {
-		unsigned groups;
-
-		st = from_parse(parse_task_count(value, ncpus, HACKBENCH_MAX_GROUPS,
-						 &groups));
-		if (st)
-			return st;
-		if (2ul * groups * cfg->fds > HACKBENCH_MAX_TASKS)
-			return HACKBENCH_PARAM_TOO_LARGE;
-		cfg->groups = groups;
-		if (!cfg->loops_given)
-			cfg->loops = lkp_loops(groups, ncpus);
-		return HACKBENCH_PARAM_OK;
-	}
-	if (!strcmp(key, "mode")) {
-		if (!strcmp(value, "process") || !strcmp(value, "processes"))
-			cfg->threads = false;
-		else if (!strcmp(value, "thread") || !strcmp(value, "threads"))
-			cfg->threads = true;
-		else
-			return HACKBENCH_PARAM_SYNTAX;
-		return HACKBENCH_PARAM_OK;
-	}
-	if (!strcmp(key, "ipc")) {
-		if (!strcmp(value, "pipe"))
-			cfg->pipe = true;
-		else if (!strcmp(value, "socket"))
-			cfg->pipe = false;
-		else
-			return HACKBENCH_PARAM_SYNTAX;
-		return HACKBENCH_PARAM_OK;
-	}
-	if (!strcmp(key, "iterations")) {
-		st = set_count(value, HACKBENCH_MAX_ITERATIONS, &v);
-		if (!st)
-			cfg->iterations = (unsigned)v;
-		return st;
-	}
-	if (!strcmp(key, "loops")) {
-		st = set_count(value, HACKBENCH_MAX_LOOPS, &v);
-		if (!st) {
-			cfg->loops = v;
-			cfg->loops_given = true;
-		}
-		return st;
-	}
-	if (!strcmp(key, "datasize")) {
-		st = set_count(value, HACKBENCH_MAX_BYTES, &v);
-		if (!st)
-			cfg->bytes = v;
-		return st;
-	}
-	return HACKBENCH_PARAM_UNKNOWN;
-}
-
-const char *hackbench_param_expects(const char *key)
-{
-	static const struct {
-		const char *key, *expects;
-	} keys[] = {
-		{ "nr_threads", "a group count N, or N% of the CPUs (at least 1; at most 65536 groups and 1048576 tasks)" },
-		{ "mode", "process or threads" },
-		{ "ipc", "pipe or socket" },
-		{ "iterations", "a count from 1 to 1000" },
-		{ "loops", "a count from 1 to 1000000000" },
-		{ "datasize", "bytes per message, 1 to 16777216" },
-	};
-
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(key, keys[i].key))
-			return keys[i].expects;
-	return NULL;
-}
-
 const char *hackbench_status_name(enum hackbench_status status)
 {
 	switch (status) {
@@ -914,8 +801,3 @@ const char *hackbench_ipc_name(const struct hackbench_config *cfg)
 {
 	return cfg->pipe ? "pipe" : "socket";
 }
-
-const struct bench_builtin bench_hackbench = {
-	.name = "hackbench",
-	.desc = "rt-tests' hackbench: senders to receivers over socketpairs or pipes",
-};

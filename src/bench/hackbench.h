@@ -27,8 +27,6 @@
 #ifndef PERFBOT_BENCH_HACKBENCH_H
 #define PERFBOT_BENCH_HACKBENCH_H
 
-#include "bench/bench.h"
-
 #include <signal.h>
 #include <stdbool.h>
 
@@ -68,8 +66,6 @@ struct hackbench_config {
 	bool threads;		/* workers are threads of the leader, not processes */
 	unsigned iterations;	/* hackbench runs, 1 .. HACKBENCH_MAX_ITERATIONS */
 	double timeout_s;	/* per iteration, setup included; > 0 */
-	/* set by hackbench_set_param("loops"): nr_threads then keeps them */
-	bool loops_given;
 	volatile sig_atomic_t *stop;	/* may be NULL; non-zero stops the run */
 	/* called in the caller after each finished iteration, may be NULL */
 	void (*on_iteration)(unsigned idx, double secs, void *arg);
@@ -122,40 +118,10 @@ double hackbench_throughput(const struct hackbench_config *cfg,
 enum hackbench_status hackbench_run(const struct hackbench_config *cfg,
 				    struct hackbench_result *out);
 
-/* How hackbench_set_param() found a job parameter. */
-enum hackbench_param {
-	HACKBENCH_PARAM_OK = 0,
-	HACKBENCH_PARAM_UNKNOWN,	/* not a hackbench parameter */
-	HACKBENCH_PARAM_SYNTAX,		/* not of the form the key takes */
-	HACKBENCH_PARAM_TOO_SMALL,
-	HACKBENCH_PARAM_TOO_LARGE,
-};
-
-/*
- * Apply one LKP job parameter, as LKP's hackbench script passes it on:
- *   nr_threads  groups: N or N% of ncpus (rounded down, at least 1); also
- *               sets loops to 30000 x ncpus / groups (at least 1), as LKP
- *               does, unless a "loops" parameter was applied
- *   mode        process | processes | thread | threads
- *   ipc         pipe | socket
- *   iterations  1 .. HACKBENCH_MAX_ITERATIONS
- *   loops       messages per sender and receiver
- *   datasize    bytes per message
- * cfg is changed only on HACKBENCH_PARAM_OK.
- */
-enum hackbench_param hackbench_set_param(struct hackbench_config *cfg,
-					 const char *key, const char *value,
-					 unsigned ncpus);
-
-/* What `key` takes, for a message naming the bad value; NULL if unknown. */
-const char *hackbench_param_expects(const char *key);
-
 const char *hackbench_status_name(enum hackbench_status status);
 /* "process" or "threads", as hackbench and LKP's mode call them */
 const char *hackbench_mode_name(const struct hackbench_config *cfg);
 /* "socket" or "pipe", as LKP's ipc calls them */
 const char *hackbench_ipc_name(const struct hackbench_config *cfg);
-
-extern const struct bench_builtin bench_hackbench;
 
 #endif

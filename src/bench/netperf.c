@@ -53,11 +53,6 @@
 #define DEFAULT_STREAM_SEND 16384u
 #define DEFAULT_UDP_SEND 1024u
 
-const struct bench_builtin bench_netperf = {
-	.name = "netperf",
-	.desc = "loopback TCP/UDP/SCTP stream and request/response (netperf's tests)",
-};
-
 static const char *const test_names[NETPERF_NR_TESTS] = {
 	[NETPERF_TCP_STREAM] = "TCP_STREAM",
 	[NETPERF_TCP_MAERTS] = "TCP_MAERTS",
@@ -70,7 +65,7 @@ static const char *const test_names[NETPERF_NR_TESTS] = {
 	[NETPERF_SCTP_STREAM_MANY] = "SCTP_STREAM_MANY",
 };
 
-/* ---- names, defaults, parameters ----------------------------------------- */
+/* ---- names, defaults ----------------------------------------------------- */
 
 const char *netperf_test_name(enum netperf_test t)
 {
@@ -147,7 +142,7 @@ void netperf_config_init(struct netperf_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->test = NETPERF_TCP_STREAM;
 	cfg->clients = 1;
-	cfg->duration_s = 10;
+	cfg->duration_s = BENCH_DEFAULT_RUNTIME_S;
 	cfg->family = AF_INET;
 }
 
@@ -175,43 +170,6 @@ size_t netperf_recv_size(const struct netperf_config *cfg)
 double netperf_timeout(const struct netperf_config *cfg)
 {
 	return cfg->timeout_s > 0 ? cfg->timeout_s : cfg->duration_s * 2 + 30;
-}
-
-int netperf_parse_size(const char *s, size_t *out)
-{
-	unsigned long v, mult = 1;
-	size_t len = strlen(s);
-	char digits[32];
-	enum parse_status st;
-
-	/* netperf's convert(): capitals are powers of two */
-	switch (len ? s[len - 1] : 0) {
-	case 'K':
-		mult = 1024;
-		break;
-	case 'k':
-		mult = 1000;
-		break;
-	case 'M':
-		mult = 1024 * 1024;
-		break;
-	case 'm':
-		mult = 1000 * 1000;
-		break;
-	}
-	if (mult > 1)
-		len--;
-	if (len >= sizeof(digits))
-		return strspn(s, "0123456789") == len && *s != '0' ? PARSE_TOO_LARGE
-								    : PARSE_SYNTAX;
-	memcpy(digits, s, len);
-	digits[len] = '\0';
-	/* the number grammar of util/parse.h, then the unit's bound */
-	st = parse_ulong(digits, 1, NETPERF_MAX_SIZE / mult, &v);
-	if (st != PARSE_OK)
-		return st;
-	*out = (size_t)(v * mult);
-	return PARSE_OK;
 }
 
 int netperf_config_check(const struct netperf_config *cfg, char *why,
@@ -250,93 +208,6 @@ int netperf_config_check(const struct netperf_config *cfg, char *why,
 	else
 		return 0;
 	return -1;
-}
-
-enum netperf_param_err netperf_set_param(struct netperf_config *cfg,
-					 const char *key, const char *value,
-					 unsigned ncpus)
-{
-	static const enum netperf_param_err from_parse[] = {
-		[PARSE_OK] = NETPERF_PARAM_OK,
-		[PARSE_SYNTAX] = NETPERF_PARAM_SYNTAX,
-		[PARSE_TOO_SMALL] = NETPERF_PARAM_TOO_SMALL,
-		[PARSE_TOO_LARGE] = NETPERF_PARAM_TOO_LARGE,
-	};
-	enum parse_status ps;
-
-	if (!strcmp(key, "nr_threads")) {
-		unsigned n;
-
-		ps = parse_task_count(value, ncpus ? ncpus : 1,
-				      NETPERF_MAX_CLIENTS, &n);
-		if (ps == PARSE_OK)
-			cfg->clients = n;
-		return from_parse[ps];
-	}
-	if (!strcmp(key, "test")) {
-		enum netperf_test t;
-
-		if (!netperf_test_parse(value, &t))
-			return NETPERF_PARAM_BAD_TEST;
-		cfg->test = t;
-		return NETPERF_PARAM_OK;
-	}
-	if (!strcmp(key, "runtime")) {
-		double d;
-
-		ps = parse_duration(value, &d);
-		if (ps != PARSE_OK)
-			return from_parse[ps];
-		if (!(d > 0))
-			return NETPERF_PARAM_TOO_SMALL;
-		cfg->duration_s = d;
-		return NETPERF_PARAM_OK;
-	}
-	if (!strcmp(key, "ip")) {
-		if (!strcmp(value, "ipv4"))
-			cfg->family = AF_INET;
-		else if (!strcmp(value, "ipv6"))
-			cfg->family = AF_INET6;
-		else
-			return NETPERF_PARAM_BAD_IP;
-		return NETPERF_PARAM_OK;
-	}
-	if (!strcmp(key, "send_size")) {
-		size_t sz;
-
-		ps = (enum parse_status)netperf_parse_size(value, &sz);
-		if (ps == PARSE_OK)
-			cfg->send_size = sz;
-		return from_parse[ps];
-	}
-	if (!strcmp(key, "cluster"))
-		/* client and server on this machine is all we do */
-		return !strcmp(value, "cs-localhost") ? NETPERF_PARAM_OK
-						      : NETPERF_PARAM_BAD_CLUSTER;
-	return NETPERF_PARAM_UNKNOWN;
-}
-
-const char *netperf_param_strerror(enum netperf_param_err err)
-{
-	switch (err) {
-	case NETPERF_PARAM_OK:
-		return "ok";
-	case NETPERF_PARAM_UNKNOWN:
-		return "not a parameter of netperf";
-	case NETPERF_PARAM_SYNTAX:
-		return "not a value of the expected form";
-	case NETPERF_PARAM_TOO_SMALL:
-		return "too small";
-	case NETPERF_PARAM_TOO_LARGE:
-		return "too large";
-	case NETPERF_PARAM_BAD_TEST:
-		return "not a netperf test";
-	case NETPERF_PARAM_BAD_IP:
-		return "expected ipv4 or ipv6";
-	case NETPERF_PARAM_BAD_CLUSTER:
-		return "only cs-localhost (client and server on this machine) is supported";
-	}
-	return "?";
 }
 
 /* ---- the shared area ------------------------------------------------------ */

@@ -140,41 +140,11 @@ size_t netperf_recv_size(const struct netperf_config *cfg);
 double netperf_timeout(const struct netperf_config *cfg);
 
 /*
- * A byte count as netperf's -m takes it: N, or N with K (1024), M (2^20),
- * k (1000) or m (10^6); 1..NETPERF_MAX_SIZE.  Returns a util/parse.h
- * enum parse_status.
- */
-int netperf_parse_size(const char *s, size_t *out);
-
-/*
  * Check the fields against each other (a UDP size against the family's
  * largest datagram, ...).  0, or -1 with the reason in why.
  */
 int netperf_config_check(const struct netperf_config *cfg, char *why,
 			 size_t len);
-
-enum netperf_param_err {
-	NETPERF_PARAM_OK = 0,
-	NETPERF_PARAM_UNKNOWN,		/* not a parameter of LKP's netperf job */
-	NETPERF_PARAM_SYNTAX,		/* the value has the wrong form */
-	NETPERF_PARAM_TOO_SMALL,
-	NETPERF_PARAM_TOO_LARGE,
-	NETPERF_PARAM_BAD_TEST,		/* not a test name */
-	NETPERF_PARAM_BAD_IP,		/* not ipv4 or ipv6 */
-	NETPERF_PARAM_BAD_CLUSTER,	/* anything but cs-localhost */
-};
-
-/*
- * Apply one parameter of LKP's netperf job: nr_threads (N or N% of
- * ncpus), test, runtime ("300s"), ip (ipv4|ipv6), send_size, cluster
- * (cs-localhost only: client and server on this machine).  On error cfg
- * is unchanged.
- */
-enum netperf_param_err netperf_set_param(struct netperf_config *cfg,
-					 const char *key, const char *value,
-					 unsigned ncpus);
-/* "unknown parameter", "must be at least 1", ... for a message. */
-const char *netperf_param_strerror(enum netperf_param_err err);
 
 /*
  * Run one measurement.  Returns the result's status; `out` is always

@@ -1,504 +1,406 @@
 /*
- * bench.c - perfbot bench: list the catalogue, run one will-it-scale test,
- * or sweep 1..N tasks.
+ * bench.c - perfbot bench: list the benchmarks, or run one.  Every option
+ * and its --help come from the benchmark's parameter table (bench.h);
+ * the run goes to the benchmark's front end (bench_cli.h), or is printed
+ * here for one that has none.
  */
 #define _GNU_SOURCE
 #include "bench/bench.h"
-#include "bench/wis.h"
-#include "bench/wis_json.h"
-#include "bench/wis_sweep.h"
+#include "cmd/bench_cli.h"
 #include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
+#include "util/bug.h"
 #include "util/cpus.h"
 #include "util/interrupt.h"
-#include "util/parse.h"
+#include "util/strbuf.h"
 #include "version.h"
 
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <signal.h>
-#include <stdarg.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/personality.h>
-#include <unistd.h>
 
-static const char bench_usage[] =
-	"usage: perfbot bench                      list the tests\n"
-	"   or: perfbot bench TEST [options]       run one test\n"
-	"   or: perfbot bench TEST --sweep [--max N] [-m process|thread|both] [--csv]\n"
-	"\n"
-	"  -t, --tasks N|N%%      tasks to run: N, or N%% of the online CPUs rounded\n"
-	"                        down, at least 1 (default 1; at most %d)\n"
-	"  -m, --mode MODE       process or thread (default process; a sweep\n"
-	"                        also takes both, its default)\n"
-	"  -d, --duration TIME   measurement after warm-up (default 10s)\n"
-	"  -w, --warmup TIME     warm-up, not measured (default 5s, as upstream)\n"
-	"  -i, --interval TIME   one sample per interval (default 1s)\n"
-	"      --no-affinity     let the scheduler place tasks (default: bound\n"
-	"                        round-robin to the usable CPUs, cores first)\n"
-	"      --json            print the result and samples as JSON (docs/bench.md)\n"
-	"      --sweep           run 1..N tasks and print the scaling table\n"
-	"      --max N           the sweep's largest task count (default: online CPUs)\n"
-	"      --csv             print the sweep table as CSV\n"
-	"  -h, --help            show this help\n"
-	"\n"
-	"TIME is seconds, or a number with ms, s, m or h.  Exit status: 0 done,\n"
-	"1 the run failed, 2 bad usage, 77 the test is unsupported here,\n"
-	"128+signal when interrupted (what was measured is printed first).\n";
-
-struct bench_opts {
-	const char *test_name;
-	const char *tasks;
-	const char *mode;
-	unsigned max_tasks;
-	bool max_given;
-	double warmup_s, duration_s, interval_s;
-	bool affinity, json, sweep, csv;
+static const struct bench_cli *const front_ends[] = {
+	&bench_cli_wis, &bench_cli_hackbench, &bench_cli_netperf, NULL,
 };
 
-#define usage_error(...) cmd_usage_error("bench", __VA_ARGS__)
+/* The options of one table, for getopt_long. */
+#define MAX_OPTIONS (BENCH_MAX_PARAMS * 4 + 3)
+#define OPT_JSON 256
+#define OPT_FIRST 257	/* long-only options: OPT_FIRST + index in map */
 
-static void list_tests(void)
+struct option_map {
+	int row;
+	int choice;	/* >= 0: a choice's own flag */
+};
+
+struct cli {
+	const struct bench_type *t;
+	char who[128];	/* "bench", "bench: hackbench": messages' prefix */
+	struct option longopts[MAX_OPTIONS];
+	char optstring[MAX_OPTIONS * 2 + 4];
+	struct option_map map[MAX_OPTIONS];
+	struct option_map by_short[128];
+	size_t nr_long, nr_map;
+};
+
+int bench_cli_start(void)
 {
-	printf("will-it-scale tests (perfbot bench TEST --help for options):\n");
-	for (size_t i = 0; i < bench_table_size; i++)
-		if (bench_table[i].kind == BENCH_WIS && !bench_hidden(&bench_table[i]))
-			printf("  %-18s %s\n", bench_name(&bench_table[i]),
-			       bench_desc(&bench_table[i]));
-	printf("\nother benchmarks (perfbot bench NAME --help):\n");
-	for (size_t i = 0; i < bench_table_size; i++)
-		if (bench_table[i].kind != BENCH_WIS)
-			printf("  %-18s %s\n", bench_name(&bench_table[i]),
-			       bench_desc(&bench_table[i]));
-}
+	int ret = cmd_lifetime_start("bench");
 
-static int parse_time_opt(const char *opt, const char *arg, double *out)
-{
-	return cmd_parse_duration("bench", opt, arg, out);
-}
-
-static int parse_args(int argc, char **argv, struct bench_opts *o)
-{
-	enum { OPT_NO_AFFINITY = 256, OPT_JSON, OPT_SWEEP, OPT_MAX, OPT_CSV };
-	static const struct option longopts[] = {
-		{ "tasks", required_argument, NULL, 't' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "no-affinity", no_argument, NULL, OPT_NO_AFFINITY },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "sweep", no_argument, NULL, OPT_SWEEP },
-		{ "max", required_argument, NULL, OPT_MAX },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":t:m:d:w:i:h", longopts, NULL)) != -1) {
-		unsigned long v;
-
-		switch (c) {
-		case 't':
-			o->tasks = optarg;
-			break;
-		case 'm':
-			o->mode = optarg;
-			break;
-		case 'd':
-			if (parse_time_opt("duration", optarg, &o->duration_s))
-				return EXIT_USAGE;
-			break;
-		case 'w':
-			if (parse_time_opt("warm-up", optarg, &o->warmup_s))
-				return EXIT_USAGE;
-			break;
-		case 'i':
-			if (parse_time_opt("interval", optarg, &o->interval_s))
-				return EXIT_USAGE;
-			break;
-		case OPT_NO_AFFINITY:
-			o->affinity = false;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_SWEEP:
-			o->sweep = true;
-			break;
-		case OPT_MAX:
-			switch (parse_ulong(optarg, 1, WIS_MAX_TASKS, &v)) {
-			case PARSE_OK:
-				break;
-			case PARSE_TOO_LARGE:
-				return usage_error("--max %s is more than %d tasks",
-						   optarg, WIS_MAX_TASKS);
-			default:
-				return usage_error("invalid --max '%s': expected a task count of at least 1",
-						   optarg);
-			}
-			o->max_tasks = (unsigned)v;
-			o->max_given = true;
-			break;
-		case OPT_CSV:
-			o->csv = true;
-			break;
-		case 'h':
-			printf(bench_usage, WIS_MAX_TASKS);
-			return -1;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		o->test_name = argv[optind++];
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (ret)
+		return ret;
+	interrupt_install();
 	return 0;
 }
 
-/* Everything that can be checked before anything starts. */
-static int validate(struct bench_opts *o, struct wis_config *cfg,
-		    bool *both_modes)
-{
-	const struct bench_entry *b = bench_find(o->test_name);
-	const struct wis_test *test = b && b->kind == BENCH_WIS ? b->wis : NULL;
-
-	if (b && !test)
-		return usage_error("options of %s go after its name: perfbot bench %s [options]",
-				   o->test_name, o->test_name);
-	if (!test) {
-		const struct bench_entry *near = bench_suggest(o->test_name);
-
-		if (near)
-			return usage_error("unknown test '%s' (did you mean '%s'?)",
-					   o->test_name, bench_name(near));
-		return usage_error("unknown test '%s' ('perfbot bench' lists them)",
-				   o->test_name);
-	}
-	cfg->test = test;
-	*both_modes = false;
-	if (!o->mode || !strcmp(o->mode, "process"))
-		cfg->mode = WIS_PROCESS;
-	else if (!strcmp(o->mode, "thread") || !strcmp(o->mode, "threads"))
-		cfg->mode = WIS_THREAD;
-	else if (o->sweep && !strcmp(o->mode, "both"))
-		*both_modes = true;
-	else
-		return usage_error("invalid mode '%s': expected process, thread%s",
-				   o->mode, o->sweep ? " or both" : "");
-	if (o->sweep && !o->mode)
-		*both_modes = true;
-
-	if (o->tasks) {
-		switch (parse_task_count(o->tasks, online_cpus(), WIS_MAX_TASKS,
-					 &cfg->nr_tasks)) {
-		case PARSE_OK:
-			break;
-		case PARSE_TOO_LARGE:
-			return usage_error("-t %s is more than %d tasks", o->tasks,
-					   WIS_MAX_TASKS);
-		case PARSE_TOO_SMALL:
-			return usage_error("invalid task count '%s': must be at least 1 (or a percentage above 0%%)",
-					   o->tasks);
-		default:
-			return usage_error("invalid task count '%s': expected N or N%%",
-					   o->tasks);
-		}
-	}
-	if (o->sweep && o->tasks)
-		return usage_error("-t and --sweep do not go together: the sweep runs 1..--max tasks");
-	if (!o->sweep && (o->max_given || o->csv))
-		return usage_error("%s is only for --sweep", o->csv ? "--csv" : "--max");
-	if (o->csv && o->json)
-		return usage_error("--csv and --json do not go together");
-	if (!(o->interval_s > 0))
-		return usage_error("invalid interval '%g s': must be above 0", o->interval_s);
-	if (!(o->duration_s > 0))
-		return usage_error("invalid duration '%g s': must be above 0", o->duration_s);
-	if (o->duration_s < o->interval_s)
-		return usage_error("duration %g s is shorter than the interval %g s",
-				   o->duration_s, o->interval_s);
-	if (o->warmup_s < 0)
-		return usage_error("invalid warm-up '%g s': must not be negative",
-				   o->warmup_s);
-	if (o->duration_s / o->interval_s > 1e6)
-		return usage_error("duration %g s at interval %g s is over a million samples",
-				   o->duration_s, o->interval_s);
-	cfg->warmup_s = o->warmup_s;
-	cfg->duration_s = o->duration_s;
-	cfg->interval_s = o->interval_s;
-	cfg->affinity = o->affinity;
-	cfg->stop = &interrupted;
-	if (!o->max_given)
-		o->max_tasks = online_cpus() < WIS_MAX_TASKS ? online_cpus()
-							      : WIS_MAX_TASKS;
-	return 0;
-}
-
-/*
- * Address-space randomisation changes page-table-heavy results, so
- * upstream runs with it off.  It is fixed at exec, so set the personality
- * and re-execute perfbot once; where the kernel refuses, run with it on
- * and say so in the result.
- */
-static bool disable_aslr(void)
-{
-	static const char guard[] = "PERFBOT_ASLR_REEXEC";
-	int pers = personality(0xffffffff);
-
-	if (getenv(guard)) {
-		unsetenv(guard);
-		return pers != -1 && (pers & ADDR_NO_RANDOMIZE);
-	}
-	if (pers == -1)
-		return false;
-	if (pers & ADDR_NO_RANDOMIZE)
-		return true;
-	if (personality((unsigned long)pers | ADDR_NO_RANDOMIZE) == -1)
-		return false;
-	setenv(guard, "1", 1);
-	fflush(NULL);
-	execv("/proc/self/exe", perfbot_argv);
-	/* exec failed: carry on as we are */
-	unsetenv(guard);
-	personality((unsigned long)pers);
-	return false;
-}
-
-/* ---- one run ----------------------------------------------------------- */
-
-/* "1 process", "2 processes", "1 thread", "2 threads" */
-static const char *task_noun(unsigned n, enum wis_mode mode)
-{
-	if (mode == WIS_THREAD)
-		return n == 1 ? "thread" : "threads";
-	return n == 1 ? "process" : "processes";
-}
-
-static void print_sample(const struct wis_sample *s, size_t idx, void *arg)
-{
-	(void)arg;
-	if (idx == 0)
-		printf("%7s %8s %14s %14s %14s %6s\n", "sample", "secs",
-		       "min/task", "max/task", "total", "idle%");
-	printf("%7zu %8.3f %14.0f %14.0f %14.0f %6.1f\n", idx + 1, s->secs,
-	       s->min_task, s->max_task, s->total, s->idle_pct);
-	fflush(stdout);
-}
-
-static void print_phase(const char *phase, void *arg)
-{
-	const struct wis_config *cfg = arg;
-
-	if (!strcmp(phase, "warm-up") && cfg->warmup_s > 0)
-		printf("warm-up %g s\n", cfg->warmup_s);
-	fflush(stdout);
-}
-
-static void print_result(const struct wis_config *cfg, const struct wis_result *r)
-{
-	printf("status: %s", wis_status_name(r->status));
-	if (r->status != WIS_OK)
-		printf(" (%s)", r->why);
-	putchar('\n');
-	if (!r->nr_samples)
-		return;
-	printf("%-16s %.0f\n", wis_per_task_stat(cfg->mode), r->per_task);
-	printf("%-16s %.0f ops/s over %.3f s\n", "workload", r->workload,
-	       r->measured_s);
-	printf("%-16s min %.0f  max %.0f  stddev %.0f (%.2f%%)\n", "samples",
-	       r->min, r->max, r->stddev,
-	       r->workload > 0 ? 100.0 * r->stddev / r->workload : 0.0);
-	if (r->idle_pct >= 0)
-		printf("%-16s %.1f%%\n", "idle", r->idle_pct);
-}
-
-static int exit_status(enum wis_status st)
+int bench_cli_exit(enum bench_status st)
 {
 	if (interrupted)
 		return 128 + interrupted;
 	switch (st) {
-	case WIS_OK:
+	case BENCH_OK:
 		return EXIT_OK;
-	case WIS_UNSUPPORTED:
+	case BENCH_UNSUPPORTED:
 		return EXIT_UNSUPPORTED;
 	default:
 		return EXIT_FAILED;
 	}
 }
 
-static int run_one(struct wis_config *cfg, const struct bench_opts *o,
-		   const struct wis_json_context *ctx)
+static const struct bench_type *default_type(void)
 {
-	struct wis_result r;
-	enum wis_status st;
-	int ret;
+	for (const struct bench_type *const *t = bench_types; *t; t++)
+		if ((*t)->cli_alias)
+			return *t;
+	BUG("no benchmark answers to its choices' names");
+}
 
-	if (!o->json) {
-		printf("%s: %s\n", cfg->test->name, cfg->test->desc);
-		printf("%u %s, %s, ASLR %s; %g s of %g s samples after %g s warm-up\n",
-		       cfg->nr_tasks, task_noun(cfg->nr_tasks, cfg->mode),
-		       cfg->affinity ? "bound to CPUs" : "unbound",
-		       ctx->aslr_disabled ? "off" : "on",
-		       cfg->duration_s, cfg->interval_s, cfg->warmup_s);
-		if (cfg->test->partner)
-			printf("each task has a partner task on its CPU\n");
-		cfg->on_sample = print_sample;
-		cfg->on_phase = print_phase;
-		cfg->arg = cfg;
+static void add_option(struct cli *c, char opt, const char *long_opt,
+		       bool has_arg, int row, int choice)
+{
+	struct option_map m = { .row = row, .choice = choice };
+	int val;
+
+	BUG_ON(c->nr_map + 1 >= MAX_OPTIONS);
+	c->map[c->nr_map] = m;
+	if (opt) {
+		BUG_ON((unsigned char)opt >= 128 || opt == 'h');
+		size_t n = strlen(c->optstring);
+
+		c->by_short[(unsigned char)opt] = m;
+		c->optstring[n++] = opt;
+		if (has_arg)
+			c->optstring[n++] = ':';
+		c->optstring[n] = '\0';
+		val = opt;
+	} else {
+		val = OPT_FIRST + (int)c->nr_map;
+	}
+	c->nr_map++;
+	if (long_opt)
+		c->longopts[c->nr_long++] = (struct option){
+			long_opt, has_arg ? required_argument : no_argument, NULL, val,
+		};
+}
+
+/* getopt_long's tables from the type's: its rows, their choices' flags, --json, -h. */
+static void build_options(struct cli *c)
+{
+	const struct bench_type *t = c->t;
+
+	memset(c->by_short, 0xff, sizeof(c->by_short));
+	strcpy(c->optstring, ":h");
+	for (size_t i = 0; i < t->nr_params; i++) {
+		const struct bench_param *p = &t->params[i];
+
+		if (p->opt || p->long_opt)
+			add_option(c, p->opt, p->long_opt, p->type != BENCH_BOOL,
+				   (int)i, -1);
+		if (p->type != BENCH_ENUM)
+			continue;
+		for (size_t k = 0, n = bench_param_nr_choices(p); k < n; k++) {
+			struct bench_choice ch;
+
+			bench_param_choice(p, k, &ch);
+			if (ch.opt || ch.long_opt)
+				add_option(c, ch.opt, ch.long_opt, false, (int)i, (int)k);
+		}
+	}
+	c->longopts[c->nr_long++] = (struct option){ "json", no_argument, NULL, OPT_JSON };
+	c->longopts[c->nr_long++] = (struct option){ "help", no_argument, NULL, 'h' };
+	c->longopts[c->nr_long] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+static void set_who(struct cli *c)
+{
+	if (c->t->cli_alias)
+		snprintf(c->who, sizeof(c->who), "bench");
+	else
+		fmt_marked(c->who, sizeof(c->who), "bench: %s", c->t->name);
+}
+
+static void print_help(const struct bench_type *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	bench_cli_help(t, &sb);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+}
+
+static void list_benchmarks(void)
+{
+	const struct bench_type *def = default_type();
+	int row = -1;
+
+	for (size_t i = 0; i < def->nr_params; i++)
+		if (!strcmp(def->params[i].key, def->cli_alias))
+			row = (int)i;
+	printf("%s tests (perfbot bench TEST --help for options):\n", def->name);
+	for (size_t i = 0, n = bench_param_nr_choices(&def->params[row]); i < n; i++) {
+		struct bench_choice ch;
+
+		bench_param_choice(&def->params[row], i, &ch);
+		if (!(ch.flags & BENCH_CHOICE_HIDDEN))
+			printf("  %-18s %s\n", ch.name, ch.help);
+	}
+	printf("\nother benchmarks (perfbot bench NAME --help):\n");
+	for (const struct bench_type *const *t = bench_types; *t; t++)
+		if (bench_type_cli_named(*t))
+			printf("  %-18s %s\n", (*t)->name, (*t)->desc);
+}
+
+static int unknown_test(const char *name)
+{
+	const char *near = bench_cli_suggest(name);
+
+	if (near)
+		return cmd_usage_error("bench", "unknown test '%s' (did you mean '%s'?)",
+				       name, near);
+	return cmd_usage_error("bench", "unknown test '%s' ('perfbot bench' lists them)",
+			       name);
+}
+
+/*
+ * Parse argv by c->t's options into *a.  Returns 0, -1 after printing
+ * the help (-h), or EXIT_USAGE after the message; *given counts options.
+ */
+static int parse_options(struct cli *c, struct bench_args *a, int argc,
+			 char **argv, bool *json, int *given)
+{
+	char msg[BENCH_MSG_MAX];
+	int ch;
+
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, c->optstring, c->longopts, NULL)) != -1) {
+		struct option_map m;
+		enum bench_param_status st;
+
+		switch (ch) {
+		case 'h':
+			print_help(c->t);
+			return -1;
+		case ':':
+			return cmd_usage_error(c->who, "option '%s' needs a value",
+					       argv[optind - 1]);
+		case '?':
+			return cmd_usage_error(c->who, "unknown option '%s'",
+					       argv[optind - 1]);
+		case OPT_JSON:
+			*json = true;
+			++*given;
+			continue;
+		}
+		m = ch >= OPT_FIRST ? c->map[ch - OPT_FIRST] : c->by_short[ch];
+		BUG_ON(m.row < 0);
+		++*given;
+		if (m.choice >= 0) {
+			struct bench_choice choice;
+
+			st = bench_args_set_choice(a, m.row, (size_t)m.choice,
+						   argv[optind - 1]);
+			if (st == BENCH_PARAM_OK)
+				continue;
+			bench_param_choice(&c->t->params[m.row], (size_t)m.choice,
+					   &choice);
+			bench_param_message(a, m.row, choice.name, st, true, msg,
+					    sizeof(msg));
+			return cmd_usage_error(c->who, "%s", msg);
+		}
+		if (c->t->params[m.row].type == BENCH_BOOL) {
+			bench_args_flag(a, m.row, argv[optind - 1]);
+			continue;
+		}
+		st = bench_args_set(a, m.row, optarg);
+		if (st != BENCH_PARAM_OK) {
+			bench_param_message(a, m.row, optarg, st, true, msg, sizeof(msg));
+			return cmd_usage_error(c->who, "%s", msg);
+		}
+		a->v[m.row].opt = argv[optind - 1];
+	}
+	return 0;
+}
+
+/* ---- a benchmark without a front end of its own ------------------------ */
+
+static json_t *param_json(const struct bench_args *a, size_t i)
+{
+	const struct bench_param *p = &a->type->params[i];
+	const union bench_value *v = &a->v[i].v;
+
+	switch (p->type) {
+	case BENCH_DURATION:
+		return json_real(v->s);
+	case BENCH_ENUM:
+		return json_string(bench_args_choice_name(a, (int)i));
+	case BENCH_BOOL:
+		return json_boolean(v->on);
+	default:
+		return json_integer((json_int_t)v->n);
+	}
+}
+
+static json_t *generic_json(const struct bench_args *a, const struct bench_result *r)
+{
+	json_t *o = json_pack("{s:s, s:s, s:I, s:{}, s:s, s:b, s:{}}",
+			      "perfbot_version", PERFBOT_VERSION,
+			      "benchmark", a->type->name,
+			      "cpus_online", (json_int_t)a->ncpus,
+			      "parameters",
+			      "status", bench_status_name(r->status),
+			      "incomplete", r->status == BENCH_INCOMPLETE,
+			      "stats");
+	json_t *params = o ? json_object_get(o, "parameters") : NULL;
+	json_t *stats = o ? json_object_get(o, "stats") : NULL;
+
+	if (!o || json_object_set_new(o, "reason", r->status == BENCH_OK ? json_null()
+							     : json_string(r->why)))
+		goto fail;
+	for (size_t i = 0; i < a->type->nr_params; i++)
+		if (json_object_set_new(params, a->type->params[i].key, param_json(a, i)))
+			goto fail;
+	for (size_t i = 0; i < r->nr_stats; i++)
+		if (json_object_set_new(stats, r->stats[i].decl->name,
+					json_real(r->stats[i].value)))
+			goto fail;
+	return o;
+fail:
+	json_decref(o);
+	return NULL;
+}
+
+static int generic_run(const struct bench_type *t, const struct bench_args *a,
+		       bool json)
+{
+	struct bench_run run = { .args = a, .stop = &interrupted };
+	struct bench_result r;
+	int ret = bench_cli_start();
+
+	if (ret)
+		return ret;
+	if (!json) {
+		printf("%s: %s\n", t->name, t->desc);
 		fflush(stdout);
 	}
-	st = wis_run(cfg, &r);
-	if (o->json) {
-		ret = cmd_print_json("bench", wis_result_json(cfg, &r, ctx));
+	bench_type_run(t, &run, &r);
+	if (json) {
+		ret = cmd_print_json("bench", generic_json(a, &r));
 	} else {
-		print_result(cfg, &r);
-		ret = 0;
+		printf("status: %s", bench_status_name(r.status));
+		if (r.status != BENCH_OK)
+			printf(" (%s)", r.why);
+		putchar('\n');
+		for (size_t i = 0; i < r.nr_stats; i++)
+			printf("%-16s %.6g %s\n", r.stats[i].decl->name,
+			       r.stats[i].value, r.stats[i].decl->unit);
 	}
-	if (st == WIS_UNSUPPORTED || st == WIS_ERROR || st == WIS_FAILED)
-		fprintf(stderr, "perfbot: bench: %s: %s%s\n", cfg->test->name,
-			st == WIS_UNSUPPORTED ? "unsupported: " : "", r.why);
-	wis_result_release(&r);
-	return ret ? EXIT_FAILED : exit_status(st);
+	if (r.status != BENCH_OK && r.status != BENCH_INCOMPLETE)
+		fprintf(stderr, "perfbot: bench: %s: %s%s\n", t->name,
+			r.status == BENCH_UNSUPPORTED ? "unsupported: " : "", r.why);
+	ret = ret ? EXIT_FAILED : bench_cli_exit(r.status);
+	bench_result_release(&r);
+	return ret;
 }
 
-/* ---- the sweep --------------------------------------------------------- */
+/* ---- the command ----------------------------------------------------------- */
 
-static void print_sweep(const struct wis_sweep_row *rows, size_t n, bool csv)
+static const struct bench_cli *front_end_of(const struct bench_type *t)
 {
-	static const char *const col[2] = { "processes", "threads" };
-
-	if (csv)
-		printf("tasks,processes,processes_idle,threads,threads_idle,linear\n");
-	else
-		printf("%5s %14s %14s %14s %14s %14s\n", "tasks", "processes",
-		       "processes_idle", "threads", "threads_idle", "linear");
-	for (size_t i = 0; i < n; i++) {
-		const struct wis_sweep_row *row = &rows[i];
-
-		printf(csv ? "%u" : "%5u", row->tasks);
-		for (int m = 0; m < 2; m++) {
-			if (!row->have[m])
-				printf(csv ? ",," : " %14s %14s", "-", "-");
-			else if (csv)
-				printf(",%.0f,%.2f", row->ops[m], row->idle[m]);
-			else
-				printf(" %14.0f %14.2f", row->ops[m], row->idle[m]);
-		}
-		printf(csv ? ",%.0f\n" : " %14.0f\n", row->linear);
-	}
-	/* CSV stays pure CSV on stdout; the derived figure goes to stderr */
-	for (int m = 0; m < 2; m++) {
-		double s = wis_sweep_scalability(rows, n, (enum wis_mode)m);
-
-		if (!isnan(s))
-			fprintf(csv ? stderr : stdout, "scalability %-9s %.3f (at %u tasks)\n",
-				col[m], s, rows[n - 1].tasks);
-	}
-}
-
-static int run_sweep(struct wis_config *cfg, const struct bench_opts *o,
-		     bool both_modes, const struct wis_json_context *ctx)
-{
-	struct wis_sweep_row *rows = calloc(o->max_tasks, sizeof(*rows));
-	enum wis_status st = WIS_OK;
-	char why[WIS_WHY_MAX + 64] = "";
-	size_t n = 0;
-	int ret = 0;
-
-	if (!rows) {
-		fprintf(stderr, "perfbot: bench: out of memory\n");
-		return EXIT_FAILED;
-	}
-	for (unsigned tasks = 1; tasks <= o->max_tasks && st == WIS_OK; tasks++) {
-		struct wis_sweep_row *row = &rows[n++];
-
-		row->tasks = tasks;
-		for (int m = 0; m < 2 && st == WIS_OK; m++) {
-			struct wis_config c = *cfg;
-			struct wis_result r;
-
-			if (!both_modes && (enum wis_mode)m != cfg->mode)
-				continue;
-			c.mode = (enum wis_mode)m;
-			c.nr_tasks = tasks;
-			st = wis_run(&c, &r);
-			if (st == WIS_OK) {
-				row->have[m] = true;
-				row->ops[m] = r.workload;
-				row->idle[m] = r.idle_pct;
-				fprintf(stderr, "sweep: %s %u %s: %.0f ops/s\n",
-					cfg->test->name, tasks,
-					task_noun(tasks, c.mode), r.workload);
-			} else {
-				snprintf(why, sizeof(why), "%u %s: %s", tasks,
-					 task_noun(tasks, c.mode), r.why);
-			}
-			wis_result_release(&r);
-		}
-		if (st != WIS_OK && !row->have[0] && !row->have[1])
-			n--;	/* nothing measured at this count */
-	}
-	wis_sweep_linear(rows, n);
-	if (o->json)
-		ret = cmd_print_json("bench", wis_sweep_json(cfg, rows, n, st, why, ctx));
-	else if (n)
-		print_sweep(rows, n, o->csv);
-	if (st != WIS_OK)
-		fprintf(stderr, "perfbot: bench: sweep %s: %s%s\n",
-			wis_status_name(st),
-			st == WIS_UNSUPPORTED ? "unsupported: " : "", why);
-	free(rows);
-	return ret ? EXIT_FAILED : exit_status(st);
+	for (const struct bench_cli *const *f = front_ends; *f; f++)
+		if (!strcmp((*f)->type, t->name))
+			return *f;
+	return NULL;
 }
 
 int cmd_bench(int argc, char **argv)
 {
-	struct bench_opts o = {
-		.warmup_s = 5, .duration_s = 10, .interval_s = 1,
-		.affinity = true,
-	};
-	struct wis_config cfg = { .nr_tasks = 1 };
-	struct wis_json_context ctx = { .version = PERFBOT_VERSION };
-	bool both_modes = false;
-	const struct bench_entry *b = argc > 1 ? bench_find(argv[1]) : NULL;
-	int ret;
+	/* `perfbot bench NAME ...`, or options first and the name among them */
+	const char *name = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+	struct cli *c = calloc(1, sizeof(*c));
+	const struct bench_cli *fe;
+	char msg[BENCH_MSG_MAX];
+	struct bench_args a;
+	size_t choice = 0;
+	bool json = false;
+	int row = -1, given = 0, ret;
 
-	/* hackbench and netperf have options of their own */
-	if (b && b->kind == BENCH_HACKBENCH)
-		return cmd_bench_hackbench(argc - 1, argv + 1);
-	if (b && b->kind == BENCH_NETPERF)
-		return cmd_bench_netperf(argc - 1, argv + 1);
-	ret = parse_args(argc, argv, &o);
-
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
-	if (!o.test_name) {
-		if (o.sweep || o.json || o.tasks || o.mode)
-			return usage_error("options given but no test; 'perfbot bench' lists them");
-		list_tests();
-		return EXIT_OK;
+	if (!c)
+		return cmd_failure("bench", "out of memory");
+	c->t = name ? bench_cli_find(name, &row, &choice) : default_type();
+	if (!c->t) {
+		ret = unknown_test(name);
+		goto out;
 	}
-	ret = validate(&o, &cfg, &both_modes);
-	if (ret)
-		return ret;
+	set_who(c);
+	build_options(c);
+	bench_args_init(&a, c->t, online_cpus(), false);
+	ret = parse_options(c, &a, argc, argv, &json, &given);
+	if (ret) {
+		ret = ret < 0 ? EXIT_OK : ret;
+		goto out;
+	}
+	if (!name && optind < argc) {
+		/* the name after options: will-it-scale's tests take them first */
+		const struct bench_type *t = bench_cli_find(argv[optind], &row, &choice);
 
-	ctx.aslr_disabled = disable_aslr();
-	ctx.cpus_online = online_cpus();
-	ret = cmd_lifetime_start("bench");
-	if (ret)
-		return ret;
-	interrupt_install();
-	if (o.sweep)
-		return run_sweep(&cfg, &o, both_modes, &ctx);
-	return run_one(&cfg, &o, &ctx);
+		if (t && t != c->t) {
+			ret = cmd_usage_error("bench", "options of %s go after its name: perfbot bench %s [options]",
+					      argv[optind], argv[optind]);
+			goto out;
+		}
+		if (!t) {
+			ret = unknown_test(argv[optind]);
+			goto out;
+		}
+		name = argv[optind];
+	}
+	if (name)
+		optind++;	/* the name itself, wherever getopt moved it */
+	if (optind < argc) {
+		ret = cmd_usage_error(c->who, "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!name) {
+		if (given)
+			ret = cmd_usage_error("bench", "options given but no test; 'perfbot bench' lists them");
+		else
+			list_benchmarks();
+		goto out;
+	}
+	if (row >= 0 && bench_args_set(&a, row, name) != BENCH_PARAM_OK)
+		BUG("%s: the choice it was found by does not parse", name);
+	if (bench_args_check(&a, true, &row, msg, sizeof(msg))) {
+		ret = cmd_usage_error(c->who, "%s", msg);
+		goto out;
+	}
+	fe = front_end_of(c->t);
+	ret = fe && fe->check ? fe->check(&a, json) : 0;
+	if (!ret)
+		ret = fe ? fe->run(c->t, &a, json) : generic_run(c->t, &a, json);
+out:
+	free(c);
+	return ret;
 }

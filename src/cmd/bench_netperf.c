@@ -1,9 +1,13 @@
 /*
- * bench_netperf.c - perfbot bench netperf: the built-in netperf over
- * loopback (src/bench/netperf.h; docs/netperf.md).
+ * bench_netperf.c - the front end of `perfbot bench netperf`: the header,
+ * the per-client table and LKP's stats, and the JSON (docs/netperf.md).
+ * Options and checks are cmd/bench.c's, from the table (bench_cli.h,
+ * bench/netperf_type.h).
  */
 #define _GNU_SOURCE
 #include "bench/netperf.h"
+#include "bench/netperf_type.h"
+#include "cmd/bench_cli.h"
 #include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
 #include "util/cpus.h"
@@ -11,7 +15,6 @@
 #include "util/parse.h"
 #include "version.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -20,207 +23,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-static const char netperf_usage[] =
-	"usage: perfbot bench netperf -t TEST [-n CLIENTS|N%%] [-l TIME] [-4|-6]\n"
-	"                             [-m SIZE] [-M SIZE] [--timeout TIME] [--json]\n"
-	"\n"
-	"A netperf client and server over loopback (127.0.0.1 or ::1), no external\n"
-	"netperf: CLIENTS concurrent client/server pairs, measured together.\n"
-	"\n"
-	"  -t, --test TEST        the test, below (required)\n"
-	"  -n, --clients N|N%%     client/server pairs: N, or N%% of the online CPUs\n"
-	"                         rounded down, at least 1 (LKP's nr_threads;\n"
-	"                         default 1; at most %d)\n"
-	"  -l, --length TIME      the measured window (default 10s; LKP uses 300s)\n"
-	"  -4, --ipv4             over 127.0.0.1 (the default)\n"
-	"  -6, --ipv6             over ::1\n"
-	"  -m, --send-size SIZE   streams: bytes per send (default 16384; UDP_STREAM\n"
-	"                         1024); RR tests: the request size (default 1)\n"
-	"  -M, --recv-size SIZE   streams: bytes per receive (default 131072; UDP_STREAM\n"
-	"                         65536); RR tests: the response size (default 1)\n"
-	"      --timeout TIME     kill the run and fail after this long, setup\n"
-	"                         included (default: length x 2 + 30 s)\n"
-	"      --json             print the result as one JSON object (docs/netperf.md)\n"
-	"  -h, --help             show this help\n"
-	"\n"
-	"Tests:\n"
-	"  TCP_STREAM        client sends, Throughput = what the server received\n"
-	"  TCP_MAERTS        server sends, Throughput = what the client received\n"
-	"  TCP_RR            one request, one response per transaction\n"
-	"  TCP_CRR           connect, request, response, close per transaction\n"
-	"  UDP_STREAM        client sends datagrams: Throughput = sent,\n"
-	"                    ThroughputRecv = received by the server\n"
-	"  UDP_RR            one datagram each way per transaction\n"
-	"  SCTP_STREAM       as TCP_STREAM over one-to-one SCTP\n"
-	"  SCTP_RR           as TCP_RR over one-to-one SCTP\n"
-	"  SCTP_STREAM_MANY  as SCTP_STREAM over a one-to-many (SOCK_SEQPACKET) socket\n"
-	"\n"
-	"TIME is seconds, or a number with ms, s, m or h.  SIZE is bytes, or a\n"
-	"number with K (1024), M (2^20), k (1000) or m (10^6), as netperf's -m.\n"
-	"Stats are LKP's: Throughput_Mbps (mean per client, 10^6 bits/s) and\n"
-	"Throughput_total_Mbps (sum over clients), _tps for the RR tests.\n"
-	"Exit status: 0 done, 1 the run failed, 2 bad usage, 77 the test is\n"
-	"unsupported here (no SCTP, no ::1), 128+signal when interrupted (what was\n"
-	"measured is printed first).\n";
-
-struct netperf_opts {
-	const char *test, *clients, *length, *send_size, *recv_size, *timeout;
-	bool v4, v6, json;
-};
-
-#define usage_error(...) cmd_usage_error("bench: netperf", __VA_ARGS__)
-
-static int parse_args(int argc, char **argv, struct netperf_opts *o)
-{
-	enum { OPT_TIMEOUT = 256, OPT_JSON };
-	static const struct option longopts[] = {
-		{ "test", required_argument, NULL, 't' },
-		{ "clients", required_argument, NULL, 'n' },
-		{ "length", required_argument, NULL, 'l' },
-		{ "ipv4", no_argument, NULL, '4' },
-		{ "ipv6", no_argument, NULL, '6' },
-		{ "send-size", required_argument, NULL, 'm' },
-		{ "recv-size", required_argument, NULL, 'M' },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":t:n:l:46m:M:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			o->test = optarg;
-			break;
-		case 'n':
-			o->clients = optarg;
-			break;
-		case 'l':
-			o->length = optarg;
-			break;
-		case '4':
-			o->v4 = true;
-			break;
-		case '6':
-			o->v6 = true;
-			break;
-		case 'm':
-			o->send_size = optarg;
-			break;
-		case 'M':
-			o->recv_size = optarg;
-			break;
-		case OPT_TIMEOUT:
-			o->timeout = optarg;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case 'h':
-			printf(netperf_usage, NETPERF_MAX_CLIENTS);
-			return -1;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
-	return 0;
-}
-
-static int parse_time(const char *what, const char *arg, double *out)
-{
-	if (cmd_parse_duration("bench: netperf", what, arg, out))
-		return EXIT_USAGE;
-	if (!(*out > 0))
-		return usage_error("invalid %s '%s': must be above 0", what, arg);
-	return 0;
-}
-
-static int parse_size(const char *what, const char *arg, size_t *out)
-{
-	switch (netperf_parse_size(arg, out)) {
-	case PARSE_OK:
-		return 0;
-	case PARSE_TOO_SMALL:
-		return usage_error("invalid %s '%s': must be at least 1 byte", what, arg);
-	case PARSE_TOO_LARGE:
-		return usage_error("invalid %s '%s': at most %u bytes", what, arg,
-				   NETPERF_MAX_SIZE);
-	default:
-		return usage_error("invalid %s '%s': expected bytes, or a number with K, M, k or m",
-				   what, arg);
-	}
-}
-
-/* Everything that can be checked before anything starts. */
-static int validate(const struct netperf_opts *o, struct netperf_config *cfg)
-{
-	char why[256];
-
-	if (!o->test)
-		return usage_error("no test: -t TEST is required ('perfbot bench netperf --help' lists them)");
-	if (!netperf_test_parse(o->test, &cfg->test)) {
-		const char *near = netperf_test_suggest(o->test);
-
-		if (near)
-			return usage_error("unknown test '%s' (did you mean '%s'?)",
-					   o->test, near);
-		return usage_error("unknown test '%s' ('perfbot bench netperf --help' lists them)",
-				   o->test);
-	}
-	if (o->clients) {
-		switch (parse_task_count(o->clients, online_cpus(),
-					 NETPERF_MAX_CLIENTS, &cfg->clients)) {
-		case PARSE_OK:
-			break;
-		case PARSE_TOO_LARGE:
-			return usage_error("-n %s is more than %d clients", o->clients,
-					   NETPERF_MAX_CLIENTS);
-		case PARSE_TOO_SMALL:
-			return usage_error("invalid client count '%s': must be at least 1 (or a percentage above 0%%)",
-					   o->clients);
-		default:
-			return usage_error("invalid client count '%s': expected N or N%%",
-					   o->clients);
-		}
-	}
-	if (o->length && parse_time("length", o->length, &cfg->duration_s))
-		return EXIT_USAGE;
-	if (o->timeout && parse_time("timeout", o->timeout, &cfg->timeout_s))
-		return EXIT_USAGE;
-	if (o->v4 && o->v6)
-		return usage_error("-4 and -6 do not go together");
-	cfg->family = o->v6 ? AF_INET6 : AF_INET;
-	if (o->send_size && parse_size("send size", o->send_size, &cfg->send_size))
-		return EXIT_USAGE;
-	if (o->recv_size && parse_size("receive size", o->recv_size, &cfg->recv_size))
-		return EXIT_USAGE;
-	if (netperf_config_check(cfg, why, sizeof(why)))
-		return usage_error("%s", why);
-	cfg->stop = &interrupted;
-	return 0;
-}
-
-static int exit_status(enum netperf_status st)
-{
-	if (interrupted)
-		return 128 + interrupted;
-	switch (st) {
-	case NETPERF_OK:
-		return EXIT_OK;
-	case NETPERF_UNSUPPORTED:
-		return EXIT_UNSUPPORTED;
-	default:
-		return EXIT_FAILED;
-	}
-}
 
 static const char *family_name(int family)
 {
@@ -359,36 +161,58 @@ fail_owned:
 	return NULL;
 }
 
-int cmd_bench_netperf(int argc, char **argv)
+static enum bench_status from_netperf(enum netperf_status st)
 {
-	struct netperf_opts o = { 0 };
+	switch (st) {
+	case NETPERF_OK:
+		return BENCH_OK;
+	case NETPERF_INCOMPLETE:
+		return BENCH_INCOMPLETE;
+	case NETPERF_UNSUPPORTED:
+		return BENCH_UNSUPPORTED;
+	case NETPERF_FAILED:
+		return BENCH_FAILED;
+	default:
+		return BENCH_ERROR;
+	}
+}
+
+static int run(const struct bench_type *t, const struct bench_args *a, bool json)
+{
 	struct netperf_config cfg;
-	struct netperf_result r;
-	enum netperf_status st;
-	int ret = parse_args(argc, argv, &o);
+	struct bench_run run = { .args = a, .stop = &interrupted };
+	struct bench_result res;
+	const struct netperf_result *r;
+	int ret;
 
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
-	netperf_config_init(&cfg);
-	ret = validate(&o, &cfg);
+	netperf_config_from_args(a, &cfg);
+	ret = bench_cli_start();
 	if (ret)
 		return ret;
-	ret = cmd_lifetime_start("bench");
-	if (ret)
-		return ret;
-
-	interrupt_install();
-	if (!o.json)
+	if (!json)
 		print_header(&cfg);
-	st = netperf_run(&cfg, &r);
-	if (o.json)
-		ret = cmd_print_json("bench: netperf", result_json(&cfg, &r));
+	bench_type_run(t, &run, &res);
+	r = res.detail;
+	if (!r) {
+		fprintf(stderr, "perfbot: bench: netperf: %s\n", res.why);
+		bench_result_release(&res);
+		return EXIT_FAILED;
+	}
+	if (json)
+		ret = cmd_print_json("bench: netperf", result_json(&cfg, r));
 	else
-		print_result(&r);
-	if (st == NETPERF_UNSUPPORTED || st == NETPERF_ERROR || st == NETPERF_FAILED)
+		print_result(r);
+	if (r->status == NETPERF_UNSUPPORTED || r->status == NETPERF_ERROR ||
+	    r->status == NETPERF_FAILED)
 		fprintf(stderr, "perfbot: bench: netperf: %s: %s%s\n",
 			netperf_test_name(cfg.test),
-			st == NETPERF_UNSUPPORTED ? "unsupported: " : "", r.why);
-	netperf_result_release(&r);
-	return ret ? EXIT_FAILED : exit_status(st);
+			r->status == NETPERF_UNSUPPORTED ? "unsupported: " : "", r->why);
+	ret = ret ? EXIT_FAILED : bench_cli_exit(from_netperf(r->status));
+	bench_result_release(&res);
+	return ret;
 }
+
+const struct bench_cli bench_cli_netperf = {
+	.type = "netperf",
+	.run = run,
+};

@@ -20,9 +20,6 @@ enum perfbot_exit {
 extern char **perfbot_argv;
 
 int cmd_bench(int argc, char **argv);
-/* perfbot bench hackbench|netperf ...: argv[0] is the benchmark's name */
-int cmd_bench_hackbench(int argc, char **argv);
-int cmd_bench_netperf(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -3,6 +3,7 @@
  * monitors, into the result store.
  */
 #define _GNU_SOURCE
+#include "bench/bench.h"
 #include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
 #include "job/job.h"
@@ -52,10 +53,12 @@ static const char run_usage[] =
 	"      --dry-run         print what would run; run and store nothing\n"
 	"  -h, --help            show this help\n"
 	"\n"
-	"Exit status: 0 every run complete, 1 a run failed (it is stored as\n"
-	"failed and the next one goes on) or the store failed, 2 bad usage or a\n"
-	"bad job file, 128+signal when interrupted (the partial run is stored\n"
-	"as incomplete).\n";
+	"Exit status: 0 every run complete (or unsupported here, and not all),\n"
+	"1 a run failed (it is stored as failed and the next one goes on) or the\n"
+	"store failed, 2 bad usage or a bad job file, 77 every run was\n"
+	"unsupported here (stored as unsupported, with the reason; not a\n"
+	"failure), 128+signal when interrupted (the partial run is stored as\n"
+	"incomplete).\n";
 
 struct run_opts {
 	const char *job_path;
@@ -164,7 +167,7 @@ static void format_left(double secs, char *buf, size_t len)
 static double estimate_run_s(const struct atomic_job *j)
 {
 	/* measurement plus the warm-up and start-up a run adds */
-	double rt = j->runtime_s > 0 ? j->runtime_s : 10;
+	double rt = j->runtime_s > 0 ? j->runtime_s : BENCH_DEFAULT_RUNTIME_S;
 
 	return rt * 1.5 + 0.5;
 }
@@ -194,6 +197,12 @@ static void print_run(int64_t id, const struct run_record *r)
 	const double *v = kpi ? statmap_get(&r->stats, kpi) : NULL;
 	const char *why = strmap_get(&r->env, "last_state.reason");
 
+	if (r->status == RUN_UNSUPPORTED) {
+		printf("run %" PRId64 ": %s unsupported here: %s\n", id, r->job,
+		       why ? why : "?");
+		fflush(stdout);
+		return;
+	}
 	printf("run %" PRId64 ": %s %s", id, r->job, run_status_name(r->status));
 	if (v)
 		printf("  %s %.6g", kpi, *v);
@@ -223,7 +232,7 @@ int cmd_run(int argc, char **argv)
 	const char *db;
 	char *sha = NULL, *worktree = NULL, *cache = NULL;
 	char label[256], err[512];
-	size_t nr = 0, total_runs = 0, done = 0;
+	size_t nr = 0, total_runs = 0, done = 0, unsupported = 0;
 	bool any_failed = false;
 	double t0;
 	int ret = parse_args(argc, argv, &o);
@@ -336,14 +345,18 @@ int cmd_run(int argc, char **argv)
 			}
 			print_run(id, &rec);
 			any_failed |= rec.status == RUN_FAILED;
+			unsupported += rec.status == RUN_UNSUPPORTED;
 			run_record_release(&rec);
 			done++;
 		}
 	}
+	/* a run that cannot run here is no failure; only all of them is news */
 	if (interrupted)
 		ret = 128 + interrupted;
+	else if (any_failed)
+		ret = EXIT_FAILED;
 	else
-		ret = any_failed ? EXIT_FAILED : EXIT_OK;
+		ret = done && unsupported == done ? EXIT_UNSUPPORTED : EXIT_OK;
 out:
 	if (worktree) {
 		git_worktree_remove(o.repo, worktree);

@@ -98,6 +98,11 @@ static const struct generic *find_generic(const char *key)
 	return NULL;
 }
 
+bool job_generic_key(const char *key)
+{
+	return find_generic(key) != NULL;
+}
+
 static int fail(struct loader *l, const struct ynode *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -82,6 +82,10 @@ struct atomic_job {
 int job_load(const char *path, char *const *overrides, size_t nr_overrides,
 	     struct atomic_job **jobs, size_t *nr, struct job_error *err);
 
+/* A key the job layer knows itself (the generic keys above), not a
+ * benchmark parameter. */
+bool job_generic_key(const char *key);
+
 const struct job_param *atomic_job_param(const struct atomic_job *j,
 					 const char *key);
 void atomic_job_release(struct atomic_job *j);

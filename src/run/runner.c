@@ -3,18 +3,12 @@
  */
 #define _GNU_SOURCE
 #include "run/runner.h"
-#include "bench/exec.h"
-#include "bench/hackbench.h"
-#include "bench/netperf.h"
-#include "bench/parsers.h"
-#include "bench/wis.h"
-#include "bench/wis_params.h"
+#include "bench/bench.h"
 #include "monitor/monitor.h"
 #include "run/env.h"
 #include "util/cpus.h"
-#include "util/fsutil.h"
-#include "util/parse.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 
 #include <errno.h>
@@ -30,35 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_RUNTIME_S 10.0
 #define DEFAULT_INTERVAL_S 1.0
-#define EXEC_OUTPUT_MAX (64u << 20)
-
-const char *const runner_testcases[] = {
-	"will-it-scale", "hackbench", "netperf", "exec", NULL,
-};
 
 /* ---- parameters ---------------------------------------------------------- */
 
-/* Keys of the job itself, not of its benchmark (job.h's generic keys). */
-static bool generic_key(const char *key)
-{
-	static const char *const keys[] = {
-		"suite", "testcase", "category", "runtime", "repeat",
-		"interval", "timeout", "monitors", "packages", "build", "exec",
-		"cpufreq_governor", "ucode", "kconfig", "compiler", "rootfs",
-		"kpi", NULL,
-	};
-
-	for (const char *const *k = keys; *k; k++)
-		if (!strcmp(*k, key))
-			return true;
-	return false;
-}
-
 static double runtime_of(const struct atomic_job *j)
 {
-	return j->runtime_s > 0 ? j->runtime_s : DEFAULT_RUNTIME_S;
+	return j->runtime_s > 0 ? j->runtime_s : BENCH_DEFAULT_RUNTIME_S;
 }
 
 double runner_timeout(const struct atomic_job *j)
@@ -88,16 +60,28 @@ static int param_error(struct job_error *err, const struct atomic_job *j,
 			n = 0;
 	}
 	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+	vfmt_marked(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
 
-static int unknown_param(struct job_error *err, const struct atomic_job *j,
-			 const struct job_param *p, const char *const *names)
+static bool has_job_keys(const struct bench_type *t)
 {
-	const char *near = suggest_nearest(p->key, names);
+	for (size_t i = 0; i < t->nr_params; i++)
+		if (!(t->params[i].flags & (BENCH_CLI_ONLY | BENCH_GENERIC)))
+			return true;
+	return false;
+}
 
+static int unknown_param(struct job_error *err, const struct atomic_job *j,
+			 const struct bench_type *t, const struct job_param *p)
+{
+	const char *near = bench_param_suggest(t, p->key);
+
+	if (!near && !has_job_keys(t))
+		return param_error(err, j, p, "%s jobs take no parameter '%s'%s%s",
+				   t->name, p->key, t->param_hint ? ": " : "",
+				   t->param_hint ? t->param_hint : "");
 	if (near)
 		return param_error(err, j, p,
 				   "unknown parameter '%s' for %s (did you mean '%s'?)",
@@ -106,85 +90,73 @@ static int unknown_param(struct job_error *err, const struct atomic_job *j,
 			   j->testcase);
 }
 
-static const char *const hackbench_names[] = {
-	"nr_threads", "mode", "ipc", "iterations", "loops", "datasize", NULL,
-};
-static const char *const netperf_names[] = {
-	"nr_threads", "test", "ip", "send_size", "cluster", NULL,
-};
-
-/* Apply every benchmark parameter of j to the benchmark's config. */
-static int apply_wis(const struct atomic_job *j, struct wis_config *cfg,
-		     struct job_error *err)
+static int unknown_testcase(struct job_error *err, const struct atomic_job *j)
 {
-	unsigned ncpus = online_cpus();
+	const char *near = bench_type_suggest(j->testcase);
+	struct strbuf names = STRBUF_INIT;
+	int ret;
 
-	for (size_t i = 0; i < j->nr_params; i++) {
-		const struct job_param *p = &j->params[i];
-
-		if (generic_key(p->key))
-			continue;
-		switch (wis_set_param(cfg, p->key, p->value, ncpus)) {
-		case WIS_PARAM_OK:
-			break;
-		case WIS_PARAM_UNKNOWN:
-			return unknown_param(err, j, p, wis_param_names);
-		default:
-			return param_error(err, j, p, "invalid %s '%s': expected %s",
-					   p->key, p->value, wis_param_expects(p->key));
-		}
-	}
-	if (!cfg->test)
-		return param_error(err, j, NULL, "will-it-scale needs a 'test' parameter");
-	return 0;
+	if (near)
+		return param_error(err, j, NULL,
+				   "unknown testcase '%s' (did you mean '%s'?)",
+				   j->testcase, near);
+	for (const struct bench_type *const *t = bench_types; *t; t++)
+		strbuf_addf(&names, "%s%s", t == bench_types ? "" : t[1] ? ", " : " and ",
+			    (*t)->name);
+	ret = param_error(err, j, NULL, "unknown testcase '%s': perfbot runs %s",
+			  j->testcase, names.buf);
+	strbuf_release(&names);
+	return ret;
 }
 
-static int apply_hackbench(const struct atomic_job *j,
-			   struct hackbench_config *cfg, struct job_error *err)
+/*
+ * The job's parameters through the benchmark's table into *a: every
+ * benchmark parameter by the one validator, the generic keys the table
+ * takes (runtime, timeout) from the job, then the checks of the rows
+ * against each other.  0, or -EINVAL with the position and message.
+ */
+static int args_from_job(const struct atomic_job *j, const struct bench_type *t,
+			 struct bench_args *a, struct job_error *err)
 {
-	unsigned ncpus = online_cpus();
+	char msg[BENCH_MSG_MAX];
+	int row;
 
+	bench_args_init(a, t, online_cpus(), true);
 	for (size_t i = 0; i < j->nr_params; i++) {
 		const struct job_param *p = &j->params[i];
+		enum bench_param_status st;
 
-		if (generic_key(p->key))
+		if (job_generic_key(p->key))
 			continue;
-		switch (hackbench_set_param(cfg, p->key, p->value, ncpus)) {
-		case HACKBENCH_PARAM_OK:
-			break;
-		case HACKBENCH_PARAM_UNKNOWN:
-			return unknown_param(err, j, p, hackbench_names);
-		default:
-			return param_error(err, j, p, "invalid %s '%s': expected %s",
-					   p->key, p->value,
-					   hackbench_param_expects(p->key));
+		row = bench_param_find(t, p->key);
+		if (row < 0)
+			return unknown_param(err, j, t, p);
+		st = bench_args_set(a, row, p->value);
+		if (st != BENCH_PARAM_OK) {
+			bench_param_message(a, row, p->value, st, false, msg,
+					    sizeof(msg));
+			return param_error(err, j, p, "%s", msg);
 		}
+		a->v[row].line = p->line;
+		a->v[row].column = p->column;
 	}
-	return 0;
-}
+	for (size_t i = 0; i < t->nr_params; i++) {
+		const char *key = t->params[i].key;
 
-static int apply_netperf(const struct atomic_job *j, struct netperf_config *cfg,
-			 struct job_error *err)
-{
-	unsigned ncpus = online_cpus();
-	char why[256];
-
-	for (size_t i = 0; i < j->nr_params; i++) {
-		const struct job_param *p = &j->params[i];
-		enum netperf_param_err e;
-
-		if (generic_key(p->key))
+		if (!(t->params[i].flags & BENCH_GENERIC))
 			continue;
-		e = netperf_set_param(cfg, p->key, p->value, ncpus);
-		if (e == NETPERF_PARAM_UNKNOWN)
-			return unknown_param(err, j, p, netperf_names);
-		if (e != NETPERF_PARAM_OK)
-			return param_error(err, j, p, "invalid %s '%s': %s", p->key,
-					   p->value, netperf_param_strerror(e));
+		if (!strcmp(key, "runtime"))
+			bench_args_set_seconds(a, (int)i, runtime_of(j));
+		else if (!strcmp(key, "timeout"))
+			bench_args_set_seconds(a, (int)i, runner_timeout(j));
+		else if (!strcmp(key, "interval") && j->interval_s > 0)
+			bench_args_set_seconds(a, (int)i, j->interval_s);
 	}
-	cfg->duration_s = runtime_of(j);
-	if (netperf_config_check(cfg, why, sizeof(why)))
-		return param_error(err, j, NULL, "netperf: %s", why);
+	if (bench_args_check(a, false, &row, msg, sizeof(msg)))
+		return param_error(err, j,
+				   row >= 0 ? atomic_job_param(j, t->params[row].key)
+					    : NULL,
+				   "%s", msg);
 	return 0;
 }
 
@@ -207,47 +179,16 @@ static int check_monitors(const struct atomic_job *j, struct job_error *err)
 
 int runner_check_job(const struct atomic_job *j, struct job_error *err)
 {
+	const struct bench_type *t;
+	struct bench_args a;
 	int ret = check_monitors(j, err);
 
 	if (ret)
 		return ret;
-	if (!strcmp(j->testcase, "will-it-scale")) {
-		struct wis_config cfg = { .nr_tasks = 1 };
-
-		return apply_wis(j, &cfg, err);
-	}
-	if (!strcmp(j->testcase, "hackbench")) {
-		struct hackbench_config cfg;
-
-		hackbench_config_init(&cfg);
-		return apply_hackbench(j, &cfg, err);
-	}
-	if (!strcmp(j->testcase, "netperf")) {
-		struct netperf_config cfg;
-
-		netperf_config_init(&cfg);
-		return apply_netperf(j, &cfg, err);
-	}
-	if (j->exec.argv) {
-		/* the parse kind was checked, with its position, by job_load() */
-		for (size_t i = 0; i < j->nr_params; i++)
-			if (!generic_key(j->params[i].key))
-				return param_error(err, j, &j->params[i],
-						   "exec jobs take no parameter '%s': pass it in cmd",
-						   j->params[i].key);
-		return 0;
-	}
-	{
-		const char *near = suggest_nearest(j->testcase, runner_testcases);
-
-		if (near)
-			return param_error(err, j, NULL,
-					   "unknown testcase '%s' (did you mean '%s'?)",
-					   j->testcase, near);
-		return param_error(err, j, NULL,
-				   "unknown testcase '%s': perfbot runs will-it-scale, hackbench, netperf and exec",
-				   j->testcase);
-	}
+	t = bench_type_find(j->testcase, j->exec.argv != NULL);
+	if (!t)
+		return unknown_testcase(err, j);
+	return args_from_job(j, t, &a, err);
 }
 
 /* ---- one run -------------------------------------------------------------- */
@@ -311,179 +252,59 @@ static void window_close(struct run_ctx *c)
 	c->window_open = false;
 }
 
-static void add_stat(struct run_ctx *c, const char *name, double v)
-{
-	statmap_addf(&c->rec->stats, v, "%s.%s", c->rec->testcase, name);
-}
-
-static void wis_phase(const char *phase, void *arg)
+static void on_phase(const char *phase, void *arg)
 {
 	if (!strcmp(phase, "measure"))
 		window_open(arg);
 }
 
-static enum run_status run_wis(struct run_ctx *c, struct job_error *jerr)
+/*
+ * The benchmark's result into the record: its declared stats with their
+ * meta (unit, direction, KPI -- unless the job names its own KPI), the
+ * stats it named itself, its environment entries and the reason.
+ */
+static int record_result(struct run_ctx *c, const struct bench_result *res)
 {
-	struct wis_config cfg = {
-		.nr_tasks = 1, .affinity = true, .interval_s = 1,
-		.stop = c->opts->stop, .on_phase = wis_phase, .arg = c,
-	};
-	struct wis_result r;
-	enum wis_status st;
+	struct run_record *rec = c->rec;
+	int err = 0;
 
-	cfg.duration_s = runtime_of(c->j);
-	/* upstream warms up 5 s; a short job cannot afford that much */
-	cfg.warmup_s = fmin(5, cfg.duration_s / 2);
-	if (cfg.duration_s < cfg.interval_s)
-		cfg.interval_s = cfg.duration_s;
-	if (apply_wis(c->j, &cfg, jerr))
-		return RUN_FAILED;
-	strmap_setf(&c->rec->env, "resolved.nr_task", "%u", cfg.nr_tasks);
-	strmap_setf(&c->rec->env, "resolved.warmup_s", "%g", cfg.warmup_s);
-	st = wis_run(&cfg, &r);
-	window_close(c);
-	if (r.nr_samples && (st == WIS_OK || st == WIS_INCOMPLETE)) {
-		add_stat(c, cfg.mode == WIS_THREAD ? "per_thread_ops"
-						   : "per_process_ops", r.per_task);
-		add_stat(c, "workload", r.workload);
-	}
-	if (st != WIS_OK)
-		strmap_set(&c->rec->env, "last_state.reason", r.why);
-	wis_result_release(&r);
-	return st == WIS_OK ? RUN_COMPLETE
-			    : st == WIS_INCOMPLETE ? RUN_INCOMPLETE : RUN_FAILED;
-}
+	for (size_t i = 0; i < res->nr_stats; i++) {
+		const struct bench_stat_decl *d = res->stats[i].decl;
+		struct strbuf name = STRBUF_INIT;
 
-static enum run_status run_hackbench(struct run_ctx *c, struct job_error *jerr)
-{
-	struct hackbench_config cfg;
-	struct hackbench_result *r = calloc(1, sizeof(*r));
-	enum run_status status;
-	enum hackbench_status st;
+		strbuf_addf(&name, "%s.%s", rec->testcase, d->name);
+		err |= strbuf_error(&name);
+		err |= statmap_add(&rec->stats, name.buf, res->stats[i].value);
+		err |= stat_meta_set(&rec->meta, name.buf, d->unit, d->better,
+				     d->kpi && !c->j->kpi);
+		strbuf_release(&name);
+	}
+	for (size_t i = 0; i < res->extra.n; i++)
+		err |= statmap_add(&rec->stats, res->extra.v[i].name,
+				   res->extra.v[i].value);
+	for (size_t i = 0; i < res->env.n; i++)
+		err |= strmap_set(&rec->env, res->env.v[i].key, res->env.v[i].value);
+	if (res->status != BENCH_OK) {
+		/* the reason may quote a command's output: made storable (store.h) */
+		char *q = quote_line(res->why);
 
-	if (!r)
-		return RUN_FAILED;
-	hackbench_config_init(&cfg);
-	cfg.timeout_s = runner_timeout(c->j);
-	cfg.stop = c->opts->stop;
-	if (apply_hackbench(c->j, &cfg, jerr)) {
-		free(r);
-		return RUN_FAILED;
-	}
-	strmap_setf(&c->rec->env, "resolved.groups", "%u", cfg.groups);
-	strmap_setf(&c->rec->env, "resolved.loops", "%lu", cfg.loops);
-	window_open(c);
-	st = hackbench_run(&cfg, r);
-	window_close(c);
-	if (r->nr_times) {
-		add_stat(c, "throughput", r->throughput);
-		add_stat(c, "time", r->mean_s);
-	}
-	if (st != HACKBENCH_OK)
-		strmap_set(&c->rec->env, "last_state.reason", r->why);
-	status = st == HACKBENCH_OK ? RUN_COMPLETE
-				    : st == HACKBENCH_INCOMPLETE ? RUN_INCOMPLETE
-								  : RUN_FAILED;
-	free(r);
-	return status;
-}
-
-static enum run_status run_netperf(struct run_ctx *c, struct job_error *jerr)
-{
-	struct netperf_config cfg;
-	struct netperf_result r;
-	struct netperf_stat stats[NETPERF_MAX_STATS];
-	enum netperf_status st;
-	size_t n;
-
-	netperf_config_init(&cfg);
-	if (apply_netperf(c->j, &cfg, jerr))
-		return RUN_FAILED;
-	cfg.timeout_s = runner_timeout(c->j);
-	cfg.stop = c->opts->stop;
-	strmap_setf(&c->rec->env, "resolved.clients", "%u", cfg.clients);
-	window_open(c);
-	st = netperf_run(&cfg, &r);
-	window_close(c);
-	n = netperf_result_stats(&r, stats, NETPERF_MAX_STATS);
-	for (size_t i = 0; i < n; i++)
-		add_stat(c, stats[i].name, stats[i].value);
-	if (st != NETPERF_OK)
-		strmap_set(&c->rec->env, "last_state.reason", r.why);
-	netperf_result_release(&r);
-	return st == NETPERF_OK ? RUN_COMPLETE
-				: st == NETPERF_INCOMPLETE ? RUN_INCOMPLETE : RUN_FAILED;
-}
-
-static enum run_status run_exec(struct run_ctx *c)
-{
-	const struct atomic_job *j = c->j;
-	struct exec_opts eo = {
-		.timeout_s = runner_timeout(j), .stop = c->opts->stop,
-		.capture_max = EXEC_OUTPUT_MAX,
-	};
-	enum run_status status = RUN_FAILED;
-	char why[512] = "";
-	struct exec_run r = { 0 };
-	int err;
-
-	eo.cwd = c->opts->src_dir;	/* a repository's benchmark runs in its checkout */
-	if (c->opts->src_dir)
-		setenv("PERFBOT_SRC", c->opts->src_dir, 1);
-	window_open(c);
-	err = exec_run_once(j->exec.argv, &eo, &r);
-	window_close(c);
-	if (c->opts->src_dir)
-		unsetenv("PERFBOT_SRC");
-	if (err) {
-		snprintf(why, sizeof(why), "cannot run '%s': %s", j->exec.argv[0],
-			 strerror(-err));
-		goto out;
-	}
-	if (r.outcome == EXEC_STOPPED) {
-		status = RUN_INCOMPLETE;
-		snprintf(why, sizeof(why), "stopped");
-		goto out;
-	}
-	if (r.outcome == EXEC_TIMED_OUT) {
-		snprintf(why, sizeof(why), "timed out after %g s", eo.timeout_s);
-		goto out;
-	}
-	if (r.outcome == EXEC_OUTPUT_LIMIT) {
-		snprintf(why, sizeof(why),
-			 "output exceeds %u MiB: the command was killed there",
-			 EXEC_OUTPUT_MAX >> 20);
-		goto out;
-	}
-	if (!exec_run_ok(&r)) {
-		if (WIFSIGNALED(r.status))
-			snprintf(why, sizeof(why), "killed by signal %d (%s)",
-				 WTERMSIG(r.status), strsignal(WTERMSIG(r.status)));
-		else
-			snprintf(why, sizeof(why), "exit status %d",
-				 WEXITSTATUS(r.status));
-		goto out;
-	}
-	if (exec_parse_output(j->exec.parse ? j->exec.parse : "time", r.output,
-			      r.output_len, &j->exec.paths, c->rec->testcase,
-			      &c->rec->stats, why, sizeof(why)))
-		goto out;
-	if (why[0]) {
-		/* stats with names the store refuses were dropped: say so */
-		strmap_set(&c->rec->env, "parse.dropped", why);
-		why[0] = '\0';
-	}
-	status = RUN_COMPLETE;
-out:
-	if (why[0]) {
-		/* the reason may quote the output: made storable (store.h) */
-		char *q = quote_line(why);
-
-		strmap_set(&c->rec->env, "last_state.reason", q ? q : "?");
+		err |= strmap_set(&rec->env, "last_state.reason", q ? q : "?");
 		free(q);
 	}
-	exec_run_release(&r);
-	return status;
+	return err ? -ENOMEM : 0;
+}
+
+/* The job's own `kpi:` is the KPI, in meta too (after statmap_finish()). */
+static int mark_job_kpi(struct run_record *rec, const char *kpi)
+{
+	const struct stat_meta *m;
+
+	if (!kpi || !statmap_get(&rec->stats, kpi))
+		return 0;
+	m = stat_meta_find(&rec->meta, kpi);
+	if (m)
+		return stat_meta_set(&rec->meta, kpi, m->unit, m->better, true);
+	return stat_meta_set(&rec->meta, kpi, "", stat_rule_better(kpi), true);
 }
 
 /* Identity, environment and what the job records as given. */
@@ -525,13 +346,33 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 	};
 	struct cpufreq_saved *saved = NULL;
 	const char *governor = strmap_get(&j->recorded, "cpufreq_governor");
+	const struct bench_type *t = bench_type_find(j->testcase, j->exec.argv != NULL);
+	struct bench_command cmd = {
+		.argv = j->exec.argv, .parse = j->exec.parse,
+		.paths = &j->exec.paths, .cwd = opts->src_dir,
+	};
+	struct bench_run run = {
+		.stop = opts->stop, .on_phase = on_phase, .arg = &c,
+		.testcase = j->testcase,
+	};
 	struct job_error jerr = { 0 };
+	struct bench_result res;
+	struct bench_args args;
 	enum run_status status;
 	struct timespec wall;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	*err = '\0';
+	/* what runner_check_job() said already, for a caller that did not ask */
+	if (check_monitors(j, &jerr) ||
+	    (!t ? unknown_testcase(&jerr, j) : args_from_job(j, t, &args, &jerr))) {
+		str_copy_marked(err, errlen, jerr.msg);
+		return -EINVAL;
+	}
+	run.args = &args;
+	if (t->flags & BENCH_TYPE_EXEC)
+		run.command = &cmd;
 	ret = fill_identity(&c);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");
@@ -563,26 +404,34 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 	getrusage(RUSAGE_CHILDREN, &c.ru_before);
 	c.t_start = mono_now();
 
-	if (!strcmp(j->testcase, "will-it-scale"))
-		status = run_wis(&c, &jerr);
-	else if (!strcmp(j->testcase, "hackbench"))
-		status = run_hackbench(&c, &jerr);
-	else if (!strcmp(j->testcase, "netperf"))
-		status = run_netperf(&c, &jerr);
-	else
-		status = run_exec(&c);
+	/* a repository's benchmark runs in its checkout and finds it here */
+	if (opts->src_dir)
+		setenv("PERFBOT_SRC", opts->src_dir, 1);
+	bench_type_run(t, &run, &res);
+	window_close(&c);
+	if (opts->src_dir)
+		unsetenv("PERFBOT_SRC");
 	out->duration_s = mono_now() - c.t_start;
-	if (jerr.msg[0]) {
-		snprintf(err, errlen, "%s", jerr.msg);
-		ret = -EINVAL;
+	status = bench_run_status(res.status);
+	ret = record_result(&c, &res);
+	bench_result_release(&res);
+	if (ret) {
+		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	out->status = status;
-	add_stat(&c, "exit_fail", status == RUN_FAILED);
+	/* both failure stats in every run, so a comparison can count them;
+	 * an unsupported run is not a failure */
+	statmap_addf(&out->stats, status == RUN_FAILED, "%s.exit_fail", j->testcase);
 	statmap_add(&out->stats, "last_state.is_incomplete_run",
 		    status == RUN_INCOMPLETE);
 	statmap_finish(&out->stats);
 	strmap_sort(&out->params);
+	if (mark_job_kpi(out, j->kpi)) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+		goto fail;
+	}
 	ret = 0;
 	goto out;
 fail:

@@ -4,12 +4,17 @@
  * (docs/design.md §2).  The runner does not store the record: the command that
  * called it hands it to the store.
  *
- * Benchmarks: the built-ins (will-it-scale, hackbench, netperf) through
- * their libraries, or `exec:` -- an external command whose stdout is
- * parsed into stats (bench/parsers.h) and whose process group is killed
- * at its timeout.  A benchmark that crashes, fails or times out gives a
+ * Benchmarks: the testcase names a struct bench_type (bench/bench.h), or
+ * the job's `exec:` key selects exec's; the job's parameters go through
+ * the type's table (the one validator), and the runner calls run() with
+ * the monitors opening at its "measure" phase.  The stats the type
+ * declares are recorded with their unit, direction and KPI flag
+ * (run_record.meta); the job's `kpi:` overrides which is the KPI.
+ * Statuses: a benchmark that crashes, fails or times out gives a
  * RUN_FAILED record with `<testcase>.exit_fail: 1`; a stop request gives
- * RUN_INCOMPLETE with `last_state.is_incomplete_run: 1`.  Both failure
+ * RUN_INCOMPLETE with `last_state.is_incomplete_run: 1`; one that cannot
+ * run on this machine RUN_UNSUPPORTED with both at 0 -- not a failure.
+ * Every status but complete has env `last_state.reason`.  Both failure
  * stats are recorded (0 or 1) in every run, so a comparison can count.
  *
  * Threading: one run at a time, from the main thread (the benchmarks'
@@ -33,17 +38,16 @@ struct runner_opts {
 	volatile sig_atomic_t *stop;	/* may be NULL */
 };
 
-/* The testcases the runner knows, NULL-terminated. */
-extern const char *const runner_testcases[];
-
 /*
  * Check that `j` can run: a known testcase, every benchmark parameter
- * known to it with a valid value, known monitors.  0, or -EINVAL with the
- * bad parameter's position and a message in err.
+ * known to its table with a valid value, the values together, known
+ * monitors.  0, or -EINVAL with the bad parameter's position (none for a
+ * -s override: "<command line>: -s KEY=VALUE: ...") and a message in err.
  */
 int runner_check_job(const struct atomic_job *j, struct job_error *err);
 
-/* The timeout of one run: the job's, else 2 x runtime + 60 s. */
+/* The timeout of one run: the job's, else 2 x runtime + 60 s (runtime:
+ * the job's, else BENCH_DEFAULT_RUNTIME_S). */
 double runner_timeout(const struct atomic_job *j);
 
 /*

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "bench/hackbench.h"
+#include "bench/hackbench_type.h"
 #include "util/timeutil.h"
 
 #include <dirent.h>
@@ -28,9 +29,50 @@
 
 /* ---- LKP's parameters --------------------------------------------------- */
 
+/*
+ * A job's parameters as the runner applies them: through hackbench's
+ * table (bench/hackbench_type.h), then checked together, then the
+ * engine's configuration.  A refused value changes nothing.
+ */
+struct job_params {
+	struct bench_args a;
+	struct hackbench_config cfg;
+};
+
+/* What the row checks across values refuse: more than 2^20 tasks. */
+#define REFUSED_TOGETHER ((enum bench_param_status)-1)
+
+static void job_init(struct job_params *j, unsigned ncpus)
+{
+	bench_args_init(&j->a, &bench_type_hackbench, ncpus, true);
+	hackbench_config_from_args(&j->a, &j->cfg);
+}
+
+static enum bench_param_status set_param(struct job_params *j, const char *key,
+					 const char *value)
+{
+	struct bench_args b = j->a;
+	enum bench_param_status st;
+	char msg[BENCH_MSG_MAX];
+	int row = bench_param_find(&bench_type_hackbench, key);
+
+	if (row < 0)
+		return BENCH_PARAM_UNKNOWN;
+	st = bench_args_set(&b, row, value);
+	if (st != BENCH_PARAM_OK)
+		return st;
+	if (bench_args_check(&b, false, &row, msg, sizeof(msg))) {
+		assert_int_equal(row, HB_P_NR_THREADS);	/* it names the culprit */
+		return REFUSED_TOGETHER;
+	}
+	j->a = b;
+	hackbench_config_from_args(&j->a, &j->cfg);
+	return BENCH_PARAM_OK;
+}
+
 static void nr_threads_on_cpus(void **state)
 {
-	struct hackbench_config cfg;
+	struct job_params j;
 	static const struct {
 		const char *value;
 		unsigned ncpus, groups;
@@ -51,109 +93,113 @@ static void nr_threads_on_cpus(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		hackbench_config_init(&cfg);
-		assert_int_equal(hackbench_set_param(&cfg, "nr_threads", cases[i].value,
-						     cases[i].ncpus),
-				 HACKBENCH_PARAM_OK);
-		assert_int_equal(cfg.groups, cases[i].groups);
-		assert_int_equal(cfg.loops, cases[i].loops);
+		job_init(&j, cases[i].ncpus);
+		assert_int_equal(set_param(&j, "nr_threads", cases[i].value),
+				 BENCH_PARAM_OK);
+		assert_int_equal(j.cfg.groups, cases[i].groups);
+		assert_int_equal(j.cfg.loops, cases[i].loops);
 		/* LKP leaves hackbench's 20 fds: "40 file descriptors each" */
-		assert_int_equal(cfg.fds, 20);
-		assert_null(hackbench_config_invalid(&cfg));
+		assert_int_equal(j.cfg.fds, 20);
+		assert_null(hackbench_config_invalid(&j.cfg));
 	}
 }
 
 static void loops_param_wins(void **state)
 {
-	struct hackbench_config cfg;
+	struct job_params j;
 
 	(void)state;
 	/* given before nr_threads: kept */
-	hackbench_config_init(&cfg);
-	assert_int_equal(hackbench_set_param(&cfg, "loops", "777", 8), HACKBENCH_PARAM_OK);
-	assert_int_equal(hackbench_set_param(&cfg, "nr_threads", "4", 8), HACKBENCH_PARAM_OK);
-	assert_int_equal(cfg.groups, 4);
-	assert_int_equal(cfg.loops, 777);
+	job_init(&j, 8);
+	assert_int_equal(set_param(&j, "loops", "777"), BENCH_PARAM_OK);
+	assert_int_equal(set_param(&j, "nr_threads", "4"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.groups, 4);
+	assert_int_equal(j.cfg.loops, 777);
 	/* given after: replaces the derived value */
-	hackbench_config_init(&cfg);
-	assert_int_equal(hackbench_set_param(&cfg, "nr_threads", "4", 8), HACKBENCH_PARAM_OK);
-	assert_int_equal(cfg.loops, 60000);
-	assert_int_equal(hackbench_set_param(&cfg, "loops", "5", 8), HACKBENCH_PARAM_OK);
-	assert_int_equal(cfg.loops, 5);
+	job_init(&j, 8);
+	assert_int_equal(set_param(&j, "nr_threads", "4"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.loops, 60000);
+	assert_int_equal(set_param(&j, "loops", "5"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.loops, 5);
 }
 
 static void mode_ipc_iterations(void **state)
 {
-	struct hackbench_config cfg;
+	struct job_params j;
 
 	(void)state;
-	hackbench_config_init(&cfg);
-	assert_false(cfg.threads);
-	assert_false(cfg.pipe);
-	assert_string_equal(hackbench_mode_name(&cfg), "process");
-	assert_string_equal(hackbench_ipc_name(&cfg), "socket");
-	assert_int_equal(hackbench_set_param(&cfg, "mode", "threads", 2), HACKBENCH_PARAM_OK);
-	assert_true(cfg.threads);
-	assert_string_equal(hackbench_mode_name(&cfg), "threads");
-	assert_int_equal(hackbench_set_param(&cfg, "mode", "process", 2), HACKBENCH_PARAM_OK);
-	assert_false(cfg.threads);
-	assert_int_equal(hackbench_set_param(&cfg, "mode", "thread", 2), HACKBENCH_PARAM_OK);
-	assert_true(cfg.threads);
-	assert_int_equal(hackbench_set_param(&cfg, "mode", "processes", 2), HACKBENCH_PARAM_OK);
-	assert_false(cfg.threads);
-	assert_int_equal(hackbench_set_param(&cfg, "ipc", "pipe", 2), HACKBENCH_PARAM_OK);
-	assert_true(cfg.pipe);
-	assert_string_equal(hackbench_ipc_name(&cfg), "pipe");
-	assert_int_equal(hackbench_set_param(&cfg, "ipc", "socket", 2), HACKBENCH_PARAM_OK);
-	assert_false(cfg.pipe);
-	assert_int_equal(hackbench_set_param(&cfg, "iterations", "10", 2), HACKBENCH_PARAM_OK);
-	assert_int_equal(cfg.iterations, 10);
-	assert_int_equal(hackbench_set_param(&cfg, "datasize", "4096", 2), HACKBENCH_PARAM_OK);
-	assert_int_equal(cfg.bytes, 4096);
+	job_init(&j, 2);
+	assert_false(j.cfg.threads);
+	assert_false(j.cfg.pipe);
+	assert_string_equal(hackbench_mode_name(&j.cfg), "process");
+	assert_string_equal(hackbench_ipc_name(&j.cfg), "socket");
+	assert_int_equal(set_param(&j, "mode", "threads"), BENCH_PARAM_OK);
+	assert_true(j.cfg.threads);
+	assert_string_equal(hackbench_mode_name(&j.cfg), "threads");
+	assert_int_equal(set_param(&j, "mode", "process"), BENCH_PARAM_OK);
+	assert_false(j.cfg.threads);
+	assert_int_equal(set_param(&j, "mode", "thread"), BENCH_PARAM_OK);
+	assert_true(j.cfg.threads);
+	assert_int_equal(set_param(&j, "mode", "processes"), BENCH_PARAM_OK);
+	assert_false(j.cfg.threads);
+	assert_int_equal(set_param(&j, "ipc", "pipe"), BENCH_PARAM_OK);
+	assert_true(j.cfg.pipe);
+	assert_string_equal(hackbench_ipc_name(&j.cfg), "pipe");
+	assert_int_equal(set_param(&j, "ipc", "socket"), BENCH_PARAM_OK);
+	assert_false(j.cfg.pipe);
+	assert_int_equal(set_param(&j, "iterations", "10"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.iterations, 10);
+	assert_int_equal(set_param(&j, "datasize", "4096"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.bytes, 4096);
 }
 
 static void bad_params(void **state)
 {
-	struct hackbench_config cfg, before;
+	struct job_params j, before;
 	static const struct {
 		const char *key, *value;
-		enum hackbench_param want;
+		enum bench_param_status want;
 	} cases[] = {
-		{ "nr_threads", "0", HACKBENCH_PARAM_TOO_SMALL },
-		{ "nr_threads", "0%", HACKBENCH_PARAM_TOO_SMALL },
-		{ "nr_threads", "-2", HACKBENCH_PARAM_TOO_SMALL },
-		{ "nr_threads", "65537", HACKBENCH_PARAM_TOO_LARGE },
-		{ "nr_threads", "30000", HACKBENCH_PARAM_TOO_LARGE },	/* > 2^20 tasks */
-		{ "nr_threads", "many", HACKBENCH_PARAM_SYNTAX },
-		{ "nr_threads", "", HACKBENCH_PARAM_SYNTAX },
-		{ "mode", "fork", HACKBENCH_PARAM_SYNTAX },
-		{ "mode", "", HACKBENCH_PARAM_SYNTAX },
-		{ "ipc", "tcp", HACKBENCH_PARAM_SYNTAX },
-		{ "ipc", "Pipe", HACKBENCH_PARAM_SYNTAX },
-		{ "iterations", "0", HACKBENCH_PARAM_TOO_SMALL },
-		{ "iterations", "1001", HACKBENCH_PARAM_TOO_LARGE },
-		{ "iterations", "2x", HACKBENCH_PARAM_SYNTAX },
-		{ "loops", "0", HACKBENCH_PARAM_TOO_SMALL },
-		{ "loops", "1000000001", HACKBENCH_PARAM_TOO_LARGE },
-		{ "datasize", "0", HACKBENCH_PARAM_TOO_SMALL },
-		{ "datasize", "16777217", HACKBENCH_PARAM_TOO_LARGE },
-		{ "runtime", "300", HACKBENCH_PARAM_UNKNOWN },
-		{ "groups", "3", HACKBENCH_PARAM_UNKNOWN },
+		{ "nr_threads", "0", BENCH_PARAM_TOO_SMALL },
+		{ "nr_threads", "0%", BENCH_PARAM_TOO_SMALL },
+		{ "nr_threads", "-2", BENCH_PARAM_TOO_SMALL },
+		{ "nr_threads", "65537", BENCH_PARAM_TOO_LARGE },
+		{ "nr_threads", "30000", REFUSED_TOGETHER },	/* > 2^20 tasks */
+		{ "nr_threads", "many", BENCH_PARAM_SYNTAX },
+		{ "nr_threads", "", BENCH_PARAM_SYNTAX },
+		{ "mode", "fork", BENCH_PARAM_BAD_CHOICE },
+		{ "mode", "", BENCH_PARAM_BAD_CHOICE },
+		{ "ipc", "tcp", BENCH_PARAM_BAD_CHOICE },
+		{ "ipc", "Pipe", BENCH_PARAM_BAD_CHOICE },
+		{ "iterations", "0", BENCH_PARAM_TOO_SMALL },
+		{ "iterations", "1001", BENCH_PARAM_TOO_LARGE },
+		{ "iterations", "2x", BENCH_PARAM_SYNTAX },
+		{ "loops", "0", BENCH_PARAM_TOO_SMALL },
+		{ "loops", "1000000001", BENCH_PARAM_TOO_LARGE },
+		{ "datasize", "0", BENCH_PARAM_TOO_SMALL },
+		{ "datasize", "16777217", BENCH_PARAM_TOO_LARGE },
+		{ "runtime", "300", BENCH_PARAM_UNKNOWN },
+		{ "groups", "3", BENCH_PARAM_UNKNOWN },
 	};
+	int row;
 
 	(void)state;
-	hackbench_config_init(&cfg);
-	before = cfg;
+	job_init(&j, 88);
+	before = j;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(hackbench_set_param(&cfg, cases[i].key,
-						     cases[i].value, 88),
+		assert_int_equal(set_param(&j, cases[i].key, cases[i].value),
 				 cases[i].want);
 		/* untouched on error */
-		assert_memory_equal(&cfg, &before, sizeof(cfg));
+		assert_memory_equal(&j, &before, sizeof(j));
 	}
-	assert_non_null(hackbench_param_expects("nr_threads"));
-	assert_non_null(hackbench_param_expects("ipc"));
-	assert_null(hackbench_param_expects("runtime"));
+	/* what each key takes, for the message naming a bad value */
+	row = bench_param_find(&bench_type_hackbench, "nr_threads");
+	assert_true(row >= 0);
+	assert_non_null(bench_type_hackbench.params[row].help);
+	row = bench_param_find(&bench_type_hackbench, "ipc");
+	assert_true(row >= 0);
+	assert_non_null(bench_type_hackbench.params[row].help);
+	assert_int_equal(bench_param_find(&bench_type_hackbench, "runtime"), -1);
 }
 
 /* ---- the throughput formula ------------------------------------------- */

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "bench/netperf.h"
+#include "bench/netperf_type.h"
 #include "util/parse.h"
 
 #include <errno.h>
@@ -79,35 +80,70 @@ static void test_defaults(void **state)
 	assert_int_equal(netperf_send_size(&cfg), 64);
 }
 
+/*
+ * A value of a netperf job parameter or option through the table, as the
+ * runner and `perfbot bench netperf` apply it: any row by its key (the
+ * generic runtime too), the job's spelling.  A refused value changes
+ * nothing.
+ */
+struct job_params {
+	struct bench_args a;
+	struct netperf_config cfg;
+};
+
+static void job_init(struct job_params *j, unsigned ncpus)
+{
+	bench_args_init(&j->a, &bench_type_netperf, ncpus, true);
+	netperf_config_from_args(&j->a, &j->cfg);
+}
+
+static enum bench_param_status set_param(struct job_params *j, const char *key,
+					 const char *value)
+{
+	enum bench_param_status st;
+
+	for (size_t i = 0; i < bench_type_netperf.nr_params; i++) {
+		if (strcmp(bench_type_netperf.params[i].key, key))
+			continue;
+		st = bench_args_set(&j->a, (int)i, value);
+		if (st == BENCH_PARAM_OK)
+			netperf_config_from_args(&j->a, &j->cfg);
+		return st;
+	}
+	return BENCH_PARAM_UNKNOWN;
+}
+
 static void test_sizes(void **state)
 {
-	size_t sz = 5;
+	struct job_params j;
 
 	(void)state;
-	assert_int_equal(netperf_parse_size("1", &sz), PARSE_OK);
-	assert_int_equal(sz, 1);
-	assert_int_equal(netperf_parse_size("16384", &sz), PARSE_OK);
-	assert_int_equal(sz, 16384);
+	job_init(&j, 2);
+	/* netperf's -m grammar, as the send_size row reads it */
+	assert_int_equal(set_param(&j, "send_size", "1"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.send_size, 1);
+	assert_int_equal(set_param(&j, "send_size", "16384"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.send_size, 16384);
 	/* netperf's convert(): K is 1024, k is 1000 */
-	assert_int_equal(netperf_parse_size("10K", &sz), PARSE_OK);
-	assert_int_equal(sz, 10240);
-	assert_int_equal(netperf_parse_size("10k", &sz), PARSE_OK);
-	assert_int_equal(sz, 10000);
-	assert_int_equal(netperf_parse_size("1M", &sz), PARSE_OK);
-	assert_int_equal(sz, 1 << 20);
-	assert_int_equal(netperf_parse_size("16M", &sz), PARSE_OK);
-	assert_int_equal(sz, NETPERF_MAX_SIZE);
-	sz = 5;
-	assert_int_equal(netperf_parse_size("0", &sz), PARSE_TOO_SMALL);
-	assert_int_equal(netperf_parse_size("-3", &sz), PARSE_TOO_SMALL);
-	assert_int_equal(netperf_parse_size("17M", &sz), PARSE_TOO_LARGE);
-	assert_int_equal(netperf_parse_size("99999999999999999999999", &sz),
-			 PARSE_TOO_LARGE);
-	assert_int_equal(netperf_parse_size("1KB", &sz), PARSE_SYNTAX);
-	assert_int_equal(netperf_parse_size("x", &sz), PARSE_SYNTAX);
-	assert_int_equal(netperf_parse_size("", &sz), PARSE_SYNTAX);
-	assert_int_equal(netperf_parse_size(" 1", &sz), PARSE_SYNTAX);
-	assert_int_equal(sz, 5);	/* untouched on error */
+	assert_int_equal(set_param(&j, "send_size", "10K"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.send_size, 10240);
+	assert_int_equal(set_param(&j, "send_size", "10k"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.send_size, 10000);
+	assert_int_equal(set_param(&j, "send_size", "1M"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.send_size, 1 << 20);
+	assert_int_equal(set_param(&j, "send_size", "16M"), BENCH_PARAM_OK);
+	assert_int_equal(j.cfg.send_size, NETPERF_MAX_SIZE);
+	assert_int_equal(set_param(&j, "send_size", "5"), BENCH_PARAM_OK);
+	assert_int_equal(set_param(&j, "send_size", "0"), BENCH_PARAM_TOO_SMALL);
+	assert_int_equal(set_param(&j, "send_size", "-3"), BENCH_PARAM_TOO_SMALL);
+	assert_int_equal(set_param(&j, "send_size", "17M"), BENCH_PARAM_TOO_LARGE);
+	assert_int_equal(set_param(&j, "send_size", "99999999999999999999999"),
+			 BENCH_PARAM_TOO_LARGE);
+	assert_int_equal(set_param(&j, "send_size", "1KB"), BENCH_PARAM_SYNTAX);
+	assert_int_equal(set_param(&j, "send_size", "x"), BENCH_PARAM_SYNTAX);
+	assert_int_equal(set_param(&j, "send_size", ""), BENCH_PARAM_SYNTAX);
+	assert_int_equal(set_param(&j, "send_size", " 1"), BENCH_PARAM_SYNTAX);
+	assert_int_equal(j.cfg.send_size, 5);	/* untouched on error */
 }
 
 static void test_config_check(void **state)
@@ -148,65 +184,55 @@ static void test_lkp_params(void **state)
 	static const struct { const char *pct; unsigned n2, n128; } counts[] = {
 		{ "1", 1, 1 }, { "50%", 1, 64 }, { "100%", 2, 128 }, { "200%", 4, 256 },
 	};
-	struct netperf_config cfg, before;
+	struct job_params j, j128, before;
+	char msg[BENCH_MSG_MAX];
 
 	(void)state;
-	netperf_config_init(&cfg);
+	job_init(&j, 2);
+	job_init(&j128, 128);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		assert_int_equal(netperf_set_param(&cfg, "nr_threads", counts[i].pct, 2),
-				 NETPERF_PARAM_OK);
-		assert_int_equal(cfg.clients, counts[i].n2);
-		assert_int_equal(netperf_set_param(&cfg, "nr_threads", counts[i].pct, 128),
-				 NETPERF_PARAM_OK);
-		assert_int_equal(cfg.clients, counts[i].n128);
+		assert_int_equal(set_param(&j, "nr_threads", counts[i].pct),
+				 BENCH_PARAM_OK);
+		assert_int_equal(j.cfg.clients, counts[i].n2);
+		assert_int_equal(set_param(&j128, "nr_threads", counts[i].pct),
+				 BENCH_PARAM_OK);
+		assert_int_equal(j128.cfg.clients, counts[i].n128);
 	}
-	assert_int_equal(netperf_set_param(&cfg, "test", "SCTP_STREAM", 128),
-			 NETPERF_PARAM_OK);
-	assert_int_equal(cfg.test, NETPERF_SCTP_STREAM);
-	assert_int_equal(netperf_set_param(&cfg, "runtime", "300s", 128),
-			 NETPERF_PARAM_OK);
-	assert_true(cfg.duration_s == 300);
-	assert_true(netperf_timeout(&cfg) == 630);
-	assert_int_equal(netperf_set_param(&cfg, "runtime", "300", 128),
-			 NETPERF_PARAM_OK);
-	assert_true(cfg.duration_s == 300);
-	assert_int_equal(netperf_set_param(&cfg, "ip", "ipv6", 128), NETPERF_PARAM_OK);
-	assert_int_equal(cfg.family, AF_INET6);
-	assert_int_equal(netperf_set_param(&cfg, "ip", "ipv4", 128), NETPERF_PARAM_OK);
-	assert_int_equal(cfg.family, AF_INET);
-	assert_int_equal(netperf_set_param(&cfg, "send_size", "10K", 128),
-			 NETPERF_PARAM_OK);
-	assert_int_equal(cfg.send_size, 10240);
-	assert_int_equal(netperf_set_param(&cfg, "cluster", "cs-localhost", 128),
-			 NETPERF_PARAM_OK);
+	assert_int_equal(set_param(&j128, "test", "SCTP_STREAM"), BENCH_PARAM_OK);
+	assert_int_equal(j128.cfg.test, NETPERF_SCTP_STREAM);
+	assert_int_equal(set_param(&j128, "runtime", "300s"), BENCH_PARAM_OK);
+	assert_true(j128.cfg.duration_s == 300);
+	assert_true(netperf_timeout(&j128.cfg) == 630);
+	assert_int_equal(set_param(&j128, "runtime", "300"), BENCH_PARAM_OK);
+	assert_true(j128.cfg.duration_s == 300);
+	assert_int_equal(set_param(&j128, "ip", "ipv6"), BENCH_PARAM_OK);
+	assert_int_equal(j128.cfg.family, AF_INET6);
+	assert_int_equal(set_param(&j128, "ip", "ipv4"), BENCH_PARAM_OK);
+	assert_int_equal(j128.cfg.family, AF_INET);
+	assert_int_equal(set_param(&j128, "send_size", "10K"), BENCH_PARAM_OK);
+	assert_int_equal(j128.cfg.send_size, 10240);
+	assert_int_equal(set_param(&j128, "cluster", "cs-localhost"), BENCH_PARAM_OK);
 
-	/* errors leave the config as it was and say which kind */
-	before = cfg;
-	assert_int_equal(netperf_set_param(&cfg, "nr_threads", "0", 128),
-			 NETPERF_PARAM_TOO_SMALL);
-	assert_int_equal(netperf_set_param(&cfg, "nr_threads", "lots", 128),
-			 NETPERF_PARAM_SYNTAX);
-	assert_int_equal(netperf_set_param(&cfg, "nr_threads", "5000", 128),
-			 NETPERF_PARAM_TOO_LARGE);
-	assert_int_equal(netperf_set_param(&cfg, "test", "TCP_STRAEM", 128),
-			 NETPERF_PARAM_BAD_TEST);
-	assert_int_equal(netperf_set_param(&cfg, "runtime", "0s", 128),
-			 NETPERF_PARAM_TOO_SMALL);
-	assert_int_equal(netperf_set_param(&cfg, "runtime", "soon", 128),
-			 NETPERF_PARAM_SYNTAX);
-	assert_int_equal(netperf_set_param(&cfg, "ip", "ipv5", 128),
-			 NETPERF_PARAM_BAD_IP);
-	assert_int_equal(netperf_set_param(&cfg, "send_size", "0", 128),
-			 NETPERF_PARAM_TOO_SMALL);
-	assert_int_equal(netperf_set_param(&cfg, "cluster", "cs-s1-a1-c1", 128),
-			 NETPERF_PARAM_BAD_CLUSTER);
-	assert_int_equal(netperf_set_param(&cfg, "cpufreq_governor", "performance", 128),
-			 NETPERF_PARAM_UNKNOWN);
-	assert_memory_equal(&cfg, &before, sizeof(cfg));
-	assert_string_equal(netperf_param_strerror(NETPERF_PARAM_UNKNOWN),
-			    "not a parameter of netperf");
-	assert_non_null(strstr(netperf_param_strerror(NETPERF_PARAM_BAD_CLUSTER),
-			       "cs-localhost"));
+	/* errors leave the parameters as they were and say which kind */
+	before = j128;
+	assert_int_equal(set_param(&j128, "nr_threads", "0"), BENCH_PARAM_TOO_SMALL);
+	assert_int_equal(set_param(&j128, "nr_threads", "lots"), BENCH_PARAM_SYNTAX);
+	assert_int_equal(set_param(&j128, "nr_threads", "5000"), BENCH_PARAM_TOO_LARGE);
+	assert_int_equal(set_param(&j128, "test", "TCP_STRAEM"), BENCH_PARAM_BAD_CHOICE);
+	assert_int_equal(set_param(&j128, "runtime", "0s"), BENCH_PARAM_TOO_SMALL);
+	assert_int_equal(set_param(&j128, "runtime", "soon"), BENCH_PARAM_SYNTAX);
+	assert_int_equal(set_param(&j128, "ip", "ipv5"), BENCH_PARAM_BAD_CHOICE);
+	assert_int_equal(set_param(&j128, "send_size", "0"), BENCH_PARAM_TOO_SMALL);
+	assert_int_equal(set_param(&j128, "cluster", "cs-s1-a1-c1"), BENCH_PARAM_BAD_CHOICE);
+	assert_int_equal(set_param(&j128, "cpufreq_governor", "performance"),
+			 BENCH_PARAM_UNKNOWN);
+	assert_memory_equal(&j128, &before, sizeof(j128));
+	bench_param_message(&j128.a, -1, "cpufreq_governor", BENCH_PARAM_UNKNOWN,
+			    false, msg, sizeof(msg));
+	assert_string_equal(msg, "unknown parameter 'cpufreq_governor' for netperf");
+	bench_param_message(&j128.a, NP_P_CLUSTER, "cs-s1-a1-c1",
+			    BENCH_PARAM_BAD_CHOICE, false, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "cs-localhost"));
 }
 
 static void fake_result(struct netperf_result *r, enum netperf_test test,

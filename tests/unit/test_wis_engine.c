@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "bench/bench.h"
+#include "bench/wis_type.h"
 #include "bench/wis.h"
 
 #include <dirent.h>

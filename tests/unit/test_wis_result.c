@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "bench/bench.h"
+#include "bench/wis_type.h"
 #include "bench/wis.h"
 #include "bench/wis_json.h"
 #include "bench/wis_sweep.h"

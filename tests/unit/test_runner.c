@@ -1,0 +1,508 @@
+/*
+ * Unit tests: run/runner -- one repeat of a job of each benchmark type
+ * into a record (status, the declared stats and their meta, the failure
+ * stats, the environment), a failing and a missing command, an
+ * unsupported benchmark, a stop, the job's own KPI, and runner_check_job's
+ * messages with positions and "did you mean" for every type.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "job/job.h"
+#include "record/record.h"
+#include "run/runner.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[4096];
+static unsigned nr_files;
+
+static int setup(void **state)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/perfbot-unit.XXXXXX", tmp ? tmp : "/tmp");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char path[4200];
+
+	(void)state;
+	for (unsigned i = 0; i < nr_files; i++) {
+		snprintf(path, sizeof(path), "%s/job%u.yaml", dir, i);
+		unlink(path);
+	}
+	return rmdir(dir);
+}
+
+static const char *write_job(const char *text)
+{
+	static char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/job%u.yaml", dir, nr_files++);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* The one atomic job of `text` (with -s overrides), checked or not. */
+static struct atomic_job *load1(const char *text, char *const *ov, size_t nov)
+{
+	struct atomic_job *jobs = NULL;
+	struct job_error err = { 0 };
+	size_t nr = 0;
+
+	if (job_load(write_job(text), ov, nov, &jobs, &nr, &err))
+		fail_msg("job_load: %s", err.msg);
+	assert_int_equal(nr, 1);
+	return jobs;
+}
+
+static volatile sig_atomic_t no_stop;
+
+/* Run `text` once without monitors; the record is the caller's. */
+static void run_job(const char *text, volatile sig_atomic_t *stop, bool monitors,
+		    struct run_record *rec)
+{
+	struct atomic_job *j = load1(text, NULL, 0);
+	struct runner_opts opts = {
+		.commit = "test", .monitors = monitors, .stop = stop ? stop : &no_stop,
+	};
+	struct job_error jerr = { 0 };
+	char err[512];
+
+	if (runner_check_job(j, &jerr))
+		fail_msg("runner_check_job: %s", jerr.msg);
+	if (runner_run(j, &opts, rec, err, sizeof(err)))
+		fail_msg("runner_run: %s", err);
+	atomic_jobs_release(j, 1);
+}
+
+static double stat_of(const struct run_record *r, const char *name)
+{
+	const double *v = statmap_get(&r->stats, name);
+
+	if (!v)
+		fail_msg("no stat %s", name);
+	return *v;
+}
+
+static void assert_meta(const struct run_record *r, const char *name,
+			const char *unit, int better, bool kpi)
+{
+	const struct stat_meta *m = stat_meta_find(&r->meta, name);
+
+	if (!m)
+		fail_msg("no meta for %s", name);
+	assert_string_equal(m->unit, unit);
+	assert_int_equal(m->better, better);
+	assert_int_equal(m->kpi, kpi);
+}
+
+static void assert_env(const struct run_record *r, const char *key,
+		       const char *want)
+{
+	const char *v = strmap_get(&r->env, key);
+
+	if (!v)
+		fail_msg("no env %s", key);
+	assert_string_equal(v, want);
+}
+
+/* exit_fail and is_incomplete_run as the status says, 0 or 1. */
+static void assert_failure_stats(const struct run_record *r, double failed,
+				 double incomplete)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "%s.exit_fail", r->testcase);
+	assert_true(stat_of(r, name) == failed);
+	assert_true(stat_of(r, "last_state.is_incomplete_run") == incomplete);
+}
+
+/* ---- a record of each kind --------------------------------------------- */
+
+static void wis_thread(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	run_job("testcase: will-it-scale\nruntime: 0.2s\nnr_task: 1\n"
+		"will-it-scale:\n  mode: thread\n  test: getppid1\n", NULL, false, &r);
+	assert_int_equal(r.status, RUN_COMPLETE);
+	assert_string_equal(r.testcase, "will-it-scale");
+	assert_true(stat_of(&r, "will-it-scale.per_thread_ops") > 0);
+	assert_true(stat_of(&r, "will-it-scale.workload") > 0);
+	assert_null(statmap_get(&r.stats, "will-it-scale.per_process_ops"));
+	assert_meta(&r, "will-it-scale.per_thread_ops", "ops/s", STAT_BETTER_HIGHER, true);
+	assert_meta(&r, "will-it-scale.workload", "ops/s", STAT_BETTER_HIGHER, false);
+	assert_null(stat_meta_find(&r.meta, "will-it-scale.exit_fail"));
+	assert_failure_stats(&r, 0, 0);
+	assert_env(&r, "resolved.nr_task", "1");
+	/* a job's warm-up is at most half its runtime */
+	assert_env(&r, "resolved.warmup_s", "0.1");
+	assert_env(&r, "runtime_s", "0.2");
+	assert_null(strmap_get(&r.env, "last_state.reason"));
+	assert_string_equal(run_record_kpi(&r), "will-it-scale.per_thread_ops");
+	assert_string_equal(strmap_get(&r.params, "mode"), "thread");
+	run_record_release(&r);
+}
+
+/* The KPI follows the mode; the monitors open at the measured window. */
+static void wis_process_monitored(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	run_job("testcase: will-it-scale\nruntime: 0.2s\nmonitors: [time]\n"
+		"will-it-scale:\n  mode: process\n  test: getppid1\n", NULL, true, &r);
+	assert_int_equal(r.status, RUN_COMPLETE);
+	assert_meta(&r, "will-it-scale.per_process_ops", "ops/s", STAT_BETTER_HIGHER, true);
+	assert_null(stat_meta_find(&r.meta, "will-it-scale.per_thread_ops"));
+	/* the time monitor's window is the measured one: no warm-up in it */
+	assert_true(stat_of(&r, "will-it-scale.time.elapsed_time") < 0.2 + 0.1 + 0.5);
+	assert_true(stat_of(&r, "will-it-scale.time.elapsed_time") >= 0.19);
+	/* monitors' stats are not declared */
+	assert_null(stat_meta_find(&r.meta, "will-it-scale.time.elapsed_time"));
+	run_record_release(&r);
+}
+
+static void hackbench_record(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	run_job("testcase: hackbench\nhackbench:\n  nr_threads: 1\n  loops: 10\n"
+		"  ipc: pipe\n  iterations: 2\n", NULL, false, &r);
+	assert_int_equal(r.status, RUN_COMPLETE);
+	assert_true(stat_of(&r, "hackbench.throughput") > 0);
+	assert_true(stat_of(&r, "hackbench.time") > 0);
+	assert_meta(&r, "hackbench.throughput", "KiB/s", STAT_BETTER_HIGHER, true);
+	assert_meta(&r, "hackbench.time", "s", STAT_BETTER_LOWER, false);
+	assert_failure_stats(&r, 0, 0);
+	assert_env(&r, "resolved.groups", "1");
+	/* loops given: nr_threads does not derive them */
+	assert_env(&r, "resolved.loops", "10");
+	assert_string_equal(run_record_kpi(&r), "hackbench.throughput");
+	run_record_release(&r);
+}
+
+static void netperf_record(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	run_job("testcase: netperf\nruntime: 0.2s\nnetperf:\n  test: TCP_RR\n"
+		"  nr_threads: 1\n  cluster: cs-localhost\n", NULL, false, &r);
+	assert_int_equal(r.status, RUN_COMPLETE);
+	assert_true(stat_of(&r, "netperf.Throughput_tps") > 0);
+	assert_true(stat_of(&r, "netperf.Throughput_total_tps") > 0);
+	assert_meta(&r, "netperf.Throughput_tps", "tps", STAT_BETTER_HIGHER, true);
+	assert_meta(&r, "netperf.Throughput_total_tps", "tps", STAT_BETTER_HIGHER, false);
+	assert_meta(&r, "netperf.workload", "transactions", STAT_BETTER_HIGHER, false);
+	assert_null(statmap_get(&r.stats, "netperf.Throughput_Mbps"));
+	assert_failure_stats(&r, 0, 0);
+	assert_env(&r, "resolved.clients", "1");
+	assert_string_equal(run_record_kpi(&r), "netperf.Throughput_tps");
+	run_record_release(&r);
+}
+
+static void exec_kv(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	run_job("testcase: mybench\nexec:\n  cmd: [sh, -c, \"echo 'score: 42'; echo 'lat: 1.5'\"]\n"
+		"  parse: kv\n", NULL, false, &r);
+	assert_int_equal(r.status, RUN_COMPLETE);
+	assert_true(stat_of(&r, "mybench.score") == 42);
+	assert_true(stat_of(&r, "mybench.lat") == 1.5);
+	/* named by the output: not declared */
+	assert_int_equal(r.meta.n, 0);
+	assert_failure_stats(&r, 0, 0);
+	run_record_release(&r);
+}
+
+/* The job's kpi: is the KPI, in meta too, over the benchmark's own. */
+static void job_kpi(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	run_job("testcase: will-it-scale\nruntime: 0.2s\nkpi: will-it-scale.workload\n"
+		"will-it-scale:\n  test: getppid1\n", NULL, false, &r);
+	assert_int_equal(r.status, RUN_COMPLETE);
+	assert_meta(&r, "will-it-scale.workload", "ops/s", STAT_BETTER_HIGHER, true);
+	assert_meta(&r, "will-it-scale.per_process_ops", "ops/s", STAT_BETTER_HIGHER, false);
+	assert_string_equal(run_record_kpi(&r), "will-it-scale.workload");
+	assert_env(&r, "kpi", "will-it-scale.workload");
+	run_record_release(&r);
+
+	/* an undeclared stat named by the job: marked, the rule's direction */
+	run_job("testcase: mybench\nkpi: mybench.ops_per_sec\nexec:\n"
+		"  cmd: [sh, -c, \"echo 'ops_per_sec: 9'\"]\n  parse: kv\n", NULL, false, &r);
+	assert_meta(&r, "mybench.ops_per_sec", "", STAT_BETTER_NONE, true);
+	assert_string_equal(run_record_kpi(&r), "mybench.ops_per_sec");
+	run_record_release(&r);
+}
+
+/* ---- failures, unsupported, a stop ---------------------------------------- */
+
+static void exec_fails(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	run_job("testcase: failer\nexec:\n  cmd: [sh, -c, \"echo 'score: 7'; exit 3\"]\n"
+		"  parse: kv\n", NULL, false, &r);
+	assert_int_equal(r.status, RUN_FAILED);
+	assert_env(&r, "last_state.reason", "exit status 3");
+	assert_failure_stats(&r, 1, 0);
+	assert_null(statmap_get(&r.stats, "failer.score"));
+	run_record_release(&r);
+}
+
+/* A command that is not there is the job's error: failed, never unsupported. */
+static void exec_missing_command(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	run_job("testcase: ghost\nexec:\n  cmd: [/nonexistent/perfbot-no-such-command]\n",
+		NULL, false, &r);
+	assert_int_equal(r.status, RUN_FAILED);
+	assert_env(&r, "last_state.reason",
+		   "cannot run '/nonexistent/perfbot-no-such-command': No such file or directory");
+	assert_failure_stats(&r, 1, 0);
+	run_record_release(&r);
+}
+
+static void unsupported_is_no_failure(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	/* a hidden self-test of the catalogue that is never supported */
+	run_job("testcase: will-it-scale\nruntime: 0.2s\n"
+		"will-it-scale:\n  test: selftest-unsupported\n", NULL, false, &r);
+	assert_int_equal(r.status, RUN_UNSUPPORTED);
+	assert_env(&r, "last_state.reason", "harness self-test: never supported");
+	assert_failure_stats(&r, 0, 0);
+	assert_null(statmap_get(&r.stats, "will-it-scale.per_process_ops"));
+	assert_null(run_record_kpi(&r));
+	run_record_release(&r);
+}
+
+static void crash_is_failure(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	run_job("testcase: will-it-scale\nruntime: 2s\nwill-it-scale:\n  test: selftest-crash\n",
+		NULL, false, &r);
+	assert_int_equal(r.status, RUN_FAILED);
+	assert_env(&r, "last_state.reason", "a task was killed by signal 11 (Segmentation fault)");
+	assert_failure_stats(&r, 1, 0);
+	run_record_release(&r);
+}
+
+static void stop_is_incomplete(void **state)
+{
+	volatile sig_atomic_t stop = SIGINT;
+	struct run_record r;
+
+	(void)state;
+	run_job("testcase: will-it-scale\nruntime: 0.2s\nwill-it-scale:\n  test: getppid1\n",
+		&stop, false, &r);
+	assert_int_equal(r.status, RUN_INCOMPLETE);
+	assert_env(&r, "last_state.reason", "stopped before the start");
+	assert_failure_stats(&r, 0, 1);
+	run_record_release(&r);
+
+	run_job("testcase: hackbench\nhackbench:\n  nr_threads: 1\n  loops: 10\n",
+		&stop, false, &r);
+	assert_int_equal(r.status, RUN_INCOMPLETE);
+	assert_failure_stats(&r, 0, 1);
+	run_record_release(&r);
+
+	run_job("testcase: sleeper\nexec:\n  cmd: [sleep, \"5\"]\n", &stop, false, &r);
+	assert_int_equal(r.status, RUN_INCOMPLETE);
+	assert_env(&r, "last_state.reason", "stopped");
+	assert_failure_stats(&r, 0, 1);
+	run_record_release(&r);
+}
+
+/* ---- runner_check_job ------------------------------------------------------ */
+
+/* The job `text` (-s `ov`) is refused at file:line:column with `msg`. */
+static void refused(const char *text, const char *ov, unsigned line,
+		    unsigned column, const char *msg)
+{
+	char *ovs[1] = { (char *)ov };
+	struct atomic_job *j = load1(text, ovs, ov ? 1 : 0);
+	struct runner_opts opts = { .commit = "test", .stop = &no_stop };
+	struct job_error err = { 0 };
+	struct run_record r;
+	char buf[512];
+
+	assert_int_equal(runner_check_job(j, &err), -EINVAL);
+	if (strcmp(err.msg, msg))
+		fail_msg("message '%s', expected '%s'", err.msg, msg);
+	assert_int_equal(err.line, line);
+	assert_int_equal(err.column, column);
+	if (ov)
+		assert_string_equal(err.file, "<command line>");
+	else
+		assert_non_null(strstr(err.file, "/job"));
+	/* runner_run refuses it too, with the same words, and runs nothing */
+	assert_int_equal(runner_run(j, &opts, &r, buf, sizeof(buf)), -EINVAL);
+	assert_string_equal(buf, msg);
+	atomic_jobs_release(j, 1);
+}
+
+static void check_wis(void **state)
+{
+	(void)state;
+	refused("testcase: will-it-scale\nnr_tsk: 1\nwill-it-scale:\n  test: futex1\n",
+		NULL, 2, 9, "unknown parameter 'nr_tsk' for will-it-scale (did you mean 'nr_task'?)");
+	refused("testcase: will-it-scale\nwill-it-scale:\n  test: futx1\n", NULL, 3, 9,
+		"invalid test 'futx1' (did you mean 'futex1'?)");
+	refused("testcase: will-it-scale\nwill-it-scale:\n  test: zzzzzzzzzzzzzzzzz\n", NULL, 3, 9,
+		"invalid test 'zzzzzzzzzzzzzzzzz': not a will-it-scale test ('perfbot bench' lists them)");
+	refused("testcase: will-it-scale\nwill-it-scale:\n  test: futex1\n  nr_task: 010\n",
+		NULL, 4, 12, "invalid nr_task '010': expected N or N%");
+	refused("testcase: will-it-scale\nwill-it-scale:\n  test: futex1\n  nr_task: 5000\n",
+		NULL, 4, 12, "invalid nr_task '5000': more than 4096 tasks");
+	refused("testcase: will-it-scale\nwill-it-scale:\n  test: futex1\n  mode: both\n",
+		NULL, 4, 9, "invalid mode 'both': expected process or thread");
+	refused("testcase: will-it-scale\nwill-it-scale:\n  test: futex1\n  warmup: -1s\n",
+		NULL, 4, 11, "invalid warmup '-1s': must not be negative");
+	refused("testcase: will-it-scale\nwill-it-scale:\n  mode: thread\n", NULL, 0, 0,
+		"will-it-scale needs a 'test' parameter");
+	/* a command-line-only option is no job key */
+	refused("testcase: will-it-scale\nwill-it-scale:\n  test: futex1\n  sweep: true\n",
+		NULL, 4, 10, "unknown parameter 'sweep' for will-it-scale (did you mean 'test'?)");
+	refused("testcase: will-it-scale\nwill-it-scale:\n  test: futex1\n", "nr_tsk=1", 0, 0,
+		"-s nr_tsk=1: unknown parameter 'nr_tsk' for will-it-scale (did you mean 'nr_task'?)");
+}
+
+static void check_hackbench(void **state)
+{
+	(void)state;
+	refused("testcase: hackbench\nnr_thread: 2\n", NULL, 2, 12,
+		"unknown parameter 'nr_thread' for hackbench (did you mean 'nr_threads'?)");
+	refused("testcase: hackbench\nhackbench:\n  ipc: tcp\n", NULL, 3, 8,
+		"invalid ipc 'tcp': expected socket or pipe");
+	refused("testcase: hackbench\nhackbench:\n  mode: fork\n", NULL, 3, 9,
+		"invalid mode 'fork': expected process or threads");
+	refused("testcase: hackbench\nhackbench:\n  iterations: 1001\n", NULL, 3, 15,
+		"invalid iterations '1001': at most 1000");
+	/* checked together: the culprit's position */
+	refused("testcase: hackbench\nhackbench:\n  nr_threads: 30000\n", NULL, 3, 15,
+		"30000 groups of 2 x 20 tasks is 1200000 tasks, more than 1048576");
+	refused("testcase: hackbench\n", "datasize=0", 0, 0,
+		"-s datasize=0: invalid datasize '0': must be at least 1");
+}
+
+static void check_netperf(void **state)
+{
+	(void)state;
+	refused("testcase: netperf\nnetperf:\n  test: TCP_STRAEM\n", NULL, 3, 9,
+		"invalid test 'TCP_STRAEM' (did you mean 'TCP_STREAM'?)");
+	refused("testcase: netperf\nnetperf:\n  test: PING\n", NULL, 3, 9,
+		"invalid test 'PING': not a netperf test ('perfbot bench netperf --help' lists them)");
+	refused("testcase: netperf\nsend_sz: 10K\n", NULL, 2, 10,
+		"unknown parameter 'send_sz' for netperf (did you mean 'send_size'?)");
+	refused("testcase: netperf\nnetperf:\n  cluster: cs-s1\n", NULL, 3, 12,
+		"invalid cluster 'cs-s1': expected cs-localhost");
+	refused("testcase: netperf\nnetperf:\n  ip: ipv5\n", NULL, 3, 7,
+		"invalid ip 'ipv5': expected ipv4 or ipv6");
+	refused("testcase: netperf\nnetperf:\n  send_size: 1KB\n", NULL, 3, 14,
+		"invalid send_size '1KB': expected bytes, or a number with K, M, k or m");
+	/* checked together: no one value to blame */
+	refused("testcase: netperf\nnetperf:\n  test: UDP_STREAM\n  send_size: 65508\n", NULL,
+		0, 0, "netperf: UDP_STREAM send size 65508 is over the largest UDP/IPv4 datagram (65507 bytes)");
+	/* the recv size is the command line's only */
+	refused("testcase: netperf\nnetperf:\n  recv_size: 1\n", NULL, 3, 14,
+		"unknown parameter 'recv_size' for netperf (did you mean 'send_size'?)");
+}
+
+static void check_exec_and_testcase(void **state)
+{
+	(void)state;
+	refused("testcase: mine\nfoo: 1\nexec:\n  cmd: [true]\n", NULL, 2, 6,
+		"exec jobs take no parameter 'foo': pass it in cmd");
+	/* a misspelt generic key the type takes is suggested */
+	refused("testcase: mine\ntimeoutt: 1\nexec:\n  cmd: [true]\n", NULL, 2, 11,
+		"unknown parameter 'timeoutt' for mine (did you mean 'timeout'?)");
+	refused("testcase: will-it-scale\nruntim: 1\nwill-it-scale:\n  test: futex1\n",
+		NULL, 2, 9, "unknown parameter 'runtim' for will-it-scale (did you mean 'runtime'?)");
+	refused("testcase: hackbnch\n", NULL, 0, 0,
+		"unknown testcase 'hackbnch' (did you mean 'hackbench'?)");
+	refused("testcase: zzzzzzzzzzzzz\n", NULL, 0, 0,
+		"unknown testcase 'zzzzzzzzzzzzz': perfbot runs will-it-scale, hackbench, netperf and exec");
+	refused("testcase: hackbench\nmonitors: [vmstatt]\n", NULL, 0, 0,
+		"unknown monitor 'vmstatt' (did you mean 'vmstat'?)");
+}
+
+/* Every checked job of the ready job files passes (what perfbot run checks). */
+static void ready_jobs_pass(void **state)
+{
+	static const char *const texts[] = {
+		"testcase: netperf\nruntime: 30s\ncluster: cs-localhost\nip: ipv4\n"
+		"nr_threads: 200%\nnetperf:\n  send_size: 10K\n  test: SCTP_STREAM\n",
+		"testcase: hackbench\nnr_threads: 100%\nhackbench:\n  mode: threads\n"
+		"  ipc: socket\n  iterations: 4\n",
+		"testcase: will-it-scale\nnr_task: 100%\nwill-it-scale:\n  mode: processes\n"
+		"  test: futex4\n  warmup: 1s\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct atomic_job *j = load1(texts[i], NULL, 0);
+		struct job_error err = { 0 };
+
+		if (runner_check_job(j, &err))
+			fail_msg("%s: %s", texts[i], err.msg);
+		atomic_jobs_release(j, 1);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(wis_thread),
+		cmocka_unit_test(wis_process_monitored),
+		cmocka_unit_test(hackbench_record),
+		cmocka_unit_test(netperf_record),
+		cmocka_unit_test(exec_kv),
+		cmocka_unit_test(job_kpi),
+		cmocka_unit_test(exec_fails),
+		cmocka_unit_test(exec_missing_command),
+		cmocka_unit_test(unsupported_is_no_failure),
+		cmocka_unit_test(crash_is_failure),
+		cmocka_unit_test(stop_is_incomplete),
+		cmocka_unit_test(check_wis),
+		cmocka_unit_test(check_hackbench),
+		cmocka_unit_test(check_netperf),
+		cmocka_unit_test(check_exec_and_testcase),
+		cmocka_unit_test(ready_jobs_pass),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
