@@ -199,17 +199,45 @@ size_t harness_format(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+/* The C locale's words: perfbot never calls setlocale(), so strerror()'s. */
+#ifdef __GLIBC_PREREQ
+#if __GLIBC_PREREQ(2, 32)
+#define HAVE_DESCR_NP 1
+#endif
+#endif
+#ifdef HAVE_DESCR_NP
+static const char *err_words(int err)
+{
+	return strerrordesc_np(err);
+}
+
+static const char *sig_words(int sig)
+{
+	return sigdescr_np(sig);
+}
+#else
+/* before glibc 2.32: the locale's words, and not async-signal-safe */
+static const char *err_words(int err)
+{
+	return strerror(err);
+}
+
+static const char *sig_words(int sig)
+{
+	return sig > 0 && sig < SIGRTMIN ? strsignal(sig) : NULL;
+}
+#endif
+
 const char *harness_strerror(int err)
 {
-	/* the C locale's text, as strerror() gives it to perfbot (no setlocale) */
-	const char *s = strerrordesc_np(err);
+	const char *s = err_words(err);
 
 	return s ? s : "Unknown error";
 }
 
 const char *harness_strsignal(int sig)
 {
-	const char *s = sigdescr_np(sig);
+	const char *s = sig_words(sig);
 
 	if (s)
 		return s;
@@ -227,9 +255,9 @@ static void describe_end(char *buf, size_t size, const char *who, bool plural,
 	if (!WIFSIGNALED(wstatus))
 		harness_format(buf, size, "%s exited with status %d", who,
 			       WEXITSTATUS(wstatus));
-	else if (sigdescr_np(sig))
+	else if (sig_words(sig))
 		harness_format(buf, size, "%s %s killed by signal %d (%s)", who,
-			       verb, sig, sigdescr_np(sig));
+			       verb, sig, sig_words(sig));
 	/* strsignal()'s words for the signals without a description */
 	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
 		harness_format(buf, size,
