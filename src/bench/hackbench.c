@@ -13,29 +13,24 @@
  */
 #define _GNU_SOURCE
 #include "bench/hackbench.h"
-#include "util/child.h"
+#include "bench/harness.h"
 #include "util/parse.h"
 #include "util/timeutil.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdnoreturn.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* How a worker or the leader ends when it has recorded a failure. */
-#define EXIT_FAILED 90
-#define EXIT_PARENT_LOST 91
 /* A worker whose peer went away first: a consequence, not the cause. */
 #define EXIT_PEER_LOST 92
 /* Written on the ready pair instead of a ready byte: "I failed, see why". */
@@ -61,13 +56,13 @@
 #endif
 #define STACK_BUF_MAX (16 * 1024)
 
-/* The shared area of one run: written by the leader and its workers. */
+/*
+ * hackbench's part of the harness's shared area (the first failure is the
+ * harness's): written by the leader and its workers, reset per iteration.
+ */
 struct shared {
-	_Atomic int failed;	/* 0, or the enum hackbench_status of the first failure */
-	char why[HACKBENCH_WHY_MAX];
 	/* the first worker that lost its peer, for when no cause is found */
-	_Atomic int peer_lost;
-	char peer_why[HACKBENCH_WHY_MAX];
+	struct harness_reason peer_lost;
 	double seconds;		/* valid when the leader exits with 0 */
 };
 
@@ -83,8 +78,8 @@ struct worker {
 
 struct leader {
 	const struct hackbench_config *cfg;
+	const struct harness *h;
 	struct shared *sh;
-	pid_t pid;
 	int ready[2], wake[2];	/* [0] read end, [1] write end */
 	/* thread mode: every pair of every group; process mode: one group's */
 	int *rd, *wr;
@@ -92,24 +87,6 @@ struct leader {
 	pthread_t *tids;	/* thread mode */
 	unsigned long started;	/* workers started so far */
 };
-
-static void set_failure(struct shared *sh, enum hackbench_status status,
-			const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_failure(struct shared *sh, enum hackbench_status status,
-			const char *fmt, ...)
-{
-	int expected = 0;
-	va_list ap;
-
-	/* the first failure is the cause; the ones it sets off are noise */
-	if (!atomic_compare_exchange_strong(&sh->failed, &expected, (int)status))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(sh->why, sizeof(sh->why), fmt, ap);
-	va_end(ap);
-}
 
 /* ---- the workers ------------------------------------------------------ */
 
@@ -121,9 +98,8 @@ static const char *worker_role(const struct worker *w)
 /* Record why, and end the iteration: _exit() takes the threads too. */
 static noreturn void worker_fail(struct worker *w, const char *what, int err)
 {
-	set_failure(w->l->sh, HACKBENCH_FAILED, "group %u %s %u: %s: %s",
-		    w->group, worker_role(w), w->nr, what, strerror(err));
-	_exit(EXIT_FAILED);
+	harness_die(w->l->h, HACKBENCH_FAILED, "group %u %s %u: %s: %s",
+		    w->group, worker_role(w), w->nr, what, harness_strerror(err));
 }
 
 /*
@@ -132,12 +108,9 @@ static noreturn void worker_fail(struct worker *w, const char *what, int err)
  */
 static noreturn void worker_lost_peer(struct worker *w, const char *what)
 {
-	struct shared *sh = w->l->sh;
-	int expected = 0;
-
-	if (atomic_compare_exchange_strong(&sh->peer_lost, &expected, 1))
-		snprintf(sh->peer_why, sizeof(sh->peer_why), "group %u %s %u: %s",
-			 w->group, worker_role(w), w->nr, what);
+	harness_reason_set(&w->l->sh->peer_lost, HACKBENCH_FAILED,
+			   "group %u %s %u: %s", w->group, worker_role(w), w->nr,
+			   what);
 	_exit(EXIT_PEER_LOST);
 }
 
@@ -164,12 +137,12 @@ static noreturn void worker_setup_failed(struct worker *w, const char *what,
 {
 	char c = READY_FAILED;
 
-	set_failure(w->l->sh, HACKBENCH_ERROR, "group %u %s %u: %s: %s",
-		    w->group, worker_role(w), w->nr, what, strerror(err));
+	harness_fail(w->l->h, HACKBENCH_ERROR, "group %u %s %u: %s: %s",
+		     w->group, worker_role(w), w->nr, what, harness_strerror(err));
 	/* so the leader need not wait for a ready byte that never comes */
 	if (write(w->l->ready[1], &c, 1) < 0)
-		_exit(EXIT_FAILED);
-	_exit(EXIT_FAILED);
+		_exit(HARNESS_EXIT_FAILED);
+	_exit(HARNESS_EXIT_FAILED);
 }
 
 static void sender(struct worker *w, char *buf)
@@ -304,27 +277,24 @@ static int start_worker(struct leader *l, struct worker *w)
 		err = pthread_create(&l->tids[l->started], &attr, worker_thread, w);
 		pthread_attr_destroy(&attr);
 		if (err) {
-			set_failure(l->sh, HACKBENCH_ERROR,
-				    "cannot start worker thread %lu: %s",
-				    l->started + 1, strerror(err));
+			harness_fail(l->h, HACKBENCH_ERROR,
+				     "cannot start worker thread %lu: %s",
+				     l->started + 1, harness_strerror(err));
 			return -err;
 		}
 		l->started++;
 		return 0;
 	}
-	pid = fork();
+	pid = harness_fork_task();
 	if (pid < 0) {
 		int err = errno;
 
-		set_failure(l->sh, HACKBENCH_ERROR,
-			    "cannot start worker process %lu: %s",
-			    l->started + 1, strerror(err));
+		harness_fail(l->h, HACKBENCH_ERROR,
+			     "cannot start worker process %lu: %s",
+			     l->started + 1, harness_strerror(err));
 		return -err;
 	}
 	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != l->pid)
-			_exit(EXIT_PARENT_LOST);
 		worker_process_fds(l, w);
 		worker_run(w);
 		_exit(0);
@@ -346,10 +316,10 @@ static int start_group(struct leader *l, unsigned g)
 
 		err = fdpair(cfg, fds);
 		if (err) {
-			set_failure(l->sh, HACKBENCH_ERROR,
-				    "cannot create a %s for group %u: %s",
-				    cfg->pipe ? "pipe" : "socketpair", g,
-				    strerror(-err));
+			harness_fail(l->h, HACKBENCH_ERROR,
+				     "cannot create a %s for group %u: %s",
+				     cfg->pipe ? "pipe" : "socketpair", g,
+				     harness_strerror(-err));
 			goto out;
 		}
 		l->rd[base + i] = fds[0];
@@ -394,6 +364,7 @@ static bool lost_peer(int st)
 static void explain_worker_death(struct leader *l, int st)
 {
 	double until = mono_now() + CAUSE_GRACE_S;
+	const char *peer_why;
 
 	/*
 	 * The worker whose death this one saw has closed its ends but may
@@ -411,15 +382,10 @@ static void explain_worker_death(struct leader *l, int st)
 		if (pid < 0 && errno == ECHILD)
 			break;
 	}
-	if (lost_peer(st) && atomic_load(&l->sh->peer_lost))
-		set_failure(l->sh, HACKBENCH_FAILED, "%s", l->sh->peer_why);
-	else if (WIFSIGNALED(st))
-		set_failure(l->sh, HACKBENCH_FAILED,
-			    "a worker was killed by signal %d (%s)",
-			    WTERMSIG(st), strsignal(WTERMSIG(st)));
+	if (lost_peer(st) && harness_reason_get(&l->sh->peer_lost, &peer_why))
+		harness_fail(l->h, HACKBENCH_FAILED, "%s", peer_why);
 	else
-		set_failure(l->sh, HACKBENCH_FAILED,
-			    "a worker exited with status %d", WEXITSTATUS(st));
+		harness_fail_ended(l->h, HACKBENCH_FAILED, st, "a worker");
 }
 
 /*
@@ -450,9 +416,9 @@ static int wait_ready(struct leader *l)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			set_failure(l->sh, HACKBENCH_ERROR, "read the ready %s: %s",
-				    l->cfg->pipe ? "pipe" : "socket",
-				    n < 0 ? strerror(errno) : "end of file");
+			harness_fail(l->h, HACKBENCH_ERROR, "read the ready %s: %s",
+				     l->cfg->pipe ? "pipe" : "socket",
+				     n < 0 ? harness_strerror(errno) : "end of file");
 			return -1;
 		}
 		if (memchr(buf, READY_FAILED, (size_t)n))
@@ -478,8 +444,8 @@ static int reap_workers(struct leader *l)
 			if (pid < 0 && errno == EINTR)
 				continue;
 			if (pid < 0) {
-				set_failure(l->sh, HACKBENCH_ERROR, "wait for the workers: %s",
-					    strerror(errno));
+				harness_fail(l->h, HACKBENCH_ERROR, "wait for the workers: %s",
+					     harness_strerror(errno));
 				return -1;
 			}
 			if (!WIFEXITED(st) || WEXITSTATUS(st)) {
@@ -511,9 +477,9 @@ static int raise_nofile(struct leader *l)
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
 		rl.rlim_cur = need;
 		if (setrlimit(RLIMIT_NOFILE, &rl)) {
-			set_failure(l->sh, HACKBENCH_ERROR,
-				    "cannot raise the open-file limit to %lu: %s",
-				    need, strerror(errno));
+			harness_fail(l->h, HACKBENCH_ERROR,
+				     "cannot raise the open-file limit to %lu: %s",
+				     need, harness_strerror(errno));
 			return -1;
 		}
 	}
@@ -532,40 +498,34 @@ static int leader_main(void *arg)
 	char go = '*';
 
 	prctl(PR_SET_NAME, "hackbench");
-	l->pid = getpid();
 	if (raise_nofile(l))
-		return EXIT_FAILED;
+		return HARNESS_EXIT_FAILED;
 	l->rd = malloc(slots * sizeof(*l->rd));
 	l->wr = malloc(slots * sizeof(*l->wr));
 	if (cfg->threads) {
 		l->workers = calloc(tasks, sizeof(*l->workers));
 		l->tids = calloc(tasks, sizeof(*l->tids));
 	}
-	if (!l->rd || !l->wr || (cfg->threads && (!l->workers || !l->tids))) {
-		set_failure(l->sh, HACKBENCH_ERROR, "leader: out of memory");
-		return EXIT_FAILED;
-	}
+	if (!l->rd || !l->wr || (cfg->threads && (!l->workers || !l->tids)))
+		harness_die(l->h, HACKBENCH_ERROR, "leader: out of memory");
 	for (unsigned long i = 0; i < slots; i++)
 		l->rd[i] = l->wr[i] = -1;
-	if (fdpair(cfg, l->ready) || fdpair(cfg, l->wake)) {
-		set_failure(l->sh, HACKBENCH_ERROR, "cannot create the start %s: %s",
-			    cfg->pipe ? "pipes" : "socketpairs", strerror(errno));
-		return EXIT_FAILED;
-	}
+	if (fdpair(cfg, l->ready) || fdpair(cfg, l->wake))
+		harness_die(l->h, HACKBENCH_ERROR, "cannot create the start %s: %s",
+			    cfg->pipe ? "pipes" : "socketpairs",
+			    harness_strerror(errno));
 	for (unsigned g = 0; g < cfg->groups; g++)
 		if (start_group(l, g))
-			return EXIT_FAILED;
+			return HARNESS_EXIT_FAILED;
 	if (wait_ready(l))
-		return EXIT_FAILED;
+		return HARNESS_EXIT_FAILED;
 
 	start = mono_now();
-	if (write(l->wake[1], &go, 1) != 1) {
-		set_failure(l->sh, HACKBENCH_ERROR, "start the workers: %s",
-			    strerror(errno));
-		return EXIT_FAILED;
-	}
+	if (write(l->wake[1], &go, 1) != 1)
+		harness_die(l->h, HACKBENCH_ERROR, "start the workers: %s",
+			    harness_strerror(errno));
 	if (reap_workers(l))
-		return EXIT_FAILED;
+		return HARNESS_EXIT_FAILED;
 	end = mono_now();
 	l->sh->seconds = end - start;
 	/* the process exit closes every pair and frees the rest */
@@ -574,23 +534,7 @@ static int leader_main(void *arg)
 
 /* ---- in the caller ---------------------------------------------------- */
 
-static enum hackbench_status fail(struct hackbench_result *out,
-				  enum hackbench_status status,
-				  const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static enum hackbench_status fail(struct hackbench_result *out,
-				  enum hackbench_status status,
-				  const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(out->why, sizeof(out->why), fmt, ap);
-	va_end(ap);
-	out->status = status;
-	return status;
-}
+#define fail(out, st, ...) HARNESS_FAIL(out, st, __VA_ARGS__)
 
 /* "" for a single iteration, else "iteration 2 of 5: " */
 static void iteration_prefix(const struct hackbench_config *cfg, unsigned i,
@@ -603,56 +547,49 @@ static void iteration_prefix(const struct hackbench_config *cfg, unsigned i,
 }
 
 static enum hackbench_status run_iteration(const struct hackbench_config *cfg,
-					   struct shared *sh,
-					   const sigset_t *wait_mask,
-					   unsigned i, struct hackbench_result *out)
+					   struct harness *h, unsigned i,
+					   struct hackbench_result *out)
 {
+	struct shared *sh = h->area;
 	struct leader l = {
-		.cfg = cfg, .sh = sh,
+		.cfg = cfg, .h = h, .sh = sh,
 		.ready = { -1, -1 }, .wake = { -1, -1 },
 	};
-	struct child leader;
-	enum child_wait w;
-	char pre[48];
-	int err, st = 0;
+	enum harness_wake w;
+	const char *why;
+	char pre[48], end[HACKBENCH_WHY_MAX];
+	int err, first;
 
 	iteration_prefix(cfg, i, pre, sizeof(pre));
 	memset(sh, 0, sizeof(*sh));
-	err = child_fork(&leader, leader_main, &l);
+	err = harness_start(h, leader_main, &l);
 	if (err)
 		return fail(out, HACKBENCH_ERROR, "%sfork: %s", pre, strerror(-err));
-	w = child_wait_until(&leader, mono_now() + cfg->timeout_s, cfg->stop,
-			     wait_mask);
-	child_stop(&leader, &st, NULL);
+	w = harness_wait(h, mono_now() + cfg->timeout_s);
+	harness_stop(h);
 
-	/*
-	 * A worker's own report wins, even over a stop at the same moment:
-	 * it is the cause, and our SIGKILL cannot plant one.
-	 */
-	if (atomic_load(&sh->failed))
-		return fail(out, (enum hackbench_status)atomic_load(&sh->failed),
-			    "%s%s", pre, sh->why);
-	if (w == CHILD_EXITED && atomic_load(&sh->peer_lost))
-		return fail(out, HACKBENCH_FAILED, "%s%s", pre, sh->peer_why);
+	/* a worker's own report wins, even over a stop at the same moment */
+	first = harness_failure(h, &why);
+	if (first)
+		return fail(out, first, "%s%s", pre, why);
+	if (w == HARNESS_EXITED && harness_reason_get(&sh->peer_lost, &why))
+		return fail(out, HACKBENCH_FAILED, "%s%s", pre, why);
 	switch (w) {
-	case CHILD_STOPPED:
+	case HARNESS_STOPPED:
 		return fail(out, HACKBENCH_INCOMPLETE, "stopped during iteration %u of %u",
 			    i + 1, cfg->iterations);
-	case CHILD_DEADLINE:
+	case HARNESS_DEADLINE:
 		return fail(out, HACKBENCH_FAILED,
 			    "%stimeout: the workers had not finished after %g s",
 			    pre, cfg->timeout_s);
-	case CHILD_EXITED:
+	case HARNESS_EXITED:
+	case HARNESS_READY:	/* not a wait's answer */
 		break;
 	}
-	if (WIFSIGNALED(st))
-		return fail(out, HACKBENCH_FAILED,
-			    "%sthe leader was killed by signal %d (%s)", pre,
-			    WTERMSIG(st), strsignal(WTERMSIG(st)));
-	if (WEXITSTATUS(st))
-		return fail(out, HACKBENCH_FAILED, "%sthe leader exited with status %d",
-			    pre, WEXITSTATUS(st));
-	return HACKBENCH_OK;
+	if (harness_leader_ok(h))
+		return HACKBENCH_OK;
+	harness_explain(h, "the leader", false, end, sizeof(end));
+	return fail(out, HACKBENCH_FAILED, "%s%s", pre, end);
 }
 
 static void summarize(const struct hackbench_config *cfg,
@@ -670,10 +607,15 @@ enum hackbench_status hackbench_run(const struct hackbench_config *cfg,
 				    struct hackbench_result *out)
 {
 	enum hackbench_status st = HACKBENCH_OK;
-	struct shared *sh = NULL;
+	struct harness_config hc = {
+		.area_size = sizeof(struct shared), .stop = cfg->stop,
+		.on_phase = cfg->on_phase, .arg = cfg->arg,
+	};
+	struct harness h;
+	struct shared *sh;
 	const char *invalid;
-	sigset_t wait_mask;
 	struct rlimit rl;
+	int err;
 
 	memset(out, 0, sizeof(*out));
 	invalid = hackbench_config_invalid(cfg);
@@ -690,31 +632,28 @@ enum hackbench_status hackbench_run(const struct hackbench_config *cfg,
 			    cfg->groups, cfg->fds, nofile_needed(cfg),
 			    (unsigned long)rl.rlim_max);
 
-	/* anonymous shared memory: nothing to unlink, gone with the last user */
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
+	err = harness_open(&h, &hc);
+	if (err) {
+		harness_close(&h);
 		return fail(out, HACKBENCH_ERROR, "cannot map the result area: %s",
-			    strerror(errno));
-
-	child_signals_block(&wait_mask);
-	if (cfg->on_phase)
-		cfg->on_phase("measure", cfg->arg);
+			    strerror(-err));
+	}
+	sh = h.area;
+	harness_phase(&h, "measure");
 	for (unsigned i = 0; i < cfg->iterations; i++) {
 		if (i && cfg->stop && *cfg->stop) {
 			st = fail(out, HACKBENCH_INCOMPLETE, "stopped after %u of %u iterations",
 				  i, cfg->iterations);
 			break;
 		}
-		st = run_iteration(cfg, sh, &wait_mask, i, out);
+		st = run_iteration(cfg, &h, i, out);
 		if (st != HACKBENCH_OK)
 			break;
 		out->times[out->nr_times++] = sh->seconds;
 		if (cfg->on_iteration)
 			cfg->on_iteration(i, sh->seconds, cfg->arg);
 	}
-	child_signals_restore(&wait_mask);
-	munmap(sh, sizeof(*sh));
+	harness_close(&h);
 	summarize(cfg, out);
 	out->status = st;
 	return st;

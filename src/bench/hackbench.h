@@ -15,6 +15,8 @@
  * SIGKILL to the whole process group; every member is reaped by the
  * caller, and every socket and pipe dies with the processes holding it.
  * Workers die with the leader, the leader with perfbot (PR_SET_PDEATHSIG).
+ * The leader, the wait, the failure report and the end are the run
+ * harness's (bench/harness.h), which will-it-scale and netperf share.
  *
  * Threading: hackbench_run() is called from one thread.  While it runs it
  * blocks SIGINT, SIGTERM and SIGHUP and waits with them unblocked, so a

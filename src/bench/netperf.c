@@ -5,7 +5,7 @@
 #define _GNU_SOURCE
 #include "bench/netperf.h"
 #include "bench/bench.h"
-#include "util/child.h"
+#include "bench/harness.h"
 #include "util/parse.h"
 #include "util/timeutil.h"
 
@@ -24,12 +24,10 @@
 #include <stdnoreturn.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef IPPROTO_SCTP
@@ -40,9 +38,6 @@
 #define MSG_NOTIFICATION 0x8000
 #endif
 
-/* A server or client exits with this after recording why. */
-#define EXIT_PROC_FAILED 90
-#define EXIT_PARENT_LOST 91
 /* A line plus the adjacent-line prefetch: no false sharing between sides. */
 #define SIDE_ALIGN 128
 /* TCP and SCTP streams read this much per recv() unless told (netserver's
@@ -222,40 +217,14 @@ struct slot {
 	struct side client, server;
 };
 
-/* First part of the area: the barrier and how the run failed. */
+/*
+ * netperf's part of the harness's shared area, before the slots (the
+ * first failure is the harness's).
+ */
 struct control {
-	_Atomic int failed;	/* 0, or the enum netperf_status of the first */
-	char why[NETPERF_WHY_MAX];
 	_Atomic uint32_t ready;	/* servers and clients at the barrier */
 	_Atomic uint32_t go __attribute__((aligned(SIDE_ALIGN)));	/* futex */
 } __attribute__((aligned(256)));
-
-/*
- * Set in the caller before the leader is forked; servers and clients
- * inherit it.  One run at a time per process (netperf.h), so one pointer.
- */
-static struct control *np_ctl;
-
-static void set_failure(enum netperf_status status, const char *fmt, va_list ap)
-{
-	int expected = 0;
-
-	if (np_ctl && atomic_compare_exchange_strong(&np_ctl->failed, &expected,
-						     (int)status))
-		vsnprintf(np_ctl->why, sizeof(np_ctl->why), fmt, ap);
-}
-
-static void set_failuref(enum netperf_status status, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void set_failuref(enum netperf_status status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	set_failure(status, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * One writer per counter, so a relaxed load and store suffice: a plain add
@@ -270,6 +239,8 @@ static inline void count(_Atomic uint64_t *c, uint64_t n)
 /* ---- inside the servers and the clients ---------------------------------- */
 
 struct proc {
+	const struct harness *h;
+	struct control *ctl;
 	enum netperf_test test;
 	int family;
 	unsigned nr;		/* 0-based; messages say nr + 1 */
@@ -290,16 +261,15 @@ static noreturn void proc_fail(const struct proc *p, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	harness_vformat(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	set_failuref(NETPERF_FAILED, "%s %u: %s", p->role, p->nr + 1, msg);
-	_exit(EXIT_PROC_FAILED);
+	harness_die(p->h, NETPERF_FAILED, "%s %u: %s", p->role, p->nr + 1, msg);
 }
 
 /* "what: strerror(errno)" */
 static noreturn void proc_fail_errno(const struct proc *p, const char *what)
 {
-	proc_fail(p, "%s: %s", what, strerror(errno));
+	proc_fail(p, "%s: %s", what, harness_strerror(errno));
 }
 
 /* 127.0.0.1 or ::1 and port: nothing else is ever bound or connected to. */
@@ -346,11 +316,11 @@ static int new_socket(const struct proc *p)
 }
 
 /* Wait at the barrier until the caller starts the window. */
-static void barrier(void)
+static void barrier(const struct proc *p)
 {
-	atomic_fetch_add(&np_ctl->ready, 1);
-	while (!atomic_load(&np_ctl->go))
-		syscall(SYS_futex, &np_ctl->go, FUTEX_WAIT, 0, NULL, NULL, 0);
+	atomic_fetch_add(&p->ctl->ready, 1);
+	while (!atomic_load(&p->ctl->go))
+		syscall(SYS_futex, &p->ctl->go, FUTEX_WAIT, 0, NULL, NULL, 0);
 }
 
 static void send_all(const struct proc *p, int fd, size_t len)
@@ -538,27 +508,27 @@ static noreturn void server_main(const struct proc *p, int port_fd)
 	case NETPERF_TCP_STREAM:
 	case NETPERF_SCTP_STREAM:
 		fd = accept_one(p, fd);
-		barrier();
+		barrier(p);
 		recv_loop(p, fd);
 	case NETPERF_TCP_MAERTS:
 		fd = accept_one(p, fd);
-		barrier();
+		barrier(p);
 		send_loop(p, fd);
 	case NETPERF_TCP_RR:
 	case NETPERF_SCTP_RR:
 		fd = accept_one(p, fd);
-		barrier();
+		barrier(p);
 		server_rr(p, fd);
 	case NETPERF_TCP_CRR:
-		barrier();
+		barrier(p);
 		server_crr(p, fd);
 	case NETPERF_UDP_STREAM:
 	case NETPERF_SCTP_STREAM_MANY:
 		/* one-to-many: messages arrive on the listening socket itself */
-		barrier();
+		barrier(p);
 		recv_loop(p, fd);
 	case NETPERF_UDP_RR:
-		barrier();
+		barrier(p);
 		server_udp_rr(p, fd);
 	default:
 		proc_fail(p, "no such test");
@@ -629,13 +599,13 @@ static noreturn void client_main(const struct proc *p)
 	int fd;
 
 	if (p->test == NETPERF_TCP_CRR) {
-		barrier();
+		barrier(p);
 		client_crr(p);
 	}
 	fd = new_socket(p);
 	/* UDP: fixes the peer; SCTP one-to-many: sets up the association */
 	connect_server(p, fd);
-	barrier();
+	barrier(p);
 	switch (p->test) {
 	case NETPERF_TCP_STREAM:
 	case NETPERF_SCTP_STREAM:
@@ -660,17 +630,12 @@ static noreturn void client_main(const struct proc *p)
 /* ---- the leader ------------------------------------------------------------ */
 
 struct leader_args {
+	const struct harness *h;
 	const struct netperf_config *cfg;
+	struct control *ctl;
 	struct slot *slots;
 	size_t send_size, recv_size;
 };
-
-static void die_with_parent(pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(EXIT_PARENT_LOST);
-}
 
 static void start_proc(struct proc *p, const char *name)
 {
@@ -686,7 +651,8 @@ static void start_proc(struct proc *p, const char *name)
 }
 
 /* Why a server or client ended, for the first report only. */
-static void report_exit(const pid_t *pids, unsigned n, pid_t pid, int st)
+static void report_exit(const struct harness *h, const pid_t *pids,
+			unsigned n, pid_t pid, int st)
 {
 	const char *role = "process";
 	unsigned nr = 0;
@@ -696,12 +662,7 @@ static void report_exit(const pid_t *pids, unsigned n, pid_t pid, int st)
 			role = i % 2 ? "client" : "server";
 			nr = i / 2 + 1;
 		}
-	if (WIFSIGNALED(st))
-		set_failuref(NETPERF_FAILED, "%s %u was killed by signal %d (%s)",
-			     role, nr, WTERMSIG(st), strsignal(WTERMSIG(st)));
-	else
-		set_failuref(NETPERF_FAILED, "%s %u exited with status %d", role,
-			     nr, WEXITSTATUS(st));
+	harness_fail_ended(h, NETPERF_FAILED, st, "%s %u", role, nr);
 }
 
 /* A child_fork() child: its own process group already. */
@@ -710,15 +671,15 @@ static int leader_main(void *arg)
 	const struct leader_args *a = arg;
 	const struct netperf_config *cfg = a->cfg;
 	unsigned n = cfg->clients;
-	pid_t self = getpid(), *pids = calloc(2 * (size_t)n, sizeof(*pids));
+	pid_t *pids = calloc(2 * (size_t)n, sizeof(*pids)), pid;
+	int st;
 
 	prctl(PR_SET_NAME, "perfbot-netperf");
-	if (!pids) {
-		set_failuref(NETPERF_ERROR, "leader: out of memory");
-		return EXIT_PROC_FAILED;
-	}
+	if (!pids)
+		harness_die(a->h, NETPERF_ERROR, "leader: out of memory");
 	for (unsigned i = 0; i < n; i++) {
 		struct proc p = {
+			.h = a->h, .ctl = a->ctl,
 			.test = cfg->test, .family = cfg->family, .nr = i,
 			.send_size = a->send_size, .recv_size = a->recv_size,
 		};
@@ -726,19 +687,15 @@ static int leader_main(void *arg)
 		int fds[2];
 		ssize_t got;
 
-		if (pipe2(fds, O_CLOEXEC)) {
-			set_failuref(NETPERF_ERROR, "pipe: %s", strerror(errno));
-			return EXIT_PROC_FAILED;
-		}
-		pids[2 * i] = fork();
-		if (pids[2 * i] < 0) {
-			set_failuref(NETPERF_ERROR, "fork server %u: %s", i + 1,
-				     strerror(errno));
-			return EXIT_PROC_FAILED;
-		}
+		if (pipe2(fds, O_CLOEXEC))
+			harness_die(a->h, NETPERF_ERROR, "pipe: %s",
+				    harness_strerror(errno));
+		pids[2 * i] = harness_fork_task();
+		if (pids[2 * i] < 0)
+			harness_die(a->h, NETPERF_ERROR, "fork server %u: %s", i + 1,
+				    harness_strerror(errno));
 		if (pids[2 * i] == 0) {
 			close(fds[0]);
-			die_with_parent(self);
 			p.role = "server";
 			p.me = &a->slots[i].server;
 			start_proc(&p, "perfbot-netsrv");
@@ -750,19 +707,14 @@ static int leader_main(void *arg)
 			got = read(fds[0], &port, sizeof(port));
 		while (got < 0 && errno == EINTR);
 		close(fds[0]);
-		if (got != sizeof(port)) {
-			set_failuref(NETPERF_FAILED, "server %u ended before it had a port",
-				     i + 1);
-			return EXIT_PROC_FAILED;
-		}
-		pids[2 * i + 1] = fork();
-		if (pids[2 * i + 1] < 0) {
-			set_failuref(NETPERF_ERROR, "fork client %u: %s", i + 1,
-				     strerror(errno));
-			return EXIT_PROC_FAILED;
-		}
+		if (got != sizeof(port))
+			harness_die(a->h, NETPERF_FAILED,
+				    "server %u ended before it had a port", i + 1);
+		pids[2 * i + 1] = harness_fork_task();
+		if (pids[2 * i + 1] < 0)
+			harness_die(a->h, NETPERF_ERROR, "fork client %u: %s", i + 1,
+				    harness_strerror(errno));
 		if (pids[2 * i + 1] == 0) {
-			die_with_parent(self);
 			p.role = "client";
 			p.me = &a->slots[i].client;
 			p.port = port;
@@ -771,46 +723,23 @@ static int leader_main(void *arg)
 		}
 	}
 	/* no server or client ends by itself: the first that does ends the run */
-	for (;;) {
-		int st;
-		pid_t pid = waitpid(-1, &st, 0);
-
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid > 0)
-			report_exit(pids, n, pid, st);
-		break;
-	}
-	return EXIT_PROC_FAILED;
+	pid = harness_wait_task(&st);
+	if (pid > 0)
+		report_exit(a->h, pids, n, pid, st);
+	return HARNESS_EXIT_FAILED;
 }
 
 /* ---- in the caller ------------------------------------------------------- */
 
 struct run {
 	const struct netperf_config *cfg;
-	void *area;
-	size_t area_size;
+	struct harness h;	/* its area: the control, then the slots */
+	struct control *ctl;
 	struct slot *slots;
-	struct child leader;
-	sigset_t wait_mask;	/* the caller's mask: signals unblocked */
 	double deadline;	/* the timeout, on mono_now() */
 };
 
-static enum netperf_status fail(struct netperf_result *out,
-				enum netperf_status status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static enum netperf_status fail(struct netperf_result *out,
-				enum netperf_status status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(out->why, sizeof(out->why), fmt, ap);
-	va_end(ap);
-	out->status = status;
-	return status;
-}
+#define fail(out, st, ...) HARNESS_FAIL(out, st, __VA_ARGS__)
 
 static const char *proto_name(enum netperf_test t)
 {
@@ -879,50 +808,49 @@ static void read_counts(const struct run *r, struct netperf_client *c)
 	}
 }
 
+static bool all_at_barrier(void *arg)
+{
+	const struct run *r = arg;
+
+	return atomic_load(&r->ctl->ready) >= 2 * r->cfg->clients;
+}
+
 /* Until every server and client waits at the barrier. */
 static enum netperf_status wait_ready(struct run *r, struct netperf_result *out)
 {
-	struct control *ctl = r->area;
 	uint32_t want = 2 * r->cfg->clients;
 
-	while (atomic_load(&ctl->ready) < want) {
-		/* 1 ms steps: setup takes milliseconds and is not measured */
-		double step = fmin(mono_now() + 0.001, r->deadline);
-
-		switch (child_wait_until(&r->leader, step, r->cfg->stop,
-					 &r->wait_mask)) {
-		case CHILD_STOPPED:
-			return fail(out, NETPERF_INCOMPLETE,
-				    "stopped before the clients were ready");
-		case CHILD_EXITED:
-			return NETPERF_FAILED;	/* the leader says why */
-		case CHILD_DEADLINE:
-			break;
-		}
-		if (mono_now() >= r->deadline)
-			return fail(out, NETPERF_FAILED,
-				    "timed out after %g s: %u of %u servers and clients were not ready",
-				    netperf_timeout(r->cfg),
-				    want - atomic_load(&ctl->ready), want);
+	switch (harness_wait_ready(&r->h, r->deadline, all_at_barrier, r)) {
+	case HARNESS_READY:
+		return NETPERF_OK;
+	case HARNESS_STOPPED:
+		return fail(out, NETPERF_INCOMPLETE,
+			    "stopped before the clients were ready");
+	case HARNESS_EXITED:
+		return NETPERF_FAILED;	/* the leader says why */
+	case HARNESS_DEADLINE:
+		break;
 	}
-	return NETPERF_OK;
+	return fail(out, NETPERF_FAILED,
+		    "timed out after %g s: %u of %u servers and clients were not ready",
+		    netperf_timeout(r->cfg), want - atomic_load(&r->ctl->ready),
+		    want);
 }
 
 /* Open the barrier, wait out the window, read the counters at both ends. */
 static enum netperf_status measure(struct run *r, struct netperf_result *out)
 {
 	const struct netperf_config *cfg = r->cfg;
-	struct control *ctl = r->area;
+	struct control *ctl = r->ctl;
 	unsigned n = cfg->clients;
 	struct netperf_client *start = calloc(n, sizeof(*start));
 	enum netperf_status st = NETPERF_OK;
-	enum child_wait w;
+	enum harness_wake w;
 	double t0, t1, end;
 
 	if (!start)
 		return fail(out, NETPERF_ERROR, "out of memory");
-	if (cfg->on_phase)
-		cfg->on_phase("measure", cfg->arg);
+	harness_phase(&r->h, "measure");
 	/* nobody counts before go: start holds zeros, read for exactness */
 	read_counts(r, start);
 	t0 = mono_now();
@@ -930,8 +858,7 @@ static enum netperf_status measure(struct run *r, struct netperf_result *out)
 	syscall(SYS_futex, &ctl->go, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 
 	end = t0 + cfg->duration_s;
-	w = child_wait_until(&r->leader, fmin(end, r->deadline), cfg->stop,
-			     &r->wait_mask);
+	w = harness_wait(&r->h, fmin(end, r->deadline));
 	t1 = mono_now();
 	read_counts(r, out->client);
 	for (unsigned i = 0; i < n; i++) {
@@ -941,14 +868,15 @@ static enum netperf_status measure(struct run *r, struct netperf_result *out)
 	}
 	out->measured_s = t1 - t0;
 	switch (w) {
-	case CHILD_STOPPED:
+	case HARNESS_STOPPED:
 		st = fail(out, NETPERF_INCOMPLETE, "stopped after %.3f s of %g s",
 			  out->measured_s, cfg->duration_s);
 		break;
-	case CHILD_EXITED:
+	case HARNESS_EXITED:
 		st = NETPERF_FAILED;	/* the leader says why */
 		break;
-	case CHILD_DEADLINE:
+	case HARNESS_READY:	/* not a wait's answer */
+	case HARNESS_DEADLINE:
 		if (r->deadline < end)
 			st = fail(out, NETPERF_FAILED,
 				  "timed out: the %g s timeout ran out %.3f s into the %g s measurement",
@@ -960,25 +888,18 @@ static enum netperf_status measure(struct run *r, struct netperf_result *out)
 	return st;
 }
 
-/* Why the leader ended, when no server or client said so itself. */
-static void explain_leader(struct netperf_result *out, int st)
-{
-	if (WIFSIGNALED(st))
-		fail(out, NETPERF_FAILED, "the leader was killed by signal %d (%s)",
-		     WTERMSIG(st), strsignal(WTERMSIG(st)));
-	else
-		fail(out, NETPERF_FAILED, "the leader exited with status %d",
-		     WEXITSTATUS(st));
-}
-
 enum netperf_status netperf_run(const struct netperf_config *cfg,
 				struct netperf_result *out)
 {
 	struct run r = { .cfg = cfg };
-	struct leader_args a = { .cfg = cfg };
-	struct control *ctl;
+	struct leader_args a = { .h = &r.h, .cfg = cfg };
+	struct harness_config hc = {
+		.area_size = sizeof(struct control) +
+			     cfg->clients * sizeof(struct slot),
+		.stop = cfg->stop, .on_phase = cfg->on_phase, .arg = cfg->arg,
+	};
 	enum netperf_status st;
-	int leader_status = 0, err;
+	int err;
 	char why[NETPERF_WHY_MAX - 32];
 
 	memset(out, 0, sizeof(*out));
@@ -997,22 +918,17 @@ enum netperf_status netperf_run(const struct netperf_config *cfg,
 	if (!out->client)
 		return fail(out, NETPERF_ERROR, "out of memory");
 
-	child_signals_block(&r.wait_mask);
-	/* anonymous shared memory: nothing to unlink, gone with its last user */
-	r.area_size = sizeof(struct control) + cfg->clients * sizeof(struct slot);
-	r.area = mmap(NULL, r.area_size, PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (r.area == MAP_FAILED) {
-		r.area = NULL;
+	err = harness_open(&r.h, &hc);
+	if (err) {
 		st = fail(out, NETPERF_ERROR, "cannot map the counters: %s",
-			  strerror(errno));
+			  strerror(-err));
 		goto out;
 	}
-	ctl = np_ctl = r.area;
-	r.slots = a.slots = (struct slot *)(ctl + 1);
+	r.ctl = a.ctl = r.h.area;
+	r.slots = a.slots = (struct slot *)(r.ctl + 1);
 
 	r.deadline = mono_now() + netperf_timeout(cfg);
-	err = child_fork(&r.leader, leader_main, &a);
+	err = harness_start(&r.h, leader_main, &a);
 	if (err) {
 		st = fail(out, NETPERF_ERROR, "fork: %s", strerror(-err));
 		goto out;
@@ -1020,29 +936,15 @@ enum netperf_status netperf_run(const struct netperf_config *cfg,
 	st = wait_ready(&r, out);
 	if (st == NETPERF_OK)
 		st = measure(&r, out);
-	child_stop(&r.leader, &leader_status, NULL);
-	/*
-	 * A server's or client's own report wins, even over a stop at the
-	 * same time.  Our SIGKILL cannot plant one: kill() of the group
-	 * holds the tasklist lock, so every member is doomed before any can
-	 * see a peer's socket close.
-	 */
-	if (atomic_load(&ctl->failed)) {
-		fail(out, (enum netperf_status)atomic_load(&ctl->failed), "%s",
-		     ctl->why);
-		st = out->status;
-	} else if (st == NETPERF_FAILED && !out->why[0]) {
-		explain_leader(out, leader_status);
-	}
-	out->status = st;
+	harness_stop(&r.h);
+	/* a server's or client's own report wins, even over a stop at the same time */
+	out->status = harness_outcome(&r.h, st, NETPERF_FAILED, out->why,
+				      sizeof(out->why), "the leader", false);
 	netperf_result_summarize(out);
 	st = out->status;
 out:
 	out->status = st;
-	if (r.area)
-		munmap(r.area, r.area_size);
-	np_ctl = NULL;
-	child_signals_restore(&r.wait_mask);
+	harness_close(&r.h);
 	return st;
 }
 

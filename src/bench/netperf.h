@@ -18,6 +18,8 @@
  * SIGKILL to the whole process group; the caller reaps every member, so
  * no process and no socket outlives netperf_run().  Sockets the kernel
  * keeps after close (TCP TIME_WAIT from TCP_CRR) belong to no process.
+ * The leader, the waits, the failure report and the end are the run
+ * harness's (bench/harness.h), which will-it-scale and hackbench share.
  *
  * A port cannot be in use already: every server binds port 0.
  *

@@ -4,7 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "bench/wis.h"
-#include "util/child.h"
+#include "bench/harness.h"
 #include "util/fsutil.h"
 #include "util/lifetime.h"
 #include "util/procstat.h"
@@ -18,48 +18,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-/* A task exits with this after wis_task_fail(); anything else is a crash. */
-#define EXIT_TASK_FAILED 90
 /* A task whose setup has not finished by then is taken to be stuck. */
 #define READY_TIMEOUT_S 60.0
 #define TASK_STACK_SIZE (1024 * 1024)
 
-/* First slot of the shared area: how the run failed, written once. */
-struct wis_control {
-	_Atomic int failed;	/* 0, or the enum wis_status of the first failure */
-	char why[WIS_WHY_MAX];
-} __attribute__((aligned(WIS_SLOT_SIZE)));
-
 /*
- * Set in the caller before the leader is forked; tasks inherit it.  A
- * process runs at most one measurement at a time (wis.h), so one pointer.
+ * The run in progress, for wis_task_fail(): set in the caller before the
+ * leader is forked, so every task inherits it.  A process runs at most
+ * one measurement at a time (harness.h), so one pointer.
  */
-static struct wis_control *wis_ctl;
+static const struct harness *wis_harness;
 
-static void set_failure(enum wis_status status, const char *fmt, va_list ap)
-{
-	int expected = 0;
-
-	if (!wis_ctl)
-		return;
-	if (atomic_compare_exchange_strong(&wis_ctl->failed, &expected,
-					   (int)status))
-		vsnprintf(wis_ctl->why, sizeof(wis_ctl->why), fmt, ap);
-}
-
-static void set_failuref(enum wis_status status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	set_failure(status, fmt, ap);
-	va_end(ap);
-}
+#define fail(out, st, ...) HARNESS_FAIL(out, st, __VA_ARGS__)
 
 noreturn void wis_task_fail(struct wis_task *t, enum wis_status status,
 			    const char *fmt, ...)
@@ -70,8 +43,7 @@ noreturn void wis_task_fail(struct wis_task *t, enum wis_status status,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	set_failuref(status, "task %u: %s", t->nr, msg);
-	_exit(EXIT_TASK_FAILED);
+	harness_die(wis_harness, status, "task %u: %s", t->nr, msg);
 }
 
 noreturn void wis_task_fail_errno(struct wis_task *t, const char *fmt, ...)
@@ -85,7 +57,7 @@ noreturn void wis_task_fail_errno(struct wis_task *t, const char *fmt, ...)
 	va_end(ap);
 	wis_task_fail(t, err == ENOSYS || err == EOPNOTSUPP ? WIS_UNSUPPORTED
 							     : WIS_FAILED,
-		      "%s: %s", msg, strerror(err));
+		      "%s: %s", msg, harness_strerror(err));
 }
 
 enum wis_status wis_env_fail(struct wis_env *env, enum wis_status status,
@@ -203,6 +175,7 @@ static int usable_cpus(int **out)
 /* ---- inside the leader and the tasks ------------------------------------ */
 
 struct leader_args {
+	const struct harness *h;
 	const struct wis_config *cfg;
 	const struct wis_env *env;
 	struct wis_counter *slots;
@@ -241,15 +214,13 @@ static noreturn void task_main(struct task_start *ts, enum wis_mode mode)
 				wis_task_fail_errno(t, "start partner thread");
 			}
 		} else {
-			pid_t task_pid = getpid();
-			pid_t pid = fork();	/* inherits affinity too */
+			pid_t pid = harness_fork_task();	/* inherits affinity too */
 
 			if (pid < 0)
 				wis_task_fail_errno(t, "start partner process");
 			if (pid == 0) {
-				child_die_with(task_pid);
 				partner_main(ts);
-				_exit(EXIT_TASK_FAILED);
+				_exit(HARNESS_EXIT_FAILED);
 			}
 		}
 	}
@@ -280,13 +251,12 @@ static int leader_main(void *arg)
 	unsigned n = cfg->nr_tasks;
 	struct task_start *starts = calloc(n, sizeof(*starts));
 	char name[16];
+	int st;
 
 	snprintf(name, sizeof(name), "wis-%s", cfg->test->name);
 	prctl(PR_SET_NAME, name);
-	if (!starts) {
-		set_failuref(WIS_ERROR, "leader: out of memory");
-		_exit(EXIT_TASK_FAILED);
-	}
+	if (!starts)
+		harness_die(a->h, WIS_ERROR, "leader: out of memory");
 
 	for (unsigned i = 0; i < n; i++) {
 		struct task_start *ts = &starts[i];
@@ -313,21 +283,16 @@ static int leader_main(void *arg)
 			}
 			err = pthread_create(&tid, &attr, task_thread, ts);
 			pthread_attr_destroy(&attr);
-			if (err) {
-				set_failuref(WIS_ERROR, "create thread %u: %s",
-					     i, strerror(err));
-				_exit(EXIT_TASK_FAILED);
-			}
+			if (err)
+				harness_die(a->h, WIS_ERROR, "create thread %u: %s",
+					    i, harness_strerror(err));
 		} else {
-			pid_t leader = getpid(), pid = fork();
+			pid_t pid = harness_fork_task();
 
-			if (pid < 0) {
-				set_failuref(WIS_ERROR, "fork task %u: %s", i,
-					     strerror(errno));
-				_exit(EXIT_TASK_FAILED);
-			}
+			if (pid < 0)
+				harness_die(a->h, WIS_ERROR, "fork task %u: %s", i,
+					    harness_strerror(errno));
 			if (pid == 0) {
-				child_die_with(leader);
 				if (cfg->affinity && cpu >= 0)
 					bind_to_cpu(cpu);
 				task_main(ts, WIS_PROCESS);
@@ -341,24 +306,9 @@ static int leader_main(void *arg)
 			pause();
 	}
 	/* process mode: any task that ends, ends the run */
-	for (;;) {
-		int st;
-		pid_t pid = waitpid(-1, &st, 0);
-
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (WIFSIGNALED(st))
-			set_failuref(WIS_FAILED, "a task was killed by signal %d (%s)",
-				     WTERMSIG(st), strsignal(WTERMSIG(st)));
-		else
-			set_failuref(WIS_FAILED, "a task exited with status %d",
-				     WEXITSTATUS(st));
-		break;
-	}
-	return EXIT_TASK_FAILED;
+	if (harness_wait_task(&st) > 0)
+		harness_fail_ended(a->h, WIS_FAILED, st, "a task");
+	return HARNESS_EXIT_FAILED;
 }
 
 /* ---- in the caller ---------------------------------------------------- */
@@ -367,56 +317,17 @@ struct run {
 	const struct wis_config *cfg;
 	struct wis_env env;
 	char *dir, *shm_dir;
-	void *area;
-	size_t area_size;
+	struct harness h;	/* its area: the counters */
 	struct wis_counter *slots;
-	struct child leader;
 	int statfd;
-	sigset_t wait_mask;	/* the caller's mask: signals unblocked */
 	bool prepared;
 };
-
-enum wait_result { WAIT_DONE, WAIT_STOPPED, WAIT_LEADER_EXITED };
-
-/*
- * Sleep until `deadline` (monotonic seconds), waking early for a stop
- * request or the leader's death.
- */
-static enum wait_result wait_until(const struct run *r, double deadline)
-{
-	switch (child_wait_until(&r->leader, deadline, r->cfg->stop,
-				 &r->wait_mask)) {
-	case CHILD_STOPPED:
-		return WAIT_STOPPED;
-	case CHILD_EXITED:
-		return WAIT_LEADER_EXITED;
-	default:
-		return WAIT_DONE;
-	}
-}
-
-static enum wis_status fail(struct wis_result *out, enum wis_status status,
-			    const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static enum wis_status fail(struct wis_result *out, enum wis_status status,
-			    const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(out->why, sizeof(out->why), fmt, ap);
-	va_end(ap);
-	out->status = status;
-	return status;
-}
 
 static int setup_run(struct run *r, struct wis_result *out)
 {
 	const struct wis_config *cfg = r->cfg;
 	const char *shm_base = cfg->shm_base;
 	char prefix[96];
-	size_t ctl_size = sizeof(struct wis_control);
 	int err;
 
 	snprintf(prefix, sizeof(prefix), "perfbot-wis-%s", cfg->test->name);
@@ -436,18 +347,6 @@ static int setup_run(struct run *r, struct wis_result *out)
 		return fail(out, WIS_ERROR, "cannot create a temp dir in %s: %s",
 			    shm_base, strerror(-err));
 
-	/* anonymous shared memory: nothing to unlink, gone with the last user */
-	r->area_size = ctl_size + (size_t)cfg->nr_tasks * sizeof(struct wis_counter);
-	r->area = mmap(NULL, r->area_size, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (r->area == MAP_FAILED) {
-		r->area = NULL;
-		return fail(out, WIS_ERROR, "cannot map the counters: %s",
-			    strerror(errno));
-	}
-	wis_ctl = r->area;
-	r->slots = (struct wis_counter *)((char *)r->area + ctl_size);
-
 	r->env.dir = r->dir;
 	r->env.shm_dir = r->shm_dir;
 	r->env.nr_tasks = cfg->nr_tasks;
@@ -460,7 +359,7 @@ static enum wis_status start_tasks(struct run *r, struct wis_result *out)
 {
 	const struct wis_config *cfg = r->cfg;
 	struct leader_args a = {
-		.cfg = cfg, .env = &r->env, .slots = r->slots,
+		.h = &r->h, .cfg = cfg, .env = &r->env, .slots = r->slots,
 	};
 	int *cpus = NULL;
 	int err;
@@ -472,38 +371,51 @@ static enum wis_status start_tasks(struct run *r, struct wis_result *out)
 				    strerror(-a.nr_cpus));
 		a.cpus = cpus;
 	}
-	err = child_fork(&r->leader, leader_main, &a);
+	err = harness_start(&r->h, leader_main, &a);
 	free(cpus);
 	if (err)
 		return fail(out, WIS_ERROR, "fork: %s", strerror(-err));
 	return WIS_OK;
 }
 
+struct ready_count {
+	const struct run *r;
+	unsigned ready;		/* tasks 0 .. ready-1 have counted */
+};
+
+static bool all_counted(void *arg)
+{
+	struct ready_count *c = arg;
+	unsigned n = c->r->cfg->nr_tasks;
+
+	while (c->ready < n &&
+	       atomic_load_explicit(&c->r->slots[c->ready].ops,
+				    memory_order_relaxed))
+		c->ready++;
+	return c->ready == n;
+}
+
 /* Wait until every task has counted once; WIS_OK, or why not. */
 static enum wis_status wait_ready(struct run *r, struct wis_result *out)
 {
-	double deadline = mono_now() + READY_TIMEOUT_S;
-	unsigned n = r->cfg->nr_tasks, ready = 0;
+	struct ready_count c = { .r = r };
+	unsigned n = r->cfg->nr_tasks;
 
-	while (ready < n) {
-		/* 1 ms steps: setup takes milliseconds and this is not measured */
-		enum wait_result w = wait_until(r, mono_now() + 0.001);
-
-		if (w == WAIT_STOPPED)
-			return fail(out, WIS_INCOMPLETE,
-				    "stopped before the tasks were ready");
-		if (w == WAIT_LEADER_EXITED)
-			return WIS_FAILED;
-		if (mono_now() > deadline)
-			return fail(out, WIS_FAILED,
-				    "%u of %u tasks had not counted once after %.0f s",
-				    n - ready, n, READY_TIMEOUT_S);
-		while (ready < n &&
-		       atomic_load_explicit(&r->slots[ready].ops,
-					    memory_order_relaxed))
-			ready++;
+	switch (harness_wait_ready(&r->h, mono_now() + READY_TIMEOUT_S,
+				   all_counted, &c)) {
+	case HARNESS_READY:
+		return WIS_OK;
+	case HARNESS_STOPPED:
+		return fail(out, WIS_INCOMPLETE,
+			    "stopped before the tasks were ready");
+	case HARNESS_EXITED:
+		return WIS_FAILED;	/* the leader says why */
+	case HARNESS_DEADLINE:
+		break;
 	}
-	return WIS_OK;
+	return fail(out, WIS_FAILED,
+		    "%u of %u tasks had not counted once after %.0f s",
+		    n - c.ready, n, READY_TIMEOUT_S);
 }
 
 static void read_counters(const struct run *r, uint64_t *now)
@@ -541,39 +453,37 @@ static enum wis_status measure(struct run *r, struct wis_result *out,
 	double t0, t_prev;
 	size_t cap = 0;
 	enum wis_status status = WIS_OK;
-	enum wait_result w = WAIT_DONE;
+	enum harness_wake w = HARNESS_DEADLINE;
 
 	*idle_pct = -1;
 	if (!prev || !now) {
 		status = fail(out, WIS_ERROR, "out of memory");
 		goto out;
 	}
-	if (cfg->on_phase)
-		cfg->on_phase("warm-up", cfg->arg);
-	w = wait_until(r, mono_now() + cfg->warmup_s);
-	if (w != WAIT_DONE)
+	harness_phase(&r->h, "warm-up");
+	w = harness_wait(&r->h, mono_now() + cfg->warmup_s);
+	if (w != HARNESS_DEADLINE)
 		goto out;
-	if (cfg->on_phase)
-		cfg->on_phase("measure", cfg->arg);
+	harness_phase(&r->h, "measure");
 
 	have_cpu = r->statfd >= 0 && !procstat_read(r->statfd, &cpu_start);
 	cpu_prev = cpu_start;
 	read_counters(r, prev);
 	t0 = t_prev = mono_now();
-	for (size_t k = 1; w == WAIT_DONE; k++) {
+	for (size_t k = 1; w == HARNESS_DEADLINE; k++) {
 		double tick = fmin((double)k * cfg->interval_s, cfg->duration_s);
 		struct wis_sample s = { 0 };
 		double t;
 
-		w = wait_until(r, t0 + tick);
-		if (w == WAIT_LEADER_EXITED)
+		w = harness_wait(&r->h, t0 + tick);
+		if (w == HARNESS_EXITED)
 			break;
 		read_counters(r, now);
 		t = mono_now();
 		s.start_s = t_prev - t0;
 		s.secs = t - t_prev;
 		/* a stop right after a tick leaves nothing worth a sample */
-		if (w == WAIT_STOPPED && s.secs < 1e-3)
+		if (w == HARNESS_STOPPED && s.secs < 1e-3)
 			break;
 		s.min_task = INFINITY;
 		for (unsigned i = 0; i < n; i++) {
@@ -604,14 +514,14 @@ static enum wis_status measure(struct run *r, struct wis_result *out,
 	if (have_cpu)
 		*idle_pct = cpu_times_idle_pct(&cpu_start, &cpu_prev);
 out:
-	if (w == WAIT_STOPPED && status == WIS_OK) {
+	if (w == HARNESS_STOPPED && status == WIS_OK) {
 		if (out->nr_samples)
 			fail(out, WIS_INCOMPLETE, "stopped after %zu samples",
 			     out->nr_samples);
 		else
 			fail(out, WIS_INCOMPLETE, "stopped during warm-up");
 		status = WIS_INCOMPLETE;
-	} else if (w == WAIT_LEADER_EXITED && status == WIS_OK) {
+	} else if (w == HARNESS_EXITED && status == WIS_OK) {
 		status = WIS_FAILED;
 	}
 	free(prev);
@@ -619,25 +529,10 @@ out:
 	return status;
 }
 
-/* Why the leader died, when no task said so itself. */
-static void explain_leader(struct wis_result *out, int st)
-{
-	int kind = wis_ctl ? atomic_load(&wis_ctl->failed) : 0;
-
-	if (kind) {
-		out->status = (enum wis_status)kind;
-		snprintf(out->why, sizeof(out->why), "%s", wis_ctl->why);
-	} else if (WIFSIGNALED(st)) {
-		fail(out, WIS_FAILED, "the tasks were killed by signal %d (%s)",
-		     WTERMSIG(st), strsignal(WTERMSIG(st)));
-	} else {
-		fail(out, WIS_FAILED, "the tasks exited with status %d",
-		     WEXITSTATUS(st));
-	}
-}
-
 static void teardown(struct run *r)
 {
+	/* cleanup() runs once every task is gone */
+	harness_stop(&r->h);
 	if (r->prepared && r->cfg->test->cleanup)
 		r->cfg->test->cleanup(&r->env);
 	if (r->statfd >= 0)
@@ -648,17 +543,20 @@ static void teardown(struct run *r)
 		remove_tree(r->shm_dir);
 	free(r->dir);
 	free(r->shm_dir);
-	if (r->area)
-		munmap(r->area, r->area_size);
-	wis_ctl = NULL;
+	harness_close(&r->h);
+	wis_harness = NULL;
 }
 
 enum wis_status wis_run(const struct wis_config *cfg, struct wis_result *out)
 {
 	struct run r = { .cfg = cfg, .statfd = -1 };
+	struct harness_config hc = {
+		.area_size = (size_t)cfg->nr_tasks * sizeof(struct wis_counter),
+		.stop = cfg->stop, .on_phase = cfg->on_phase, .arg = cfg->arg,
+	};
 	double idle_pct = -1;
-	int leader_status = 0;
 	enum wis_status st;
+	int err;
 
 	memset(out, 0, sizeof(*out));
 	out->nr_tasks = cfg->nr_tasks;
@@ -670,8 +568,14 @@ enum wis_status wis_run(const struct wis_config *cfg, struct wis_result *out)
 	if (cfg->stop && *cfg->stop)
 		return fail(out, WIS_INCOMPLETE, "stopped before the start");
 
-	child_signals_block(&r.wait_mask);
-
+	err = harness_open(&r.h, &hc);
+	wis_harness = &r.h;
+	r.slots = r.h.area;
+	if (err) {
+		st = fail(out, WIS_ERROR, "cannot map the counters: %s",
+			  strerror(-err));
+		goto out;
+	}
 	st = setup_run(&r, out);
 	if (st != WIS_OK)
 		goto out;
@@ -689,21 +593,14 @@ enum wis_status wis_run(const struct wis_config *cfg, struct wis_result *out)
 	st = wait_ready(&r, out);
 	if (st == WIS_OK)
 		st = measure(&r, out, &idle_pct);
-	child_stop(&r.leader, &leader_status, NULL);
-	/*
-	 * A task's own report wins, even over a stop that came at the same
-	 * time.  Our SIGKILL cannot plant one: kill() of the group holds the
-	 * tasklist lock, so the leader is doomed before it can see a task die.
-	 */
-	if (atomic_load(&wis_ctl->failed) || (st == WIS_FAILED && !out->why[0])) {
-		explain_leader(out, leader_status);
-		st = out->status;
-	}
+	harness_stop(&r.h);
+	/* a task's own report wins, even over a stop at the same time */
+	st = harness_outcome(&r.h, st, WIS_FAILED, out->why, sizeof(out->why),
+			     "the tasks", true);
 	wis_result_summarize(out, cfg->nr_tasks, idle_pct);
 out:
 	out->status = st;
 	teardown(&r);
-	child_signals_restore(&r.wait_mask);
 	return st;
 }
 

@@ -18,6 +18,8 @@
  * is reaped by the caller.  No task is ever asked to stop or cancelled, so
  * a task killed inside malloc() or holding a lock cannot hang the exit.
  * Every task and the leader also die with their parent (PR_SET_PDEATHSIG).
+ * The leader, the waits, the failure report and the end are the run
+ * harness's (bench/harness.h), which hackbench and netperf share.
  *
  * Threading: wis_run() is called from one thread.  While it runs it blocks
  * SIGINT, SIGTERM and SIGHUP and waits with them unblocked, so a handler the
