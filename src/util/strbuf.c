@@ -138,6 +138,29 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+void strbuf_vsetf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	strbuf_vaddf(&text, fmt, ap);
+	strbuf_release(sb);
+	if (strbuf_error(&text)) {
+		sb->err = text.err;
+		strbuf_release(&text);
+		return;
+	}
+	*sb = text;
+}
+
+void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vsetf(sb, fmt, ap);
+	va_end(ap);
+}
+
 void strbuf_setlen(struct strbuf *sb, size_t len)
 {
 	if (!sb->alloc || len > sb->len)

@@ -89,6 +89,23 @@ static void error_is_sticky(void **state)
 	strbuf_release(&sb);
 }
 
+/* setf replaces the content, also from arguments that point into it. */
+static void setf_replaces(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	strbuf_setf(&sb, "git %s", "rev-parse");
+	assert_string_equal(sb.buf, "git rev-parse");
+	strbuf_setf(&sb, "checkout: %s: %s", sb.buf, "failed");
+	assert_string_equal(sb.buf, "checkout: git rev-parse: failed");
+	assert_int_equal(sb.len, strlen(sb.buf));
+	strbuf_setf(&sb, "%s", "");
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(strbuf_error(&sb), 0);
+	strbuf_release(&sb);
+}
+
 static void reads_fd_with_limit(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -202,6 +219,7 @@ int main(void)
 		cmocka_unit_test(builds_and_detaches),
 		cmocka_unit_test(long_format_is_whole),
 		cmocka_unit_test(error_is_sticky),
+		cmocka_unit_test(setf_replaces),
 		cmocka_unit_test(reads_fd_with_limit),
 		cmocka_unit_test(marked_truncation),
 		cmocka_unit_test(vec_grows),
