@@ -122,9 +122,9 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
 static char *local_testbox(void)
 {
 	struct strmap env = { 0 };
-	char err[256], *host = NULL;
+	char *host = NULL;
 
-	if (!env_capture(&env, err, sizeof(err)))
+	if (!env_capture(&env, NULL))
 		host = strmap_get(&env, "testbox") ? strdup(strmap_get(&env, "testbox")) : NULL;
 	strmap_release(&env);
 	return host;

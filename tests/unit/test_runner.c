@@ -84,13 +84,14 @@ static void run_job(const char *text, volatile sig_atomic_t *stop, bool monitors
 		.commit = "test", .monitors = monitors, .stop = stop ? stop : &no_stop,
 	};
 	struct job_error jerr = { 0 };
-	char err[512];
+	struct strbuf err = STRBUF_INIT;
 
 	if (runner_check_job(j, &jerr))
 		fail_msg("runner_check_job: %s", jerr.msg);
-	if (runner_run(j, &opts, rec, err, sizeof(err)))
-		fail_msg("runner_run: %s", err);
+	if (runner_run(j, &opts, rec, &err))
+		fail_msg("runner_run: %s", err.buf);
 	atomic_jobs_release(j, 1);
+	strbuf_release(&err);
 }
 
 static double stat_of(const struct run_record *r, const char *name)
@@ -357,8 +358,8 @@ static void refused(const char *text, const char *ov, unsigned line,
 	struct atomic_job *j = load1(text, ovs, ov ? 1 : 0);
 	struct runner_opts opts = { .commit = "test", .stop = &no_stop };
 	struct job_error err = { 0 };
+	struct strbuf buf = STRBUF_INIT;
 	struct run_record r;
-	char buf[512];
 
 	assert_int_equal(runner_check_job(j, &err), -EINVAL);
 	if (strcmp(err.msg, msg))
@@ -370,9 +371,10 @@ static void refused(const char *text, const char *ov, unsigned line,
 	else
 		assert_non_null(strstr(err.file, "/job"));
 	/* runner_run refuses it too, with the same words, and runs nothing */
-	assert_int_equal(runner_run(j, &opts, &r, buf, sizeof(buf)), -EINVAL);
-	assert_string_equal(buf, msg);
+	assert_int_equal(runner_run(j, &opts, &r, &buf), -EINVAL);
+	assert_string_equal(buf.buf, msg);
 	atomic_jobs_release(j, 1);
+	strbuf_release(&buf);
 }
 
 static void check_wis(void **state)
