@@ -414,6 +414,7 @@ static int load_one_job(const char *path, char **sets, size_t nr_sets,
 
 	if (job_load(path, sets, nr_sets, &jobs, &nr, &jerr)) {
 		cmd_print_job_error(&jerr);
+		job_error_release(&jerr);
 		return EXIT_USAGE;
 	}
 	if (nr != 1) {
@@ -424,6 +425,7 @@ static int load_one_job(const char *path, char **sets, size_t nr_sets,
 	}
 	if (runner_check_job(&jobs[0], &jerr)) {
 		cmd_print_job_error(&jerr);
+		job_error_release(&jerr);
 		atomic_jobs_release(jobs, nr);
 		return EXIT_USAGE;
 	}

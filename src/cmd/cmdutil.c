@@ -78,13 +78,13 @@ int cmd_lifetime_start(const char *who)
 void cmd_print_job_error(const struct job_error *e)
 {
 	fputs("perfbot: ", stderr);
-	if (e->file[0]) {
-		quote_line_fputs(e->file, stderr);
+	if (e->file.len) {
+		quote_line_fputs(e->file.buf, stderr);
 		if (e->line)
 			fprintf(stderr, ":%u:%u", e->line, e->column);
 		fputs(": ", stderr);
 	}
-	quote_line_fputs(e->msg, stderr);
+	quote_line_fputs(e->msg.buf, stderr);
 	fputc('\n', stderr);
 }
 

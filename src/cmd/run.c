@@ -242,6 +242,7 @@ int cmd_run(int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	if (job_load(o.job_path, o.overrides, o.nr_overrides, &jobs, &nr, &jerr)) {
 		cmd_print_job_error(&jerr);
+		job_error_release(&jerr);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < nr; i++) {
@@ -259,6 +260,7 @@ int cmd_run(int argc, char **argv)
 		}
 		if (runner_check_job(&jobs[i], &jerr)) {
 			cmd_print_job_error(&jerr);
+			job_error_release(&jerr);
 			ret = EXIT_USAGE;
 			goto out;
 		}

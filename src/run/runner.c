@@ -45,23 +45,22 @@ static int param_error(struct job_error *err, const struct atomic_job *j,
 static int param_error(struct job_error *err, const struct atomic_job *j,
 		       const struct job_param *p, const char *fmt, ...)
 {
+	struct strbuf msg = STRBUF_INIT;
 	va_list ap;
-	int n = 0;
 
-	snprintf(err->file, sizeof(err->file), "%s", j->file ? j->file : "");
-	err->line = p ? p->line : 0;
-	err->column = p ? p->column : 0;
-	/* a parameter from -s has no position in the file: name the option */
-	if (p && !p->line) {
-		snprintf(err->file, sizeof(err->file), "<command line>");
-		n = snprintf(err->msg, sizeof(err->msg), "-s %s=%s: ", p->key,
-			     p->value);
-		if (n < 0 || (size_t)n >= sizeof(err->msg))
-			n = 0;
-	}
 	va_start(ap, fmt);
-	vfmt_marked(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	/* a parameter from -s has no position in the file: name the option */
+	if (p && !p->line)
+		job_error_set(err, "<command line>", 0, 0, "-s %s=%s: %s", p->key, p->value,
+			      msg.buf);
+	else
+		job_error_set(err, j->file, p ? p->line : 0, p ? p->column : 0, "%s",
+			      msg.buf);
+	if (strbuf_error(&msg))
+		strbuf_setf(&err->msg, "out of memory");
+	strbuf_release(&msg);
 	return -EINVAL;
 }
 
@@ -181,8 +180,10 @@ int runner_check_job(const struct atomic_job *j, struct job_error *err)
 {
 	const struct bench_type *t;
 	struct bench_args a;
-	int ret = check_monitors(j, err);
+	int ret;
 
+	job_error_init(err);
+	ret = check_monitors(j, err);
 	if (ret)
 		return ret;
 	t = bench_type_find(j->testcase, j->exec.argv != NULL);
@@ -355,7 +356,7 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 		.stop = opts->stop, .on_phase = on_phase, .arg = &c,
 		.testcase = j->testcase,
 	};
-	struct job_error jerr = { 0 };
+	struct job_error jerr;
 	struct bench_result res;
 	struct bench_args args;
 	enum run_status status;
@@ -364,10 +365,12 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 
 	memset(out, 0, sizeof(*out));
 	strbuf_reset(err);
+	job_error_init(&jerr);
 	/* what runner_check_job() said already, for a caller that did not ask */
 	if (check_monitors(j, &jerr) ||
 	    (!t ? unknown_testcase(&jerr, j) : args_from_job(j, t, &args, &jerr))) {
-		strbuf_setf(err, "%s", jerr.msg);
+		strbuf_setf(err, "%s", jerr.msg.buf);
+		job_error_release(&jerr);
 		return -EINVAL;
 	}
 	run.args = &args;
