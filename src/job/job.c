@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "job/job.h"
 #include "job/yaml.h"
+#include "util/bug.h"
 #include "util/parse.h"
 #include "util/vec.h"
 #include "util/words.h"
@@ -710,8 +711,13 @@ static void put_list(FILE *f, char *const *v)
 static void put_dim(FILE *f, const struct loader *l, const struct ynode *v,
 		    const size_t *choice)
 {
-	const struct dim *d = &l->dims[v->dim];
-	const char *s = dim_value(d, choice[v->dim])->scalar;
+	const struct dim *d;
+	const char *s;
+
+	/* a section's value that is no dimension was refused while reading */
+	BUG_ON(v->dim < 0 || (size_t)v->dim >= l->nr_dims);
+	d = &l->dims[v->dim];
+	s = dim_value(d, choice[v->dim])->scalar;
 
 	/* a generic key is part of the identity only as a list: keep it one */
 	if (d->g && d->identity) {
@@ -801,9 +807,13 @@ static int apply_generic(struct atomic_job *j, const struct dim *d, const char *
 		parse_ulong(s, 1, MAX_REPEAT, &n);
 		j->repeat = (unsigned)n;
 		return 0;
-	default:
-		return 0;
+	case G_LIST:
+	case G_BUILD:
+	case G_EXEC:
+		break;
 	}
+	/* these are read whole by read_generic(), never made dimensions */
+	BUG("'%s' is no matrix dimension", d->key);
 }
 
 /*

@@ -1,6 +1,7 @@
 /* strbuf.c - see strbuf.h. */
 #define _GNU_SOURCE
 #include "util/strbuf.h"
+#include "util/bug.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -163,7 +164,9 @@ void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
 
 void strbuf_setlen(struct strbuf *sb, size_t len)
 {
-	if (!sb->alloc || len > sb->len)
+	/* a longer length would expose bytes never written */
+	BUG_ON(len > sb->len);
+	if (!sb->alloc)
 		return;
 	sb->len = len;
 	sb->buf[len] = '\0';

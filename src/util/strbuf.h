@@ -76,7 +76,7 @@ void strbuf_vsetf(struct strbuf *sb, const char *fmt, va_list ap)
 /* `n` copies of c (padding). */
 void strbuf_addchars(struct strbuf *sb, char c, size_t n);
 
-/* Keep the first len bytes (len <= sb->len); the error stays. */
+/* Keep the first len bytes (len > sb->len is a BUG); the error stays. */
 void strbuf_setlen(struct strbuf *sb, size_t len);
 static inline void strbuf_reset(struct strbuf *sb)
 {

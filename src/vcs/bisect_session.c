@@ -144,7 +144,13 @@ static int preload(struct session *ss, struct level *lv)
 
 static const char *level_sha(const struct level *lv, size_t i)
 {
-	return i == BISECT_GOOD ? lv->good : i == BISECT_BAD ? lv->bad : lv->cands[i];
+	if (i == BISECT_GOOD)
+		return lv->good;
+	if (i == BISECT_BAD)
+		return lv->bad;
+	/* the engine names its candidates 0 .. n-1, or the sides */
+	BUG_ON(i >= lv->n);
+	return lv->cands[i];
 }
 
 /* G or B cannot be skipped: they were measured for the baseline. */

@@ -213,6 +213,31 @@ static void bug_aborts(void **state)
 	assert_int_equal(WTERMSIG(st), SIGABRT);
 }
 
+/* Setting a length past the end is perfbot's bug, not a silent no-op. */
+static void setlen_past_end_is_a_bug(void **state)
+{
+	pid_t pid;
+	int st;
+
+	(void)state;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(3);
+		strbuf_addstr(&sb, "abc");
+		strbuf_setlen(&sb, 3);	/* the whole: fine */
+		strbuf_setlen(&sb, 4);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGABRT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +250,7 @@ int main(void)
 		cmocka_unit_test(vec_grows),
 		cmocka_unit_test(suggests_near_names_only),
 		cmocka_unit_test(bug_aborts),
+		cmocka_unit_test(setlen_past_end_is_a_bug),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
