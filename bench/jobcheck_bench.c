@@ -70,9 +70,11 @@ static double time_load(const char *path, int *ret, char *msg, size_t len)
 
 	*ret = job_load(path, NULL, 0, &jobs, &nr, &err);
 	t = now() - t0;
-	snprintf(msg, len, "%s", *ret ? err.msg : "accepted");
+	snprintf(msg, len, "%s", *ret ? err.msg.buf : "accepted");
 	if (!*ret)
 		atomic_jobs_release(jobs, nr);
+	else
+		job_error_release(&err);
 	return t;
 }
 

@@ -382,23 +382,25 @@ static int run_session(struct store *s, int64_t id, const struct bisect_spec *sp
 		.progress = hook_progress, .note = hook_note, .ctx = &id,
 	};
 	struct bisect_result result;
-	char err[2048];
+	struct strbuf err = STRBUF_INIT;
 	int ret;
 
 	stderr_tty = isatty(STDERR_FILENO);
 	interrupt_install();
-	ret = bisect_session_run(s, id, spec, job, &hooks, &result, err, sizeof(err));
+	ret = bisect_session_run(s, id, spec, job, &hooks, &result, &err);
 	if (stderr_tty)
 		fputs("\r\033[K", stderr);
 	if (ret == -EINTR) {
 		fprintf(stderr, "perfbot: bisect: %" PRId64 " interrupted; 'perfbot bisect resume %"
 			PRId64 "' goes on from here\n", id, id);
-		return 128 + (interrupted ? interrupted : SIGINT);
+		ret = 128 + (interrupted ? interrupted : SIGINT);
+	} else if (ret) {
+		ret = store_failure(s, id, err.buf);
+	} else {
+		ret = print_result(&result);
+		bisect_result_release(&result);
 	}
-	if (ret)
-		return store_failure(s, id, err);
-	ret = print_result(&result);
-	bisect_result_release(&result);
+	strbuf_release(&err);
 	return ret;
 }
 
@@ -412,6 +414,7 @@ static int load_one_job(const char *path, char **sets, size_t nr_sets,
 
 	if (job_load(path, sets, nr_sets, &jobs, &nr, &jerr)) {
 		cmd_print_job_error(&jerr);
+		job_error_release(&jerr);
 		return EXIT_USAGE;
 	}
 	if (nr != 1) {
@@ -422,6 +425,7 @@ static int load_one_job(const char *path, char **sets, size_t nr_sets,
 	}
 	if (runner_check_job(&jobs[0], &jerr)) {
 		cmd_print_job_error(&jerr);
+		job_error_release(&jerr);
 		atomic_jobs_release(jobs, nr);
 		return EXIT_USAGE;
 	}
@@ -456,12 +460,14 @@ static int load_spec_job(const struct bisect_spec *spec, struct atomic_job **job
 static int resolve(const char *repo, const char *rev, const char *what, char **sha,
 		   int usage_status)
 {
-	char err[512];
-	int ret = git_resolve(repo, rev, sha, err, sizeof(err));
+	struct strbuf err = STRBUF_INIT;
+	int ret = git_resolve(repo, rev, sha, &err);
 
+	if (ret)
+		fprintf(stderr, "perfbot: bisect: %s: %s\n", what, err.buf);
+	strbuf_release(&err);
 	if (!ret)
 		return 0;
-	fprintf(stderr, "perfbot: bisect: %s: %s\n", what, err);
 	return ret == -ENOENT || ret == -EINVAL ? usage_status : EXIT_FAILED;
 }
 
@@ -472,7 +478,7 @@ static int resolve(const char *repo, const char *rev, const char *what, char **s
 static int make_spec(const struct bisect_args *a, int usage_status,
 		     struct bisect_spec *spec, struct atomic_job **job)
 {
-	char real[PATH_MAX], host[256], err[512];
+	char real[PATH_MAX], host[256];
 	int ret;
 
 	memset(spec, 0, sizeof(*spec));
@@ -494,7 +500,7 @@ static int make_spec(const struct bisect_args *a, int usage_status,
 			spec->good);
 		return usage_status;
 	}
-	if (git_cmd(spec->repo, NULL, err, sizeof(err), "merge-base", "--is-ancestor",
+	if (git_cmd(spec->repo, NULL, NULL, "merge-base", "--is-ancestor",
 		    spec->good, spec->bad, NULL)) {
 		fprintf(stderr, "perfbot: bisect: --good %s is not an ancestor of --bad %s\n",
 			a->good, a->bad);
@@ -821,7 +827,8 @@ static int cmd_run_step(struct bisect_args *a, char **rest, int nrest)
 	struct bisect_spec spec = { 0 };
 	struct atomic_job *job = NULL;
 	struct store *s = NULL;
-	char *head = NULL, err[2048];
+	struct strbuf err = STRBUF_INIT;
+	char *head = NULL;
 	int64_t no_id = 0;
 	struct bisect_hooks hooks = {
 		.progress = hook_progress, .note = hook_note, .ctx = &no_id,
@@ -849,14 +856,13 @@ static int cmd_run_step(struct bisect_args *a, char **rest, int nrest)
 	}
 	stderr_tty = isatty(STDERR_FILENO);
 	interrupt_install();
-	ret = bisect_session_classify(s, &spec, job, head, &hooks, &verdict, err,
-				      sizeof(err));
+	ret = bisect_session_classify(s, &spec, job, head, &hooks, &verdict, &err);
 	if (ret == -EINTR) {
 		ret = 128 + (interrupted ? interrupted : SIGINT);
 		goto out;
 	}
 	if (ret) {
-		fprintf(stderr, "perfbot: bisect: run-step: %s\n", err);
+		fprintf(stderr, "perfbot: bisect: run-step: %s\n", err.buf);
 		ret = STEP_ABORT;
 		goto out;
 	}
@@ -869,6 +875,7 @@ out:
 	bisect_spec_release(&spec);
 	store_close(s);
 	free(head);
+	strbuf_release(&err);
 	return ret;
 }
 

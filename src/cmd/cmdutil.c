@@ -66,23 +66,25 @@ int cmd_failure(const char *who, const char *fmt, ...)
 
 int cmd_lifetime_start(const char *who)
 {
-	char err[512];
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
 
-	if (lifetime_start(err, sizeof(err)))
-		return cmd_failure(who, "%s", err);
-	return 0;
+	if (lifetime_start(&err))
+		ret = cmd_failure(who, "%s", err.buf);
+	strbuf_release(&err);
+	return ret;
 }
 
 void cmd_print_job_error(const struct job_error *e)
 {
 	fputs("perfbot: ", stderr);
-	if (e->file[0]) {
-		quote_line_fputs(e->file, stderr);
+	if (e->file.len) {
+		quote_line_fputs(e->file.buf, stderr);
 		if (e->line)
 			fprintf(stderr, ":%u:%u", e->line, e->column);
 		fputs(": ", stderr);
 	}
-	quote_line_fputs(e->msg, stderr);
+	quote_line_fputs(e->msg.buf, stderr);
 	fputc('\n', stderr);
 }
 

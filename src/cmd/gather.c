@@ -82,10 +82,9 @@ static int resolve_commits(struct store *s, struct gather *ga)
 
 		/* a tag or a branch: the repository knows its sha, the store that */
 		if (err == -ENOENT && ga->repo) {
-			char *sha = NULL, why[256];
+			char *sha = NULL;
 
-			if (!git_resolve(ga->repo, ga->given[j], &sha, why,
-					 sizeof(why)))
+			if (!git_resolve(ga->repo, ga->given[j], &sha, NULL))
 				err = store_resolve_commit(s, sha, &ga->commits[j]);
 			free(sha);
 		}

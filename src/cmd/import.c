@@ -122,9 +122,9 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
 static char *local_testbox(void)
 {
 	struct strmap env = { 0 };
-	char err[256], *host = NULL;
+	char *host = NULL;
 
-	if (!env_capture(&env, err, sizeof(err)))
+	if (!env_capture(&env, NULL))
 		host = strmap_get(&env, "testbox") ? strdup(strmap_get(&env, "testbox")) : NULL;
 	strmap_release(&env);
 	return host;
@@ -162,9 +162,9 @@ static int import(const struct import_opts *o)
 {
 	struct import_data d = { 0 };
 	struct store *s = NULL;
-	struct strbuf file = STRBUF_INIT;
+	struct strbuf file = STRBUF_INIT, err = STRBUF_INIT;
 	const char *db;
-	char err[1024], *text, *testbox = NULL, *testcase = NULL;
+	char *text, *testbox = NULL, *testcase = NULL;
 	size_t len = 0, done = 0;
 	int ret = EXIT_FAILED, e;
 
@@ -176,12 +176,13 @@ static int import(const struct import_opts *o)
 		goto out;
 	}
 	if (!strcmp(o->format, "csv"))
-		e = import_csv(text, len, &d, err, sizeof(err));
+		e = import_csv(text, len, &d, &err);
 	else
-		e = import_lkp_matrix(text, len, &d, err, sizeof(err));
+		e = import_lkp_matrix(text, len, &d, &err);
 	if (e) {
 		/* positions come first in err: FILE:LINE[:COLUMN]: as compilers say it */
-		failure("%s:%s%s", o->file, isdigit((unsigned char)err[0]) ? "" : " ", err);
+		failure("%s:%s%s", o->file, isdigit((unsigned char)err.buf[0]) ? "" : " ",
+			err.buf);
 		goto out;
 	}
 	testbox = o->testbox ? strdup(o->testbox) : local_testbox();
@@ -216,6 +217,7 @@ out:
 	store_close(s);
 	import_data_release(&d);
 	strbuf_release(&file);
+	strbuf_release(&err);
 	free(testbox);
 	free(testcase);
 	return ret;

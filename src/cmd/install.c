@@ -94,6 +94,7 @@ int cmd_install(int argc, char **argv)
 		return usage_error("expected one job file: perfbot install JOB.yaml");
 	if (job_load(argv[optind], overrides, nr_overrides, &jobs, &nr, &jerr)) {
 		cmd_print_job_error(&jerr);
+		job_error_release(&jerr);
 		return EXIT_USAGE;
 	}
 	apt = collect_packages(jobs, nr, &count);

@@ -143,6 +143,7 @@ static int split(int argc, char **argv)
 	ret = job_load(file, sets, nr_sets, &jobs, &nr, &err);
 	if (ret) {
 		cmd_print_job_error(&err);
+		job_error_release(&err);
 		ret = ret == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
 		goto out;
 	}
@@ -150,6 +151,7 @@ static int split(int argc, char **argv)
 	for (size_t i = 0; i < nr; i++)
 		if (runner_check_job(&jobs[i], &err)) {
 			cmd_print_job_error(&err);
+			job_error_release(&err);
 			ret = EXIT_USAGE;
 			goto out;
 		}

@@ -254,10 +254,10 @@ static int send_message(const char *cmd, const char *msg, size_t len)
 
 static char *origin_url(const char *repo)
 {
-	char err[256], *out = NULL;
+	char *out = NULL;
 	size_t n;
 
-	if (git_cmd(repo, &out, err, sizeof(err), "remote", "get-url", "origin", NULL)) {
+	if (git_cmd(repo, &out, NULL, "remote", "get-url", "origin", NULL)) {
 		free(out);
 		return NULL;
 	}

@@ -231,7 +231,8 @@ int cmd_run(int argc, char **argv)
 	struct store *store = NULL;
 	const char *db;
 	char *sha = NULL, *worktree = NULL, *cache = NULL;
-	char label[256], err[512];
+	struct strbuf err = STRBUF_INIT;
+	char label[256];
 	size_t nr = 0, total_runs = 0, done = 0, unsupported = 0;
 	bool any_failed = false;
 	double t0;
@@ -241,6 +242,7 @@ int cmd_run(int argc, char **argv)
 		return ret < 0 ? EXIT_OK : ret;
 	if (job_load(o.job_path, o.overrides, o.nr_overrides, &jobs, &nr, &jerr)) {
 		cmd_print_job_error(&jerr);
+		job_error_release(&jerr);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < nr; i++) {
@@ -258,6 +260,7 @@ int cmd_run(int argc, char **argv)
 		}
 		if (runner_check_job(&jobs[i], &jerr)) {
 			cmd_print_job_error(&jerr);
+			job_error_release(&jerr);
 			ret = EXIT_USAGE;
 			goto out;
 		}
@@ -265,9 +268,8 @@ int cmd_run(int argc, char **argv)
 	}
 
 	if (o.repo) {
-		if (git_resolve(o.repo, o.commit ? o.commit : "HEAD", &sha, err,
-				sizeof(err))) {
-			fprintf(stderr, "perfbot: run: %s\n", err);
+		if (git_resolve(o.repo, o.commit ? o.commit : "HEAD", &sha, &err)) {
+			fprintf(stderr, "perfbot: run: %s\n", err.buf);
 			ret = EXIT_USAGE;
 			goto out;
 		}
@@ -302,9 +304,9 @@ int cmd_run(int argc, char **argv)
 
 		if (e || git_checkout_built(o.repo, sha, build_of(jobs, nr), cache,
 					    runner_timeout(&jobs[0]), &interrupted,
-					    &worktree, err, sizeof(err))) {
+					    &worktree, &err)) {
 			fprintf(stderr, "perfbot: run: %s\n",
-				e ? strerror(-e) : err);
+				e ? strerror(-e) : err.buf);
 			ret = interrupted ? 128 + interrupted : EXIT_FAILED;
 			goto out;
 		}
@@ -329,9 +331,9 @@ int cmd_run(int argc, char **argv)
 				    sizeof(left));
 			fprintf(stderr, "[%zu/%zu] %s: repeat %u/%u, about %s left\n",
 				i + 1, nr, jobs[i].name, r, reps, left);
-			if (runner_run(&jobs[i], &ro, &rec, err, sizeof(err))) {
+			if (runner_run(&jobs[i], &ro, &rec, &err)) {
 				fprintf(stderr, "perfbot: run: %s: %s\n", jobs[i].name,
-					err);
+					err.buf);
 				any_failed = true;
 				done++;
 				continue;
@@ -370,5 +372,6 @@ out:
 		store_close(store);
 	free(sha);
 	atomic_jobs_release(jobs, nr);
+	strbuf_release(&err);
 	return ret;
 }

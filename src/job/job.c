@@ -11,7 +11,9 @@
 #define _GNU_SOURCE
 #include "job/job.h"
 #include "job/yaml.h"
+#include "util/bug.h"
 #include "util/parse.h"
+#include "util/vec.h"
 #include "util/words.h"
 
 #include <ctype.h>
@@ -103,30 +105,61 @@ bool job_generic_key(const char *key)
 	return find_generic(key) != NULL;
 }
 
+void job_error_init(struct job_error *err)
+{
+	strbuf_init(&err->file);
+	strbuf_init(&err->msg);
+	err->line = err->column = 0;
+}
+
+void job_error_release(struct job_error *err)
+{
+	strbuf_release(&err->file);
+	strbuf_release(&err->msg);
+	err->line = err->column = 0;
+}
+
+void job_error_vset(struct job_error *err, const char *file, unsigned line,
+		    unsigned column, const char *fmt, va_list ap)
+{
+	strbuf_setf(&err->file, "%s", file ? file : "");
+	err->line = line;
+	err->column = column;
+	strbuf_vsetf(&err->msg, fmt, ap);
+	if (strbuf_error(&err->msg))
+		strbuf_setf(&err->msg, "out of memory");
+}
+
+void job_error_set(struct job_error *err, const char *file, unsigned line,
+		   unsigned column, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	job_error_vset(err, file, line, column, fmt, ap);
+	va_end(ap);
+}
+
 static int fail(struct loader *l, const struct ynode *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* An error at a node; a node from -s names the override instead. */
 static int fail(struct loader *l, const struct ynode *at, const char *fmt, ...)
 {
-	struct job_error *err = l->err;
-	size_t off = 0;
+	struct strbuf msg = STRBUF_INIT;
 	va_list ap;
 
-	if (at && at->origin) {
-		snprintf(err->file, sizeof(err->file), "%s", OVERRIDE_FILE);
-		err->line = err->column = 0;
-		off = snprintf(err->msg, sizeof(err->msg), "%s: ", at->origin);
-		if (off >= sizeof(err->msg))
-			off = sizeof(err->msg) - 1;
-	} else {
-		snprintf(err->file, sizeof(err->file), "%s", l->path);
-		err->line = at ? at->line : 0;
-		err->column = at ? at->column : 0;
-	}
 	va_start(ap, fmt);
-	vsnprintf(err->msg + off, sizeof(err->msg) - off, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	if (at && at->origin)
+		job_error_set(l->err, OVERRIDE_FILE, 0, 0, "%s: %s", at->origin, msg.buf);
+	else
+		job_error_set(l->err, l->path, at ? at->line : 0, at ? at->column : 0,
+			      "%s", msg.buf);
+	if (strbuf_error(&msg))
+		strbuf_setf(&l->err->msg, "out of memory");
+	strbuf_release(&msg);
 	return -EINVAL;
 }
 
@@ -191,10 +224,8 @@ static int apply_override(struct loader *l, const char *ov)
 	int ret = -ENOMEM;
 
 	if (!eq || eq == ov) {
-		snprintf(l->err->file, sizeof(l->err->file), "%s", OVERRIDE_FILE);
-		l->err->line = l->err->column = 0;
-		snprintf(l->err->msg, sizeof(l->err->msg),
-			 "invalid override '%s' (expected -s key=value)", ov);
+		job_error_set(l->err, OVERRIDE_FILE, 0, 0,
+			      "invalid override '%s' (expected -s key=value)", ov);
 		return -EINVAL;
 	}
 	name = strndup(ov, eq - ov);
@@ -249,15 +280,8 @@ static int add_dim(struct loader *l, const struct ynode *keynode,
 	struct dim *d;
 
 	/* a key in two places is found by check_dims(), after all are read */
-	if (l->nr_dims == l->cap_dims) {
-		size_t ncap = l->cap_dims ? 2 * l->cap_dims : 16;
-		struct dim *v = realloc(l->dims, ncap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->dims = v;
-		l->cap_dims = ncap;
-	}
+	if (vec_reserve_((void **)&l->dims, &l->cap_dims, l->nr_dims + 1, sizeof(*l->dims)))
+		return -ENOMEM;
 	d = &l->dims[l->nr_dims];
 	d->key = keynode->scalar;
 	d->keynode = keynode;
@@ -591,11 +615,8 @@ static int check_size(struct loader *l, size_t *total)
 
 	for (size_t i = 0; i < l->nr_dims; i++) {
 		if (t > MAX_ATOMIC_JOBS / l->dims[i].n) {
-			snprintf(l->err->file, sizeof(l->err->file), "%s", l->path);
-			l->err->line = l->err->column = 0;
-			snprintf(l->err->msg, sizeof(l->err->msg),
-				 "the matrix has more than %d atomic jobs",
-				 MAX_ATOMIC_JOBS);
+			job_error_set(l->err, l->path, 0, 0,
+				      "the matrix has more than %d atomic jobs", MAX_ATOMIC_JOBS);
 			return -E2BIG;
 		}
 		t *= l->dims[i].n;
@@ -690,8 +711,13 @@ static void put_list(FILE *f, char *const *v)
 static void put_dim(FILE *f, const struct loader *l, const struct ynode *v,
 		    const size_t *choice)
 {
-	const struct dim *d = &l->dims[v->dim];
-	const char *s = dim_value(d, choice[v->dim])->scalar;
+	const struct dim *d;
+	const char *s;
+
+	/* a section's value that is no dimension was refused while reading */
+	BUG_ON(v->dim < 0 || (size_t)v->dim >= l->nr_dims);
+	d = &l->dims[v->dim];
+	s = dim_value(d, choice[v->dim])->scalar;
 
 	/* a generic key is part of the identity only as a list: keep it one */
 	if (d->g && d->identity) {
@@ -781,65 +807,72 @@ static int apply_generic(struct atomic_job *j, const struct dim *d, const char *
 		parse_ulong(s, 1, MAX_REPEAT, &n);
 		j->repeat = (unsigned)n;
 		return 0;
-	default:
-		return 0;
+	case G_LIST:
+	case G_BUILD:
+	case G_EXEC:
+		break;
 	}
+	/* these are read whole by read_generic(), never made dimensions */
+	BUG("'%s' is no matrix dimension", d->key);
 }
 
 /*
- * Append s to a job name at p, as the name becomes a file name (job split
- * -o) and a line of a YAML stream: '/', blanks and control characters
- * become '_'.  The testcase and every value go through here alike.
+ * Append s to a job name, as the name becomes a file name (job split -o)
+ * and a line of a YAML stream: '/', blanks and control characters become
+ * '_'.  The testcase and every value go through here alike.
  */
-static char *name_part(char *p, const char *s)
+static void name_part(struct strbuf *name, const char *s)
 {
-	for (; *s; s++)
-		*p++ = *s == '/' || isspace((unsigned char)*s) ||
-		       (unsigned char)*s < 0x20 || *s == 0x7f ? '_' : *s;
-	*p = '\0';
-	return p;
+	size_t from = name->len;
+
+	strbuf_addstr(name, s);
+	for (char *p = name->buf + from; *p; p++)
+		if (*p == '/' || isspace((unsigned char)*p) || (unsigned char)*p < 0x20 ||
+		    *p == 0x7f)
+			*p = '_';
 }
 
 static int make_job(const struct loader *l, const size_t *choice,
 		    struct atomic_job *j)
 {
-	size_t len = strlen(l->testcase) + 1, nr = 0;
-	char *p;
+	struct strbuf name = STRBUF_INIT;
+	size_t nr = 0;
 	int ret;
 
-	for (size_t i = 0; i < l->nr_dims; i++) {
-		if (!l->dims[i].identity)
-			continue;
-		nr++;
-		len += strlen(dim_value(&l->dims[i], choice[i])->scalar) + 1;
-	}
-	j->name = malloc(len);
+	for (size_t i = 0; i < l->nr_dims; i++)
+		nr += l->dims[i].identity;
 	j->params = calloc(nr ? nr : 1, sizeof(*j->params));
 	j->testcase = strdup(l->testcase);
 	j->file = strdup(l->path);
-	if (!j->name || !j->params || !j->testcase || !j->file)
+	if (!j->params || !j->testcase || !j->file)
 		return -ENOMEM;
-	p = name_part(j->name, l->testcase);
+	name_part(&name, l->testcase);
 	for (size_t i = 0; i < l->nr_dims; i++) {
 		const struct dim *d = &l->dims[i];
 		const struct ynode *v = dim_value(d, choice[i]);
 
-		if (d->g && (ret = apply_generic(j, d, v->scalar)))
+		if (d->g && (ret = apply_generic(j, d, v->scalar))) {
+			strbuf_release(&name);
 			return ret;
+		}
 		if (!d->identity)
 			continue;
-		*p++ = '-';
-		p = name_part(p, v->scalar);
+		strbuf_addch(&name, '-');
+		name_part(&name, v->scalar);
 		j->params[j->nr_params].key = strdup(d->key);
 		j->params[j->nr_params].value = strdup(v->scalar);
 		j->params[j->nr_params].line = v->line;
 		j->params[j->nr_params].column = v->column;
 		if (!j->params[j->nr_params].key || !j->params[j->nr_params].value) {
 			j->nr_params++;
+			strbuf_release(&name);
 			return -ENOMEM;
 		}
 		j->nr_params++;
 	}
+	j->name = strbuf_detach(&name, NULL);
+	if (!j->name)
+		return -ENOMEM;
 	qsort(j->params, j->nr_params, sizeof(*j->params), cmp_param);
 	if (!j->category && !(j->category = strdup("benchmark")))
 		return -ENOMEM;
@@ -915,7 +948,7 @@ int job_load(const char *path, char *const *overrides, size_t nr_overrides,
 
 	*jobs = NULL;
 	*nr = 0;
-	memset(err, 0, sizeof(*err));
+	job_error_init(err);
 	ret = ytree_load(path, &l.root, err);
 	if (ret)
 		goto out;
@@ -938,10 +971,8 @@ int job_load(const char *path, char *const *overrides, size_t nr_overrides,
 	if (!ret)
 		ret = expand(&l, total, jobs, nr);
 out:
-	if (ret == -ENOMEM && !err->msg[0]) {
-		snprintf(err->file, sizeof(err->file), "%s", path);
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
-	}
+	if (ret == -ENOMEM && !err->msg.len)
+		job_error_set(err, path, 0, 0, "out of memory");
 	ytree_free(l.root);
 	free(l.dims);
 	free_argv(l.build);

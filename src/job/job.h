@@ -22,21 +22,39 @@
  * atomic jobs returned by job_expand() are owned by the caller; release
  * each with atomic_job_release().  Errors: functions return 0 or a
  * negative errno and fill a struct job_error (file:line:column and a
- * message) for the caller to print.  No global state; thread-safe.
+ * message, both whole: they quote the file's values) for the caller to
+ * print.  job_load() and runner_check_job() initialise *err themselves;
+ * after one failed, the caller releases it with job_error_release().
+ * No global state; thread-safe.
  */
 #ifndef PERFBOT_JOB_JOB_H
 #define PERFBOT_JOB_JOB_H
 
 #include "record/record.h"
+#include "util/strbuf.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 struct job_error {
-	char file[256];
+	struct strbuf file;	/* "" when not about a file */
 	unsigned line, column;	/* 1-based; 0 when not about a position */
-	char msg[512];
+	struct strbuf msg;
 };
+
+void job_error_init(struct job_error *err);
+void job_error_release(struct job_error *err);
+/*
+ * Set the error: file (NULL: none), position (0: none) and message.  When
+ * the message cannot be made (no memory), it says "out of memory".
+ */
+void job_error_set(struct job_error *err, const char *file, unsigned line,
+		   unsigned column, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void job_error_vset(struct job_error *err, const char *file, unsigned line,
+		    unsigned column, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
 
 /* A parameter of an atomic job: key, the value as written, its position. */
 struct job_param {

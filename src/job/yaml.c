@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "job/yaml.h"
+#include "util/vec.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -37,16 +38,10 @@ struct ynode *ynode_scalar(const char *text, unsigned line, unsigned column)
 
 int ynode_append(struct ynode *parent, struct ynode *child)
 {
-	if (parent->n == parent->cap) {
-		size_t ncap = parent->cap ? parent->cap * 2 : 8;
-		struct ynode **v = realloc(parent->items, ncap * sizeof(*v));
-
-		if (!v) {
-			ytree_free(child);
-			return -ENOMEM;
-		}
-		parent->items = v;
-		parent->cap = ncap;
+	if (vec_reserve_((void **)&parent->items, &parent->cap, parent->n + 1,
+			 sizeof(*parent->items))) {
+		ytree_free(child);
+		return -ENOMEM;
 	}
 	parent->items[parent->n++] = child;
 	return 0;
@@ -72,11 +67,9 @@ static int fail(struct job_error *err, const char *path, yaml_mark_t mark,
 {
 	va_list ap;
 
-	snprintf(err->file, sizeof(err->file), "%s", path);
-	err->line = mark.line + 1;
-	err->column = mark.column + 1;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	job_error_vset(err, path, (unsigned)mark.line + 1, (unsigned)mark.column + 1, fmt,
+		       ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -178,10 +171,7 @@ int ytree_load(const char *path, struct ynode **root, struct job_error *err)
 	f = fopen(path, "r");
 	if (!f) {
 		ret = -errno;
-		snprintf(err->file, sizeof(err->file), "%s", path);
-		err->line = err->column = 0;
-		snprintf(err->msg, sizeof(err->msg), "cannot read the job file: %s",
-			 strerror(-ret));
+		job_error_set(err, path, 0, 0, "cannot read the job file: %s", strerror(-ret));
 		return ret;
 	}
 	if (!yaml_parser_initialize(&parser)) {
@@ -205,9 +195,9 @@ int ytree_load(const char *path, struct ynode **root, struct job_error *err)
 					   parser.problem, parser.problem_offset);
 				err->line = err->column = 0;
 				if (ferror(f))
-					snprintf(err->msg, sizeof(err->msg),
-						 "cannot read the job file: %s",
-						 strerror(errno));
+					job_error_set(err, path, 0, 0,
+						      "cannot read the job file: %s",
+						      strerror(errno));
 			} else {
 				ret = fail(err, path, parser.problem_mark, "%s",
 					   parser.problem);

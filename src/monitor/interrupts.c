@@ -6,11 +6,10 @@
 #include "monitor/monitor_type.h"
 
 static int interrupts_open(const struct monitor_ctx *ctx, void **state,
-			   char *why, size_t whylen)
+			   struct strbuf *why)
 {
 	(void)ctx;
-	return irqtable_open("/proc/interrupts", "interrupts", false, state,
-			     why, whylen);
+	return irqtable_open("/proc/interrupts", "interrupts", false, state, why);
 }
 
 const struct monitor_type monitor_interrupts = {

@@ -5,13 +5,12 @@
  */
 #include "monitor/monitor_type.h"
 #include "monitor/parse.h"
+#include "util/bug.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define KEYLEN 256
 
 struct irqtable {
 	struct procfile pf;
@@ -23,7 +22,8 @@ struct irqtable {
 	size_t *nvals;		/* values of each row (ERR: has one) */
 	uint64_t *first, *last;	/* nrows * ncpus */
 	uint64_t *scratch;	/* ncpus */
-	char keybuf[KEYLEN];
+	char *keybuf;		/* keylen bytes, sized at open */
+	size_t keylen;
 	int err;
 	uint64_t *target;
 };
@@ -34,8 +34,10 @@ static void collect_row(void *arg, size_t idx, const char *key,
 	struct irqtable *t = arg;
 
 	(void)vals;
-	if (t->err || idx >= t->nrows)
+	if (t->err)
 		return;
+	/* the text counted at open, read again: its rows are the same */
+	BUG_ON(idx >= t->nrows);
 	t->keys[idx] = strdup(key);
 	t->nvals[idx] = nvals;
 	if (!t->keys[idx])
@@ -81,11 +83,27 @@ void irqtable_close(void *state)
 	free(t->first);
 	free(t->last);
 	free(t->scratch);
+	free(t->keybuf);
 	free(t);
 }
 
+/* The longest line of text, in bytes without its newline. */
+static size_t longest_line(const char *text)
+{
+	size_t max = 0;
+
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > max)
+			max = n;
+		p += n + (p[n] == '\n');
+	}
+	return max;
+}
+
 int irqtable_open(const char *path, const char *prefix, bool softirqs,
-		  void **state, char *why, size_t whylen)
+		  void **state, struct strbuf *why)
 {
 	struct irqtable *t;
 	int rc, n;
@@ -97,7 +115,7 @@ int irqtable_open(const char *path, const char *prefix, bool softirqs,
 	t->softirqs = softirqs;
 	rc = procfile_open(&t->pf, path);
 	if (rc) {
-		snprintf(why, whylen, "%s: %s", path, strerror(-rc));
+		strbuf_setf(why, "%s: %s", path, strerror(-rc));
 		free(t);
 		return rc == -ENOMEM ? rc : -ENOTSUP;
 	}
@@ -105,14 +123,22 @@ int irqtable_open(const char *path, const char *prefix, bool softirqs,
 	if (n <= 0)
 		goto bad;
 	t->ncpus = (size_t)n;
+	/*
+	 * A row's key is never longer than its line, so none learnt here is
+	 * cut, and each is shorter than keylen - 1: a key that a later read
+	 * cuts (a driver that came with a longer name) is keylen - 1 bytes
+	 * long and can be taken for no learnt row.
+	 */
+	t->keylen = longest_line(t->pf.buf) + 2;
+	t->keybuf = malloc(t->keylen);
 	t->cpus = calloc(t->ncpus, sizeof(*t->cpus));
 	t->hdr = calloc(t->ncpus, sizeof(*t->hdr));
 	t->scratch = calloc(t->ncpus, sizeof(*t->scratch));
-	if (!t->cpus || !t->hdr || !t->scratch)
+	if (!t->keybuf || !t->cpus || !t->hdr || !t->scratch)
 		goto nomem;
 	mon_parse_cpu_header(t->pf.buf, t->cpus, t->ncpus);
 	n = mon_parse_rows(t->pf.buf, t->ncpus, softirqs, t->scratch, t->keybuf,
-			   KEYLEN, count_row, NULL);
+			   t->keylen, count_row, NULL);
 	if (n <= 0)
 		goto bad;
 	t->nrows = (size_t)n;
@@ -123,13 +149,13 @@ int irqtable_open(const char *path, const char *prefix, bool softirqs,
 	if (!t->keys || !t->nvals || !t->first || !t->last)
 		goto nomem;
 	mon_parse_rows(t->pf.buf, t->ncpus, softirqs, t->scratch, t->keybuf,
-		       KEYLEN, collect_row, t);
+		       t->keylen, collect_row, t);
 	if (t->err)
 		goto nomem;
 	*state = t;
 	return 0;
 bad:
-	snprintf(why, whylen, "%s: unexpected format", path);
+	strbuf_setf(why, "%s: unexpected format", path);
 	irqtable_close(t);
 	return -ENOTSUP;
 nomem:
@@ -149,7 +175,7 @@ static int take(struct irqtable *t, uint64_t *into)
 		return -ESTALE;
 	t->target = into;
 	if (mon_parse_rows(t->pf.buf, t->ncpus, t->softirqs, t->scratch,
-			   t->keybuf, KEYLEN, store_row, t) < 0)
+			   t->keybuf, t->keylen, store_row, t) < 0)
 		return -EPROTO;
 	return 0;
 }

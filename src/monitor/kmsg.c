@@ -22,8 +22,7 @@ struct kmsg_state {
 	int fd;
 };
 
-static int kmsg_open(const struct monitor_ctx *ctx, void **state, char *why,
-		     size_t whylen)
+static int kmsg_open(const struct monitor_ctx *ctx, void **state, struct strbuf *why)
 {
 	struct kmsg_state *s;
 
@@ -35,7 +34,7 @@ static int kmsg_open(const struct monitor_ctx *ctx, void **state, char *why,
 	if (s->fd < 0) {
 		int err = errno;
 
-		snprintf(why, whylen, "/dev/kmsg: %s", strerror(err));
+		strbuf_setf(why, "/dev/kmsg: %s", strerror(err));
 		free(s);
 		return -ENOTSUP;
 	}

@@ -27,8 +27,7 @@ static void meminfo_close(void *state)
 	free(s);
 }
 
-static int meminfo_open(const struct monitor_ctx *ctx, void **state, char *why,
-			size_t whylen)
+static int meminfo_open(const struct monitor_ctx *ctx, void **state, struct strbuf *why)
 {
 	struct meminfo_state *s;
 	int rc;
@@ -39,7 +38,7 @@ static int meminfo_open(const struct monitor_ctx *ctx, void **state, char *why,
 		return -ENOMEM;
 	rc = kvfile_open(&s->kv, "/proc/meminfo");
 	if (rc) {
-		snprintf(why, whylen, "/proc/meminfo: %s", strerror(-rc));
+		strbuf_setf(why, "/proc/meminfo: %s", strerror(-rc));
 		free(s);
 		return rc == -ENOMEM ? rc : -ENOTSUP;
 	}

@@ -6,6 +6,7 @@
 #include "monitor/monitor.h"
 #include "monitor/monitor_type.h"
 #include "util/parse.h"
+#include "util/vec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -71,10 +72,9 @@ int procfile_open(struct procfile *pf, const char *path)
 {
 	int rc;
 
-	pf->cap = 4096;
-	pf->len = 0;
-	pf->buf = malloc(pf->cap);
-	if (!pf->buf) {
+	pf->buf = NULL;
+	pf->cap = pf->len = 0;
+	if (vec_reserve_((void **)&pf->buf, &pf->cap, 4096, 1)) {
 		pf->fd = -1;
 		return -ENOMEM;
 	}
@@ -100,14 +100,9 @@ int procfile_read(struct procfile *pf)
 	for (;;) {
 		ssize_t n;
 
-		if (pf->cap - len < 2) {
-			char *nb = realloc(pf->buf, pf->cap * 2);
-
-			if (!nb)
-				return -ENOMEM;
-			pf->buf = nb;
-			pf->cap *= 2;
-		}
+		/* only when the file outgrew every read before */
+		if (vec_reserve_((void **)&pf->buf, &pf->cap, len + 2, 1))
+			return -ENOMEM;
 		n = pread(pf->fd, pf->buf + len, pf->cap - len - 1, (off_t)len);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -151,29 +146,40 @@ struct monitor_set {
 	bool stopping;
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static void set_err(struct strbuf *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+static void set_err(struct strbuf *err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!err || !errlen)
+	if (!err)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	strbuf_vsetf(err, fmt, ap);
 	va_end(ap);
 }
 
-static int mark_unavailable(struct monitor_inst *mi, const char *why)
+static int mark_unavailable(struct monitor_inst *mi, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int mark_unavailable(struct monitor_inst *mi, const char *fmt, ...)
 {
+	struct strbuf why = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&why, fmt, ap);
+	va_end(ap);
+	if (!why.len)
+		strbuf_addstr(&why, "unknown reason");
 	free(mi->unavailable);
-	mi->unavailable = strdup(why && *why ? why : "unknown reason");
+	mi->unavailable = strbuf_detach(&why, NULL);
 	return mi->unavailable ? 0 : -ENOMEM;
 }
 
 int monitor_set_open(const char *const *names, const struct monitor_ctx *ctx,
-		     struct monitor_set **out, char *err, size_t errlen)
+		     struct monitor_set **out, struct strbuf *err)
 {
 	struct monitor_set *set;
 	pthread_condattr_t ca;
@@ -184,7 +190,7 @@ int monitor_set_open(const char *const *names, const struct monitor_ctx *ctx,
 	if (!names)
 		names = monitor_default_names;
 	if (!ctx || !(ctx->interval_s > 0)) {
-		set_err(err, errlen, "monitor interval must be positive");
+		set_err(err, "monitor interval must be positive");
 		return -EINVAL;
 	}
 	while (names[count])
@@ -206,18 +212,18 @@ int monitor_set_open(const char *const *names, const struct monitor_ctx *ctx,
 
 	for (size_t i = 0; i < count; i++) {
 		const struct monitor_type *t = find_type(names[i]);
+		struct strbuf why = STRBUF_INIT;
 		struct monitor_inst *mi;
-		char why[256] = "";
 		bool dup = false;
 
 		if (!t) {
 			const char *s = monitor_suggest(names[i]);
 
 			if (s)
-				set_err(err, errlen, "unknown monitor '%s' (did you mean '%s'?)",
+				set_err(err, "unknown monitor '%s' (did you mean '%s'?)",
 					names[i], s);
 			else
-				set_err(err, errlen, "unknown monitor '%s'", names[i]);
+				set_err(err, "unknown monitor '%s'", names[i]);
 			rc = -EINVAL;
 			goto out;
 		}
@@ -227,19 +233,19 @@ int monitor_set_open(const char *const *names, const struct monitor_ctx *ctx,
 			continue;
 		mi = &set->m[set->n++];
 		mi->type = t;
-		rc = t->open(ctx, &mi->state, why, sizeof(why));
+		rc = t->open(ctx, &mi->state, &why);
 		if (rc == -ENOTSUP) {
 			/* the run goes on without it; env will say why */
 			mi->state = NULL;
-			rc = mark_unavailable(mi, why);
-			if (rc)
-				goto out;
+			rc = mark_unavailable(mi, "%s", why.buf);
 		} else if (rc) {
-			set_err(err, errlen, "monitor %s: %s", t->name,
-				*why ? why : strerror(-rc));
+			set_err(err, "monitor %s: %s", t->name,
+				why.len ? why.buf : strerror(-rc));
 			mi->state = NULL;
-			goto out;
 		}
+		strbuf_release(&why);
+		if (rc)
+			goto out;
 	}
 out:
 	if (rc) {
@@ -319,13 +325,13 @@ static void stop_thread(struct monitor_set *set)
 	set->thread_running = false;
 }
 
-int monitor_set_start(struct monitor_set *set, char *err, size_t errlen)
+int monitor_set_start(struct monitor_set *set, struct strbuf *err)
 {
 	bool need_thread = false;
 	int rc;
 
 	if (set->started) {
-		set_err(err, errlen, "monitors already started");
+		set_err(err, "monitors already started");
 		return -EALREADY;
 	}
 	for (size_t i = 0; i < set->n; i++) {
@@ -337,10 +343,7 @@ int monitor_set_start(struct monitor_set *set, char *err, size_t errlen)
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc) {
-			char why[128];
-
-			snprintf(why, sizeof(why), "start: %s", strerror(-rc));
-			if (mark_unavailable(mi, why))
+			if (mark_unavailable(mi, "start: %s", strerror(-rc)))
 				return -ENOMEM;
 			continue;
 		}
@@ -352,8 +355,7 @@ int monitor_set_start(struct monitor_set *set, char *err, size_t errlen)
 	set->stopping = false;
 	rc = pthread_create(&set->thread, NULL, sampler, set);
 	if (rc) {
-		set_err(err, errlen, "cannot start the monitor thread: %s",
-			strerror(rc));
+		set_err(err, "cannot start the monitor thread: %s", strerror(rc));
 		return -rc;
 	}
 	set->thread_running = true;
@@ -361,14 +363,13 @@ int monitor_set_start(struct monitor_set *set, char *err, size_t errlen)
 }
 
 int monitor_set_stop(struct monitor_set *set, const struct monitor_end *end,
-		     struct statmap *stats, struct strmap *env, char *err,
-		     size_t errlen)
+		     struct statmap *stats, struct strmap *env, struct strbuf *err)
 {
 	static const struct monitor_end none = { 0 };
 	int rc = 0;
 
 	if (!set->started) {
-		set_err(err, errlen, "monitors not started");
+		set_err(err, "monitors not started");
 		return -EINVAL;
 	}
 	stop_thread(set);
@@ -383,26 +384,27 @@ int monitor_set_stop(struct monitor_set *set, const struct monitor_end *end,
 			if (rc == -ENOMEM)
 				goto out;
 			if (rc) {
-				char why[128];
-
-				snprintf(why, sizeof(why), "stop: %s", strerror(-rc));
-				rc = mark_unavailable(mi, why);
+				rc = mark_unavailable(mi, "stop: %s", strerror(-rc));
 				if (rc)
 					goto out;
 			}
 		}
 		if (mi->unavailable) {
-			char key[64];
+			struct strbuf key = STRBUF_INIT;
 
-			snprintf(key, sizeof(key), "monitor.%s", mi->type->name);
-			rc = strmap_setf(env, key, "unavailable: %s", mi->unavailable);
+			strbuf_addf(&key, "monitor.%s", mi->type->name);
+			rc = strbuf_error(&key);
+			if (!rc)
+				rc = strmap_setf(env, key.buf, "unavailable: %s",
+						 mi->unavailable);
+			strbuf_release(&key);
 			if (rc)
 				goto out;
 		}
 	}
 out:
 	if (rc)
-		set_err(err, errlen, "monitors: %s", strerror(-rc));
+		set_err(err, "monitors: %s", strerror(-rc));
 	return rc;
 }
 

@@ -23,12 +23,13 @@
  * Ownership: struct monitor_set is opaque; monitor_set_close() frees it
  * and joins its thread.  Threading: call the monitor_set_* functions from
  * one thread; the sampling thread is internal.  Errors: 0 or a negative
- * errno with a message in `err`.
+ * errno with a message set in `err`.
  */
 #ifndef PERFBOT_MONITOR_MONITOR_H
 #define PERFBOT_MONITOR_MONITOR_H
 
 #include "record/record.h"
+#include "util/strbuf.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,16 +57,15 @@ struct monitor_set;
 
 /* names: NULL-terminated; NULL means monitor_default_names. */
 int monitor_set_open(const char *const *names, const struct monitor_ctx *ctx,
-		     struct monitor_set **out, char *err, size_t errlen);
+		     struct monitor_set **out, struct strbuf *err);
 /* Open the window: first readings, then the sampling thread. */
-int monitor_set_start(struct monitor_set *set, char *err, size_t errlen);
+int monitor_set_start(struct monitor_set *set, struct strbuf *err);
 /*
  * Close the window: last readings, stop the thread, add every stat to
  * `stats` and every unavailable monitor or event to `env`.
  */
 int monitor_set_stop(struct monitor_set *set, const struct monitor_end *end,
-		     struct statmap *stats, struct strmap *env, char *err,
-		     size_t errlen);
+		     struct statmap *stats, struct strmap *env, struct strbuf *err);
 void monitor_set_close(struct monitor_set *set);
 
 #endif

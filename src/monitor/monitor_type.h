@@ -25,8 +25,7 @@
 
 struct monitor_type {
 	const char *name;
-	int (*open)(const struct monitor_ctx *ctx, void **state, char *why,
-		    size_t whylen);
+	int (*open)(const struct monitor_ctx *ctx, void **state, struct strbuf *why);
 	int (*start)(void *state);
 	void (*sample)(void *state);	/* NULL: counters only, no samples */
 	int (*stop)(void *state, const struct monitor_end *end,
@@ -86,7 +85,7 @@ void kvfile_close(struct kvfile *kv);
  * monitors.  Reports each row's change per CPU and summed.
  */
 int irqtable_open(const char *path, const char *prefix, bool softirqs,
-		  void **state, char *why, size_t whylen);
+		  void **state, struct strbuf *why);
 int irqtable_start(void *state);
 int irqtable_stop(void *state, const struct monitor_end *end,
 		  struct statmap *stats, struct strmap *env);

@@ -127,7 +127,7 @@ static const char *why_not(size_t e, int err)
 }
 
 static int perf_stat_open(const struct monitor_ctx *ctx, void **state,
-			  char *why, size_t whylen)
+			  struct strbuf *why)
 {
 	struct perf_stat_state *s;
 	long n = sysconf(_SC_NPROCESSORS_CONF);
@@ -147,7 +147,7 @@ static int perf_stat_open(const struct monitor_ctx *ctx, void **state,
 	}
 	if (!working) {
 		/* a software event's reason: it is not about the PMU */
-		snprintf(why, whylen, "perf_event_open: %s",
+		strbuf_setf(why, "perf_event_open: %s",
 			 why_not(NEVENTS - 1, s->ev[NEVENTS - 1].err));
 		rc = -ENOTSUP;
 	}
@@ -213,7 +213,6 @@ static int perf_stat_stop(void *state, const struct monitor_end *end,
 	(void)end;
 	for (size_t e = 0; e < NEVENTS; e++) {
 		const char *name = perf_events[e].name;
-		char key[64];
 		double total;
 		int err = s->ev[e].err;
 
@@ -223,8 +222,12 @@ static int perf_stat_stop(void *state, const struct monitor_end *end,
 			err = r ? -r : 0;
 		}
 		if (err) {
-			snprintf(key, sizeof(key), "monitor.perf-stat.%s", name);
-			rc |= strmap_setf(env, key, "unavailable: %s", why_not(e, err));
+			struct strbuf key = STRBUF_INIT;
+
+			strbuf_addf(&key, "monitor.perf-stat.%s", name);
+			rc |= strbuf_error(&key) ||
+			      strmap_setf(env, key.buf, "unavailable: %s", why_not(e, err));
+			strbuf_release(&key);
 			continue;
 		}
 		rc |= statmap_addf(stats, total, "perf-stat.total.%s", name);

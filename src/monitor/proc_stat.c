@@ -18,7 +18,7 @@ struct proc_stat_state {
 };
 
 static int proc_stat_open(const struct monitor_ctx *ctx, void **state,
-			  char *why, size_t whylen)
+			  struct strbuf *why)
 {
 	struct proc_stat_state *s;
 	struct cpu_times t;
@@ -31,12 +31,12 @@ static int proc_stat_open(const struct monitor_ctx *ctx, void **state,
 	s->fd = procstat_open();
 	if (s->fd < 0) {
 		rc = s->fd;
-		snprintf(why, whylen, "/proc/stat: %s", strerror(-rc));
+		strbuf_setf(why, "/proc/stat: %s", strerror(-rc));
 		goto fail;
 	}
 	rc = procstat_read(s->fd, &t);
 	if (rc) {
-		snprintf(why, whylen, "/proc/stat: %s", strerror(-rc));
+		strbuf_setf(why, "/proc/stat: %s", strerror(-rc));
 		goto fail;
 	}
 	*state = s;

@@ -48,7 +48,7 @@ static void proc_vmstat_close(void *state)
 }
 
 static int proc_vmstat_open(const struct monitor_ctx *ctx, void **state,
-			    char *why, size_t whylen)
+			    struct strbuf *why)
 {
 	struct proc_vmstat_state *s;
 	int rc;
@@ -59,7 +59,7 @@ static int proc_vmstat_open(const struct monitor_ctx *ctx, void **state,
 		return -ENOMEM;
 	rc = kvfile_open(&s->kv, "/proc/vmstat");
 	if (rc) {
-		snprintf(why, whylen, "/proc/vmstat: %s", strerror(-rc));
+		strbuf_setf(why, "/proc/vmstat: %s", strerror(-rc));
 		free(s);
 		return rc == -ENOMEM ? rc : -ENOTSUP;
 	}

@@ -5,11 +5,10 @@
 #include "monitor/monitor_type.h"
 
 static int softirqs_open(const struct monitor_ctx *ctx, void **state,
-			 char *why, size_t whylen)
+			 struct strbuf *why)
 {
 	(void)ctx;
-	return irqtable_open("/proc/softirqs", "softirqs", true, state, why,
-			     whylen);
+	return irqtable_open("/proc/softirqs", "softirqs", true, state, why);
 }
 
 const struct monitor_type monitor_softirqs = {

@@ -14,13 +14,12 @@ struct time_state {
 	char *testcase;
 };
 
-static int time_open(const struct monitor_ctx *ctx, void **state, char *why,
-		     size_t whylen)
+static int time_open(const struct monitor_ctx *ctx, void **state, struct strbuf *why)
 {
 	struct time_state *s;
 
 	if (!ctx->testcase || !*ctx->testcase) {
-		snprintf(why, whylen, "no testcase name to put the stats under");
+		strbuf_setf(why, "no testcase name to put the stats under");
 		return -ENOTSUP;
 	}
 	s = calloc(1, sizeof(*s));

@@ -21,8 +21,7 @@ struct vmstat_state {
 	unsigned long nsamples;
 };
 
-static int vmstat_open(const struct monitor_ctx *ctx, void **state, char *why,
-		       size_t whylen)
+static int vmstat_open(const struct monitor_ctx *ctx, void **state, struct strbuf *why)
 {
 	struct vmstat_state *s;
 	struct mon_stat st;
@@ -36,7 +35,7 @@ static int vmstat_open(const struct monitor_ctx *ctx, void **state, char *why,
 	if (!rc && mon_parse_stat(s->pf.buf, &st))
 		rc = -EPROTO;
 	if (rc) {
-		snprintf(why, whylen, "/proc/stat: %s", strerror(-rc));
+		strbuf_setf(why, "/proc/stat: %s", strerror(-rc));
 		procfile_close(&s->pf);
 		free(s);
 		return rc == -ENOMEM ? rc : -ENOTSUP;

@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "record/import.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -31,36 +33,61 @@ static const char *const monitor_prefixes[] = {
 	"turbostat", "uptime", "vmstat",
 };
 
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+static int fail(struct strbuf *err, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+static int fail(struct strbuf *err, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err && errlen) {
+	if (err) {
 		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
+		strbuf_vsetf(err, fmt, ap);
 		va_end(ap);
+		if (strbuf_error(err))
+			strbuf_setf(err, "out of memory");
 	}
 	return ret;
 }
 
-static int no_memory(char *err, size_t errlen)
+static int no_memory(struct strbuf *err)
 {
-	return fail(err, errlen, -ENOMEM, "out of memory");
+	return fail(err, -ENOMEM, "out of memory");
 }
 
-/* A stat name the store would refuse (store.h), said where it is. */
-static int bad_name(const char *name, const char *where, char *err, size_t errlen)
+/*
+ * The bytes of a refused name shown: a name over the store's limit runs
+ * to 4 KiB and more, and the message needs only its start.
+ */
+#define NAME_SHOWN 200
+
+/*
+ * A stat name the store would refuse (store.h), said where it is (line
+ * lineno, or 0: none).  A long name is shown by its start, marked "...".
+ */
+static int bad_name(const char *name, unsigned lineno, struct strbuf *err)
 {
 	const char *why = name_problem(name);
+	size_t shown;
 	char *q;
 
 	if (!why)
 		return 0;
 	q = quote_c(name, true);
-	fail(err, errlen, -EINVAL, "%sstat name %.200s %s", where, q ? q : "?", why);
+	if (!q)
+		return no_memory(err);
+	shown = strlen(q);
+	if (shown > NAME_SHOWN) {
+		/* cut at a character's start: what quote_c() made is UTF-8 */
+		for (shown = NAME_SHOWN; shown && ((unsigned char)q[shown] & 0xc0) == 0x80;)
+			shown--;
+	}
+	if (lineno)
+		fail(err, -EINVAL, "%u: stat name %.*s%s %s", lineno, (int)shown, q,
+		     shown < strlen(q) ? "..." : "", why);
+	else
+		fail(err, -EINVAL, "stat name %.*s%s %s", (int)shown, q,
+		     shown < strlen(q) ? "..." : "", why);
 	free(q);
 	return -EINVAL;
 }
@@ -129,8 +156,7 @@ static bool is_stat_array(const json_t *v)
 	return any;
 }
 
-static int matrix_runs(json_t *root, struct import_data *d, char *err,
-		       size_t errlen)
+static int matrix_runs(json_t *root, struct import_data *d, struct strbuf *err)
 {
 	const char *key;
 	size_t nstats = 0, nr = 0;
@@ -143,21 +169,21 @@ static int matrix_runs(json_t *root, struct import_data *d, char *err,
 			continue;
 		}
 		if (!*key)
-			return fail(err, errlen, -EINVAL, "a stat with an empty name");
-		if (bad_name(key, "", err, errlen))
+			return fail(err, -EINVAL, "a stat with an empty name");
+		if (bad_name(key, 0, err))
 			return -EINVAL;
 		if (guess_testcase(d, key))
-			return no_memory(err, errlen);
+			return no_memory(err);
 		nstats++;
 		if (json_array_size(v) > nr)
 			nr = json_array_size(v);
 	}
 	if (!nstats)
-		return fail(err, errlen, -EINVAL,
+		return fail(err, -EINVAL,
 			    "no numeric stat: none of its %zu keys is an array of numbers",
 			    json_object_size(root));
 	if (alloc_runs(d, nr))
-		return no_memory(err, errlen);
+		return no_memory(err);
 	json_object_foreach(root, key, v) {
 		if (!is_stat_array(v))
 			continue;
@@ -166,23 +192,23 @@ static int matrix_runs(json_t *root, struct import_data *d, char *err,
 
 			if (json_is_number(e) &&
 			    statmap_add(&d->runs[i].stats, key, json_number_value(e)))
-				return no_memory(err, errlen);
+				return no_memory(err);
 		}
 	}
 	for (size_t i = 0; i < nr; i++) {
 		/* a run nothing was measured in is a hole in the file, not a result */
 		if (!d->runs[i].stats.n)
-			return fail(err, errlen, -EINVAL,
+			return fail(err, -EINVAL,
 				    "run %zu has no numeric stat (every value is null)", i);
 		statmap_finish(&d->runs[i].stats);
 		if (strmap_setf(&d->runs[i].env, "import_run", "%zu", i))
-			return no_memory(err, errlen);
+			return no_memory(err);
 	}
 	return 0;
 }
 
 int import_lkp_matrix(const char *text, size_t len, struct import_data *out,
-		      char *err, size_t errlen)
+		      struct strbuf *err)
 {
 	json_error_t jerr;
 	json_t *root;
@@ -192,14 +218,14 @@ int import_lkp_matrix(const char *text, size_t len, struct import_data *out,
 	/* a key given twice would silently drop one run's worth of values */
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return fail(err, errlen, -EINVAL, "%d:%d: %s", jerr.line,
+		return fail(err, -EINVAL, "%d:%d: %s", jerr.line,
 			    jerr.column, jerr.text);
 	if (!json_is_object(root)) {
 		json_decref(root);
-		return fail(err, errlen, -EINVAL,
+		return fail(err, -EINVAL,
 			    "not an LKP matrix: expected a JSON object of stat name -> per-run values");
 	}
-	ret = matrix_runs(root, out, err, errlen);
+	ret = matrix_runs(root, out, err);
 	json_decref(root);
 	if (ret)
 		import_data_release(out);
@@ -293,35 +319,34 @@ static int split_fields(char *line, char **fields, int max)
 }
 
 static int parse_csv_row(char *line, unsigned lineno, struct csv_row *row,
-			 char *err, size_t errlen)
+			 struct strbuf *err)
 {
-	char *f[3], *end, where[32];
+	char *f[3], *end;
 	int n = split_fields(line, f, 3);
 
 	if (n < 0)
-		return fail(err, errlen, -EINVAL, "%u: unbalanced double quote", lineno);
+		return fail(err, -EINVAL, "%u: unbalanced double quote", lineno);
 	if (n != 3)
-		return fail(err, errlen, -EINVAL,
+		return fail(err, -EINVAL,
 			    "%u: expected 3 fields (run,stat,value), got %d", lineno, n);
 	errno = 0;
 	row->run = strtoll(f[0], &end, 10);
 	if (!*f[0] || *end || errno)
-		return fail(err, errlen, -EINVAL,
+		return fail(err, -EINVAL,
 			    "%u: run '%s' is not an integer", lineno, f[0]);
 	if (!*f[1])
-		return fail(err, errlen, -EINVAL, "%u: empty stat name", lineno);
-	snprintf(where, sizeof(where), "%u: ", lineno);
-	if (bad_name(f[1], where, err, errlen))
+		return fail(err, -EINVAL, "%u: empty stat name", lineno);
+	if (bad_name(f[1], lineno, err))
 		return -EINVAL;
 	errno = 0;
 	row->value = strtod(f[2], &end);
 	if (!*f[2] || *end || errno || !isfinite(row->value))
-		return fail(err, errlen, -EINVAL,
+		return fail(err, -EINVAL,
 			    "%u: value '%s' of %s is not a finite number", lineno,
 			    f[2], f[1]);
 	row->stat = strdup(f[1]);
 	row->line = lineno;
-	return row->stat ? 0 : no_memory(err, errlen);
+	return row->stat ? 0 : no_memory(err);
 }
 
 static bool is_header(char *line)
@@ -351,7 +376,7 @@ static int cmp_rows(const void *a, const void *b)
 }
 
 static int read_rows(const char *text, size_t len, struct csv_rows *rows,
-		     struct import_data *d, char *err, size_t errlen)
+		     struct import_data *d, struct strbuf *err)
 {
 	bool header = false;
 	unsigned lineno = 0;
@@ -366,10 +391,10 @@ static int read_rows(const char *text, size_t len, struct csv_rows *rows,
 		pos += n + 1;
 		lineno++;
 		if (!line)
-			return no_memory(err, errlen);
+			return no_memory(err);
 		if (strlen(line) != n) {
 			free(line);
-			return fail(err, errlen, -EINVAL, "%u: a NUL byte: not a text file", lineno);
+			return fail(err, -EINVAL, "%u: a NUL byte: not a text file", lineno);
 		}
 		line[strcspn(line, "\r")] = '\0';
 		t = trim(line);
@@ -381,38 +406,30 @@ static int read_rows(const char *text, size_t len, struct csv_rows *rows,
 			header = is_header(t);
 			free(line);
 			if (!header)
-				return fail(err, errlen, -EINVAL,
+				return fail(err, -EINVAL,
 					    "%u: expected the header line 'run,stat,value'", lineno);
 			continue;
 		}
-		if (rows->n == rows->cap) {
-			size_t cap = rows->cap ? 2 * rows->cap : 64;
-			struct csv_row *v = realloc(rows->v, cap * sizeof(*v));
-
-			if (!v) {
-				free(line);
-				return no_memory(err, errlen);
-			}
-			rows->v = v;
-			rows->cap = cap;
+		if (vec_reserve(rows, rows->n + 1)) {
+			free(line);
+			return no_memory(err);
 		}
-		ret = parse_csv_row(t, lineno, &rows->v[rows->n], err, errlen);
+		ret = parse_csv_row(t, lineno, &rows->v[rows->n], err);
 		free(line);
 		if (ret)
 			return ret;
 		if (guess_testcase(d, rows->v[rows->n++].stat))
-			return no_memory(err, errlen);
+			return no_memory(err);
 	}
 	if (!header)
-		return fail(err, errlen, -EINVAL,
+		return fail(err, -EINVAL,
 			    "empty: expected the header line 'run,stat,value'");
 	if (!rows->n)
-		return fail(err, errlen, -EINVAL, "no numeric stat: no row after the header");
+		return fail(err, -EINVAL, "no numeric stat: no row after the header");
 	return 0;
 }
 
-static int csv_runs(struct csv_rows *rows, struct import_data *d, char *err,
-		    size_t errlen)
+static int csv_runs(struct csv_rows *rows, struct import_data *d, struct strbuf *err)
 {
 	size_t nr = 1, r = 0;
 
@@ -424,20 +441,20 @@ static int csv_runs(struct csv_rows *rows, struct import_data *d, char *err,
 		if (a->run != b->run)
 			nr++;
 		else if (!strcmp(a->stat, b->stat))
-			return fail(err, errlen, -EINVAL,
+			return fail(err, -EINVAL,
 				    "%u: %s of run %lld given twice (first on line %u)",
 				    b->line, b->stat, b->run, a->line);
 	}
 	if (alloc_runs(d, nr))
-		return no_memory(err, errlen);
+		return no_memory(err);
 	for (size_t i = 0; i < rows->n; i++) {
 		if (i && rows->v[i].run != rows->v[i - 1].run)
 			r++;
 		if (!d->runs[r].env.n &&
 		    strmap_setf(&d->runs[r].env, "import_run", "%lld", rows->v[i].run))
-			return no_memory(err, errlen);
+			return no_memory(err);
 		if (statmap_add(&d->runs[r].stats, rows->v[i].stat, rows->v[i].value))
-			return no_memory(err, errlen);
+			return no_memory(err);
 	}
 	for (size_t i = 0; i < nr; i++)
 		statmap_finish(&d->runs[i].stats);
@@ -445,15 +462,15 @@ static int csv_runs(struct csv_rows *rows, struct import_data *d, char *err,
 }
 
 int import_csv(const char *text, size_t len, struct import_data *out,
-	       char *err, size_t errlen)
+	       struct strbuf *err)
 {
 	struct csv_rows rows = { 0 };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = read_rows(text, len, &rows, out, err, errlen);
+	ret = read_rows(text, len, &rows, out, err);
 	if (!ret)
-		ret = csv_runs(&rows, out, err, errlen);
+		ret = csv_runs(&rows, out, err);
 	csv_rows_release(&rows);
 	if (ret)
 		import_data_release(out);

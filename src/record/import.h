@@ -11,13 +11,16 @@
  * file.
  *
  * Ownership: *out is the caller's; import_data_release() frees it.
- * Errors: 0; -EINVAL (bad input) or -ENOMEM with a message in err, which
- * names "line L:column C" (JSON) or "line L" (CSV) when there is one.
+ * Errors: 0; -EINVAL (bad input) or -ENOMEM with a message set in err,
+ * which names "line L:column C" (JSON) or "line L" (CSV) when there is
+ * one, and quotes the input's values whole (a refused stat name by its
+ * first 200 bytes, marked "...").
  */
 #ifndef PERFBOT_RECORD_IMPORT_H
 #define PERFBOT_RECORD_IMPORT_H
 
 #include "record/record.h"
+#include "util/strbuf.h"
 
 #include <stddef.h>
 
@@ -35,9 +38,9 @@ struct import_data {
 };
 
 int import_lkp_matrix(const char *text, size_t len, struct import_data *out,
-		      char *err, size_t errlen);
+		      struct strbuf *err);
 int import_csv(const char *text, size_t len, struct import_data *out,
-	       char *err, size_t errlen);
+	       struct strbuf *err);
 void import_data_release(struct import_data *d);
 
 #endif

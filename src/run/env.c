@@ -1,5 +1,8 @@
 #define _GNU_SOURCE
 #include "run/env.h"
+#include "util/quote.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
 #include "version.h"
 
 #include <ctype.h>
@@ -22,27 +25,49 @@
 #define ENV_COMPILER "unknown"
 #endif
 
-/* Small files of /proc and /sys: the first len-1 bytes, trailing space cut. */
-static int read_small(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+/*
+ * /proc and /sys files are small, but a value must fit in a run's
+ * environment (util/quote.h's VALUE_MAX_BYTES): past it, -EFBIG.
+ */
+#define SMALL_FILE_MAX VALUE_MAX_BYTES
 
+/*
+ * The text of a small file of /proc or /sys, trailing space cut, into out
+ * (reset).  The text ends at the end of the file or at a NUL, as a sysfs
+ * attribute's does (a device that reads as zeros is an empty text).
+ */
+static int read_small(const char *path, struct strbuf *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	char chunk[4096];
+
+	strbuf_reset(out);
 	if (fd < 0)
 		return -errno;
-	do {
-		n = read(fd, buf, len - 1);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return (int)n;
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		size_t text;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : 0;
+			break;
+		}
+		text = strnlen(chunk, (size_t)n);
+		strbuf_add(out, chunk, text);
+		if (text < (size_t)n)
+			break;
+		if (out->len > SMALL_FILE_MAX) {
+			ret = -EFBIG;
+			break;
+		}
 	}
 	close(fd);
-	while (n > 0 && isspace((unsigned char)buf[n - 1]))
-		n--;
-	buf[n] = '\0';
-	return 0;
+	if (!ret)
+		ret = strbuf_error(out);
+	strbuf_rtrim(out);
+	return ret;
 }
 
 static const char *skip_space(const char *s)
@@ -54,9 +79,9 @@ static const char *skip_space(const char *s)
 
 /*
  * The value of the first "key : value" line of a /proc file whose key is
- * exactly `key` (cpuinfo pads keys with tabs).
+ * exactly `key` (cpuinfo pads keys with tabs), into out (reset).
  */
-static int proc_field(const char *path, const char *key, char *buf, size_t len)
+static int proc_field(const char *path, const char *key, struct strbuf *out)
 {
 	char *line = NULL;
 	size_t cap = 0, klen = strlen(key);
@@ -78,8 +103,9 @@ static int proc_field(const char *path, const char *key, char *buf, size_t len)
 		vlen = strcspn(p, "\n");
 		while (vlen > 0 && isspace((unsigned char)p[vlen - 1]))
 			vlen--;
-		snprintf(buf, len, "%.*s", (int)vlen, p);
-		ret = 0;
+		strbuf_reset(out);
+		strbuf_add(out, p, vlen);
+		ret = strbuf_error(out);
 		break;
 	}
 	free(line);
@@ -95,61 +121,67 @@ void env_format_memory(unsigned long long kib, char *buf, size_t len)
 		snprintf(buf, len, "%lluM", kib / 1024);
 }
 
-/* "always [madvise] never" -> "madvise" */
-static void bracketed(const char *s, char *buf, size_t len)
+/* "always [madvise] never" -> "madvise", in place */
+static void bracketed(struct strbuf *sb)
 {
-	const char *open = strchr(s, '['), *close = open ? strchr(open, ']') : NULL;
+	char *open = strchr(sb->buf, '['), *close = open ? strchr(open, ']') : NULL;
+	size_t n;
 
-	if (open && close)
-		snprintf(buf, len, "%.*s", (int)(close - open - 1), open + 1);
-	else
-		snprintf(buf, len, "%s", s);
+	if (!open || !close)
+		return;
+	n = (size_t)(close - open - 1);
+	memmove(sb->buf, open + 1, n);
+	strbuf_setlen(sb, n);
 }
 
-static void unavailable(char *buf, size_t len, const char *what, int err)
+static void unavailable(struct strbuf *out, const char *what, int err)
 {
-	snprintf(buf, len, "unavailable: %s: %s", what, strerror(-err));
+	strbuf_setf(out, "unavailable: %s: %s", what, strerror(-err));
 }
 
-static void cpu_model(char *buf, size_t len)
+static void cpu_model(struct strbuf *out)
 {
 	static const char *const keys[] = { "model name", "Model name",
 					    "cpu model", "Processor" };
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (proc_field("/proc/cpuinfo", keys[i], buf, len) == 0 && *buf)
+		if (proc_field("/proc/cpuinfo", keys[i], out) == 0 && out->len)
 			return;
-	snprintf(buf, len, "unknown CPU");
+	strbuf_setf(out, "unknown CPU");
 }
 
-static void memory(char *buf, size_t len)
+static void memory(struct strbuf *out)
 {
-	char kb[64];
-	int ret = proc_field("/proc/meminfo", "MemTotal", kb, sizeof(kb));
+	char mem[64];
+	int ret = proc_field("/proc/meminfo", "MemTotal", out);
 
 	if (ret) {
-		unavailable(buf, len, "/proc/meminfo", ret);
+		unavailable(out, "/proc/meminfo", ret);
 		return;
 	}
-	env_format_memory(strtoull(kb, NULL, 10), buf, len);
+	env_format_memory(strtoull(out->buf, NULL, 10), mem, sizeof(mem));
+	strbuf_setf(out, "%s", mem);
 }
 
-static void thp(const char *file, char *buf, size_t len)
+static void thp(const char *file, struct strbuf *out)
 {
-	char path[128], raw[256];
+	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	snprintf(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage/%s", file);
-	ret = read_small(path, raw, sizeof(raw));
+	strbuf_addf(&path, "/sys/kernel/mm/transparent_hugepage/%s", file);
+	ret = strbuf_error(&path) ? -ENOMEM : read_small(path.buf, out);
 	if (ret)
-		unavailable(buf, len, "no transparent hugepages", ret);
+		unavailable(out, "no transparent hugepages", ret);
 	else
-		bracketed(raw, buf, len);
+		bracketed(out);
+	strbuf_release(&path);
 }
 
-int env_capture(struct strmap *env, char *err, size_t errlen)
+int env_capture(struct strmap *env, struct strbuf *err)
 {
-	char host[256], model[256], mem[64], buf[4096];
+	struct strbuf model = STRBUF_INIT, mem = STRBUF_INIT, buf = STRBUF_INIT;
+	/* HOST_NAME_MAX is 64 */
+	char host[256];
 	struct utsname u;
 	long nr_cpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int ret = 0, r;
@@ -159,58 +191,61 @@ int env_capture(struct strmap *env, char *err, size_t errlen)
 	host[sizeof(host) - 1] = '\0';
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
-	cpu_model(model, sizeof(model));
-	memory(mem, sizeof(mem));
+	cpu_model(&model);
+	memory(&mem);
 
-	if ((ret = strmap_set(env, "testbox", host)) ||
+	if ((ret = strbuf_error(&model)) || (ret = strbuf_error(&mem)) ||
+	    (ret = strmap_set(env, "testbox", host)) ||
 	    (ret = strmap_set(env, "kernel", u.release)) ||
 	    (ret = strmap_set(env, "kernel_version", u.version)) ||
 	    (ret = strmap_set(env, "arch", u.machine)))
 		goto out;
 
-	r = read_small("/proc/cmdline", buf, sizeof(buf));
+	r = read_small("/proc/cmdline", &buf);
 	if (r)
-		unavailable(buf, sizeof(buf), "/proc/cmdline", r);
-	if ((ret = strmap_set(env, "kernel_cmdline", buf)) ||
-	    (ret = strmap_set(env, "cpu_model", model)) ||
+		unavailable(&buf, "/proc/cmdline", r);
+	if ((ret = strmap_set(env, "kernel_cmdline", buf.buf)) ||
+	    (ret = strmap_set(env, "cpu_model", model.buf)) ||
 	    (ret = strmap_setf(env, "nr_cpu", "%ld", nr_cpu)) ||
-	    (ret = strmap_set(env, "memory", mem)))
+	    (ret = strmap_set(env, "memory", mem.buf)))
 		goto out;
 
 	/* a VM often hides it: say so, a microcode update changes results */
-	r = proc_field("/proc/cpuinfo", "microcode", buf, sizeof(buf));
+	r = proc_field("/proc/cpuinfo", "microcode", &buf);
 	if (r)
-		unavailable(buf, sizeof(buf), "not in /proc/cpuinfo", r);
-	if ((ret = strmap_set(env, "microcode", buf)))
+		unavailable(&buf, "not in /proc/cpuinfo", r);
+	if ((ret = strmap_set(env, "microcode", buf.buf)))
 		goto out;
 
-	r = read_small(ENV_SYSFS_CPU "/cpu0/cpufreq/scaling_governor", buf,
-		       sizeof(buf));
+	r = read_small(ENV_SYSFS_CPU "/cpu0/cpufreq/scaling_governor", &buf);
 	if (r)
-		snprintf(buf, sizeof(buf), "unavailable: no cpufreq");
-	if ((ret = strmap_set(env, "cpufreq_governor", buf)))
+		strbuf_setf(&buf, "unavailable: no cpufreq");
+	if ((ret = strmap_set(env, "cpufreq_governor", buf.buf)))
 		goto out;
 
-	thp("enabled", buf, sizeof(buf));
-	if ((ret = strmap_set(env, "thp_enabled", buf)))
+	thp("enabled", &buf);
+	if ((ret = strmap_set(env, "thp_enabled", buf.buf)))
 		goto out;
-	thp("defrag", buf, sizeof(buf));
-	if ((ret = strmap_set(env, "thp_defrag", buf)) ||
+	thp("defrag", &buf);
+	if ((ret = strmap_set(env, "thp_defrag", buf.buf)) ||
 	    (ret = strmap_set(env, "compiler", ENV_COMPILER)) ||
 	    (ret = strmap_set(env, "perfbot_version", PERFBOT_VERSION)))
 		goto out;
 
-	r = read_small("/proc/sys/kernel/randomize_va_space", buf, sizeof(buf));
+	r = read_small("/proc/sys/kernel/randomize_va_space", &buf);
 	if (r)
-		unavailable(buf, sizeof(buf), "randomize_va_space", r);
-	if ((ret = strmap_set(env, "aslr", buf)))
+		unavailable(&buf, "randomize_va_space", r);
+	if ((ret = strmap_set(env, "aslr", buf.buf)))
 		goto out;
 
 	ret = strmap_setf(env, "machine", "%ld threads %s with %s memory",
-			  nr_cpu, model, mem);
+			  nr_cpu, model.buf, mem.buf);
 out:
-	if (ret)
-		snprintf(err, errlen, "environment: %s", strerror(-ret));
+	if (ret && err)
+		strbuf_setf(err, "environment: %s", strerror(-ret));
+	strbuf_release(&model);
+	strbuf_release(&mem);
+	strbuf_release(&buf);
 	return ret;
 }
 
@@ -223,7 +258,7 @@ struct cpufreq_entry {
 
 struct cpufreq_saved {
 	struct cpufreq_entry *v;
-	size_t n;
+	size_t n, cap;
 };
 
 static int write_small(const char *path, const char *value)
@@ -287,96 +322,97 @@ void cpufreq_restore(struct cpufreq_saved *saved)
 
 /* Check and remember one CPU's governor; 0 when it has no cpufreq. */
 static int save_cpu(struct cpufreq_saved *s, const char *cpu_root,
-		    const char *cpu, const char *governor, char *why,
-		    size_t whylen)
+		    const char *cpu, const char *governor, struct strbuf *why)
 {
-	char path[4096], buf[1024];
-	struct cpufreq_entry *e;
+	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT;
+	struct cpufreq_entry e = { 0 };
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s/cpufreq/scaling_available_governors",
-		 cpu_root, cpu);
-	ret = read_small(path, buf, sizeof(buf));
-	if (ret == -ENOENT)
-		return 0;	/* offline, or a CPU without a driver */
+	strbuf_addf(&path, "%s/%s/cpufreq/scaling_available_governors", cpu_root, cpu);
+	ret = strbuf_error(&path) ? -ENOMEM : read_small(path.buf, &buf);
+	if (ret == -ENOENT) {
+		ret = 0;	/* offline, or a CPU without a driver */
+		goto out;
+	}
 	if (ret) {
-		snprintf(why, whylen, "%s: %s", path, strerror(-ret));
-		return ret;
+		strbuf_setf(why, "%s: %s", path.buf, strerror(-ret));
+		goto out;
 	}
-	if (!has_word(buf, governor)) {
-		snprintf(why, whylen, "%s: no governor '%s' (available: %s)",
-			 cpu, governor, buf);
-		return -EINVAL;
+	if (!has_word(buf.buf, governor)) {
+		strbuf_setf(why, "%s: no governor '%s' (available: %s)", cpu, governor,
+			    buf.buf);
+		ret = -EINVAL;
+		goto out;
 	}
-	snprintf(path, sizeof(path), "%s/%s/cpufreq/scaling_governor",
-		 cpu_root, cpu);
-	ret = read_small(path, buf, sizeof(buf));
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/%s/cpufreq/scaling_governor", cpu_root, cpu);
+	ret = strbuf_error(&path) ? -ENOMEM : read_small(path.buf, &buf);
 	if (ret) {
-		snprintf(why, whylen, "%s: %s", path, strerror(-ret));
-		return ret;
+		strbuf_setf(why, "%s: %s", path.buf, strerror(-ret));
+		goto out;
 	}
-	e = reallocarray(s->v, s->n + 1, sizeof(*s->v));
-	if (!e)
-		goto nomem;
-	s->v = e;
-	e = &s->v[s->n];
-	e->path = strdup(path);
-	e->old = strdup(buf);
-	if (!e->path || !e->old) {
-		free(e->path);
-		free(e->old);
-		goto nomem;
+	e.path = strbuf_detach(&path, NULL);
+	e.old = strbuf_detach(&buf, NULL);
+	if (!e.path || !e.old || vec_push(s, e)) {
+		free(e.path);
+		free(e.old);
+		strbuf_setf(why, "cpufreq: %s", strerror(ENOMEM));
+		ret = -ENOMEM;
 	}
-	s->n++;
-	return 0;
-nomem:
-	snprintf(why, whylen, "cpufreq: %s", strerror(ENOMEM));
-	return -ENOMEM;
+out:
+	strbuf_release(&path);
+	strbuf_release(&buf);
+	return ret;
 }
 
 int cpufreq_set_governor_at(const char *cpu_root, const char *governor,
-			    struct cpufreq_saved **saved, char *why,
-			    size_t whylen)
+			    struct cpufreq_saved **saved, struct strbuf *why)
 {
+	struct strbuf path = STRBUF_INIT;
 	struct cpufreq_saved *s = NULL;
 	size_t changed = 0;
 	struct dirent *d;
 	struct stat st;
-	char path[4096];
 	DIR *dir = NULL;
 	int ret = 0;
 
 	*saved = NULL;
-	snprintf(path, sizeof(path), "%s/cpu0/cpufreq", cpu_root);
-	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "no cpufreq on this machine");
-		return -ENOTSUP;
+	strbuf_addf(&path, "%s/cpu0/cpufreq", cpu_root);
+	if (strbuf_error(&path)) {
+		strbuf_setf(why, "cpufreq: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	ret = stat(path.buf, &st) || !S_ISDIR(st.st_mode) ? -ENOTSUP : 0;
+	strbuf_release(&path);
+	if (ret) {
+		strbuf_setf(why, "no cpufreq on this machine");
+		return ret;
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		ret = -ENOMEM;
-		snprintf(why, whylen, "cpufreq: %s", strerror(ENOMEM));
+		strbuf_setf(why, "cpufreq: %s", strerror(ENOMEM));
 		goto out;
 	}
 	dir = opendir(cpu_root);
 	if (!dir) {
 		ret = -errno;
-		snprintf(why, whylen, "%s: %s", cpu_root, strerror(-ret));
+		strbuf_setf(why, "%s: %s", cpu_root, strerror(-ret));
 		goto out;
 	}
 	/* check every CPU first, so that a bad name changes nothing */
 	while ((d = readdir(dir))) {
 		if (!is_cpu_dir(d->d_name))
 			continue;
-		ret = save_cpu(s, cpu_root, d->d_name, governor, why, whylen);
+		ret = save_cpu(s, cpu_root, d->d_name, governor, why);
 		if (ret)
 			goto out;
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		ret = write_small(s->v[i].path, governor);
 		if (ret) {
-			snprintf(why, whylen, "%s: cannot write '%s': %s",
-				 s->v[i].path, governor, strerror(-ret));
+			strbuf_setf(why, "%s: cannot write '%s': %s", s->v[i].path,
+				    governor, strerror(-ret));
 			goto out;
 		}
 		changed = i + 1;
@@ -399,8 +435,7 @@ out:
 }
 
 int cpufreq_set_governor(const char *governor, struct cpufreq_saved **saved,
-			 char *why, size_t whylen)
+			 struct strbuf *why)
 {
-	return cpufreq_set_governor_at(ENV_SYSFS_CPU, governor, saved, why,
-				       whylen);
+	return cpufreq_set_governor_at(ENV_SYSFS_CPU, governor, saved, why);
 }

@@ -13,7 +13,8 @@
  * until cpufreq_restore() frees it.
  * Threading: no shared state; the cpufreq functions change machine-wide
  * settings, so one runner at a time should call them.
- * Errors: 0 or a negative errno, with a message in err/why.
+ * Errors: 0 or a negative errno, with a message set in err/why (whole:
+ * a why names paths and quotes what sysfs lists).
  */
 #ifndef PERFBOT_RUN_ENV_H
 #define PERFBOT_RUN_ENV_H
@@ -21,6 +22,7 @@
 #include <stddef.h>
 
 #include "record/record.h"
+#include "util/strbuf.h"
 
 /* Where cpufreq lives; the _at variants take another root (tests). */
 #define ENV_SYSFS_CPU "/sys/devices/system/cpu"
@@ -31,9 +33,9 @@
  * thp_defrag, compiler, perfbot_version, aslr, machine.  machine is the
  * test-machine line of LKP reports:
  * "<nr_cpu> threads <cpu_model> with <memory> memory".
- * Fails only on -ENOMEM (and says so in err).
+ * Fails only on -ENOMEM (and says so in err, which may be NULL).
  */
-int env_capture(struct strmap *env, char *err, size_t errlen);
+int env_capture(struct strmap *env, struct strbuf *err);
 
 /*
  * MemTotal (kB) as LKP writes a test box's memory: whole GiB rounded
@@ -54,10 +56,9 @@ struct cpufreq_saved;
  * changed.  On error *saved is NULL.
  */
 int cpufreq_set_governor(const char *governor, struct cpufreq_saved **saved,
-			 char *why, size_t whylen);
+			 struct strbuf *why);
 int cpufreq_set_governor_at(const char *cpu_root, const char *governor,
-			    struct cpufreq_saved **saved, char *why,
-			    size_t whylen);
+			    struct cpufreq_saved **saved, struct strbuf *why);
 
 /* Put every governor back as it was and free saved (NULL is a no-op). */
 void cpufreq_restore(struct cpufreq_saved *saved);

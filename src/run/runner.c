@@ -45,23 +45,22 @@ static int param_error(struct job_error *err, const struct atomic_job *j,
 static int param_error(struct job_error *err, const struct atomic_job *j,
 		       const struct job_param *p, const char *fmt, ...)
 {
+	struct strbuf msg = STRBUF_INIT;
 	va_list ap;
-	int n = 0;
 
-	snprintf(err->file, sizeof(err->file), "%s", j->file ? j->file : "");
-	err->line = p ? p->line : 0;
-	err->column = p ? p->column : 0;
-	/* a parameter from -s has no position in the file: name the option */
-	if (p && !p->line) {
-		snprintf(err->file, sizeof(err->file), "<command line>");
-		n = snprintf(err->msg, sizeof(err->msg), "-s %s=%s: ", p->key,
-			     p->value);
-		if (n < 0 || (size_t)n >= sizeof(err->msg))
-			n = 0;
-	}
 	va_start(ap, fmt);
-	vfmt_marked(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	/* a parameter from -s has no position in the file: name the option */
+	if (p && !p->line)
+		job_error_set(err, "<command line>", 0, 0, "-s %s=%s: %s", p->key, p->value,
+			      msg.buf);
+	else
+		job_error_set(err, j->file, p ? p->line : 0, p ? p->column : 0, "%s",
+			      msg.buf);
+	if (strbuf_error(&msg))
+		strbuf_setf(&err->msg, "out of memory");
+	strbuf_release(&msg);
 	return -EINVAL;
 }
 
@@ -181,8 +180,10 @@ int runner_check_job(const struct atomic_job *j, struct job_error *err)
 {
 	const struct bench_type *t;
 	struct bench_args a;
-	int ret = check_monitors(j, err);
+	int ret;
 
+	job_error_init(err);
+	ret = check_monitors(j, err);
 	if (ret)
 		return ret;
 	t = bench_type_find(j->testcase, j->exec.argv != NULL);
@@ -201,19 +202,18 @@ struct run_ctx {
 	bool window_open;
 	struct rusage ru_before;
 	double t_start;
-	char *err;
-	size_t errlen;
 };
 
 static void window_open(struct run_ctx *c)
 {
-	char why[256];
+	struct strbuf why = STRBUF_INIT;
 
 	if (!c->monitors || c->window_open)
 		return;
-	if (monitor_set_start(c->monitors, why, sizeof(why)))
-		strmap_setf(&c->rec->env, "monitors", "unavailable: %s", why);
+	if (monitor_set_start(c->monitors, &why))
+		strmap_setf(&c->rec->env, "monitors", "unavailable: %s", why.buf);
 	c->window_open = true;
+	strbuf_release(&why);
 }
 
 /* The rusage of every child reaped since the run began: the benchmark's tree. */
@@ -238,7 +238,7 @@ static void window_close(struct run_ctx *c)
 {
 	struct rusage ru;
 	struct monitor_end end = { .bench_rusage = &ru };
-	char why[256];
+	struct strbuf why = STRBUF_INIT;
 
 	bench_rusage(c, &ru);
 	end.bench_elapsed_s = mono_now() - c->t_start;
@@ -246,10 +246,10 @@ static void window_close(struct run_ctx *c)
 		return;
 	if (!c->window_open)
 		window_open(c);
-	if (monitor_set_stop(c->monitors, &end, &c->rec->stats, &c->rec->env,
-			     why, sizeof(why)))
-		strmap_setf(&c->rec->env, "monitors", "unavailable: %s", why);
+	if (monitor_set_stop(c->monitors, &end, &c->rec->stats, &c->rec->env, &why))
+		strmap_setf(&c->rec->env, "monitors", "unavailable: %s", why.buf);
 	c->window_open = false;
+	strbuf_release(&why);
 }
 
 static void on_phase(const char *phase, void *arg)
@@ -315,7 +315,8 @@ static int fill_identity(struct run_ctx *c)
 	const char *host;
 	int err = 0;
 
-	if (env_capture(&rec->env, c->err, c->errlen))
+	/* out of memory only, which the copies below meet too */
+	if (env_capture(&rec->env, NULL))
 		strmap_set(&rec->env, "env", "incomplete");
 	host = strmap_get(&rec->env, "testbox");
 	err |= record_set_str(&rec->testbox, host ? host : "localhost");
@@ -327,10 +328,12 @@ static int fill_identity(struct run_ctx *c)
 		err |= strmap_set(&rec->params, j->params[i].key, j->params[i].value);
 	/* as the job gives them, beside the measured ones (ucode: microcode) */
 	for (size_t i = 0; i < j->recorded.n; i++) {
-		char key[128];
+		struct strbuf key = STRBUF_INIT;
 
-		snprintf(key, sizeof(key), "job.%s", j->recorded.v[i].key);
-		err |= strmap_set(&rec->env, key, j->recorded.v[i].value);
+		strbuf_addf(&key, "job.%s", j->recorded.v[i].key);
+		err |= strbuf_error(&key);
+		err |= strmap_set(&rec->env, key.buf, j->recorded.v[i].value);
+		strbuf_release(&key);
 	}
 	if (j->kpi)
 		err |= strmap_set(&rec->env, "kpi", j->kpi);
@@ -339,11 +342,9 @@ static int fill_identity(struct run_ctx *c)
 }
 
 int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
-	       struct run_record *out, char *err, size_t errlen)
+	       struct run_record *out, struct strbuf *err)
 {
-	struct run_ctx c = {
-		.j = j, .opts = opts, .rec = out, .err = err, .errlen = errlen,
-	};
+	struct run_ctx c = { .j = j, .opts = opts, .rec = out };
 	struct cpufreq_saved *saved = NULL;
 	const char *governor = strmap_get(&j->recorded, "cpufreq_governor");
 	const struct bench_type *t = bench_type_find(j->testcase, j->exec.argv != NULL);
@@ -355,7 +356,7 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 		.stop = opts->stop, .on_phase = on_phase, .arg = &c,
 		.testcase = j->testcase,
 	};
-	struct job_error jerr = { 0 };
+	struct job_error jerr;
 	struct bench_result res;
 	struct bench_args args;
 	enum run_status status;
@@ -363,11 +364,13 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	*err = '\0';
+	strbuf_reset(err);
+	job_error_init(&jerr);
 	/* what runner_check_job() said already, for a caller that did not ask */
 	if (check_monitors(j, &jerr) ||
 	    (!t ? unknown_testcase(&jerr, j) : args_from_job(j, t, &args, &jerr))) {
-		str_copy_marked(err, errlen, jerr.msg);
+		strbuf_setf(err, "%s", jerr.msg.buf);
+		job_error_release(&jerr);
 		return -EINVAL;
 	}
 	run.args = &args;
@@ -375,17 +378,18 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 		run.command = &cmd;
 	ret = fill_identity(&c);
 	if (ret) {
-		snprintf(err, errlen, "out of memory");
+		strbuf_setf(err, "out of memory");
 		goto fail;
 	}
 	if (governor) {
-		char why[256];
+		struct strbuf why = STRBUF_INIT;
 
-		if (cpufreq_set_governor(governor, &saved, why, sizeof(why)))
+		if (cpufreq_set_governor(governor, &saved, &why))
 			strmap_setf(&out->env, "cpufreq_governor.set",
-				    "unavailable: %s", why);
+				    "unavailable: %s", why.buf);
 		else
 			strmap_set(&out->env, "cpufreq_governor.set", governor);
+		strbuf_release(&why);
 	}
 	if (opts->monitors) {
 		struct monitor_ctx mctx = {
@@ -393,11 +397,12 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 							: DEFAULT_INTERVAL_S,
 			.testcase = j->testcase,
 		};
-		char why[256];
+		struct strbuf why = STRBUF_INIT;
 
 		if (monitor_set_open((const char *const *)j->monitors, &mctx,
-				     &c.monitors, why, sizeof(why)))
-			strmap_setf(&out->env, "monitors", "unavailable: %s", why);
+				     &c.monitors, &why))
+			strmap_setf(&out->env, "monitors", "unavailable: %s", why.buf);
+		strbuf_release(&why);
 	}
 	clock_gettime(CLOCK_REALTIME, &wall);
 	out->started = (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9;
@@ -416,7 +421,7 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 	ret = record_result(&c, &res);
 	bench_result_release(&res);
 	if (ret) {
-		snprintf(err, errlen, "out of memory");
+		strbuf_setf(err, "out of memory");
 		goto fail;
 	}
 	out->status = status;
@@ -428,7 +433,7 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 	statmap_finish(&out->stats);
 	strmap_sort(&out->params);
 	if (mark_job_kpi(out, j->kpi)) {
-		snprintf(err, errlen, "out of memory");
+		strbuf_setf(err, "out of memory");
 		ret = -ENOMEM;
 		goto fail;
 	}

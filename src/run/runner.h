@@ -26,6 +26,7 @@
 
 #include "job/job.h"
 #include "record/record.h"
+#include "util/strbuf.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -55,6 +56,6 @@ double runner_timeout(const struct atomic_job *j);
  * or a negative errno when nothing could run (err says why).
  */
 int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
-	       struct run_record *out, char *err, size_t errlen);
+	       struct run_record *out, struct strbuf *err);
 
 #endif

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "util/lifetime.h"
 #include "util/fsutil.h"
+#include "util/vec.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -284,16 +285,9 @@ struct groups {
 
 static void groups_add(struct groups *g, pid_t pgid)
 {
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 64;
-		pid_t *v = realloc(g->v, cap * sizeof(*v));
-
-		if (!v)
-			return;	/* the child still dies with its parent */
-		g->v = v;
-		g->cap = cap;
+	if (vec_push(g, pgid)) {
+		/* out of memory: the child still dies with its parent */
 	}
-	g->v[g->n++] = pgid;
 }
 
 static void groups_remove(struct groups *g, pid_t pgid)
@@ -454,7 +448,7 @@ static void lifetime_end(void)
 	}
 }
 
-int lifetime_start(char *err, size_t errlen)
+int lifetime_start(struct strbuf *err)
 {
 	int sv[2], ret;
 	pid_t pid;
@@ -465,15 +459,15 @@ int lifetime_start(char *err, size_t errlen)
 	lifetime_sweep(shm_base());
 	ret = make_root(tmp_base(), &roots[ROOT_TMP]);
 	if (ret) {
-		snprintf(err, errlen, "cannot make a temporary directory in %s: %s",
-			 tmp_base(), strerror(-ret));
+		strbuf_setf(err, "cannot make a temporary directory in %s: %s",
+			    tmp_base(), strerror(-ret));
 		return ret;
 	}
 	/* no tmpfs (a container without /dev/shm): will-it-scale says so later */
 	make_root(shm_base(), &roots[ROOT_SHM]);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot start the watchdog: %s", strerror(-ret));
+		strbuf_setf(err, "cannot start the watchdog: %s", strerror(-ret));
 		goto fail;
 	}
 	fflush(NULL);	/* or buffered output is written twice */
@@ -482,7 +476,7 @@ int lifetime_start(char *err, size_t errlen)
 		ret = -errno;
 		close(sv[0]);
 		close(sv[1]);
-		snprintf(err, errlen, "cannot start the watchdog: %s", strerror(-ret));
+		strbuf_setf(err, "cannot start the watchdog: %s", strerror(-ret));
 		goto fail;
 	}
 	if (pid == 0) {

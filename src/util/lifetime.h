@@ -51,11 +51,13 @@
 #ifndef PERFBOT_UTIL_LIFETIME_H
 #define PERFBOT_UTIL_LIFETIME_H
 
+#include "util/strbuf.h"
+
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* Sweep, make the roots, fork the watchdog.  err names what failed. */
-int lifetime_start(char *err, size_t errlen);
+/* Sweep, make the roots, fork the watchdog.  err is set to what failed. */
+int lifetime_start(struct strbuf *err);
 
 /* This process's roots and the temp root's lock file; NULL before start. */
 const char *lifetime_tmp_root(void);

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "util/quote.h"
+#include "util/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,26 +70,19 @@ const char *value_problem(const char *s)
 
 char *utf8_lossy(const char *s)
 {
-	size_t len = strlen(s), bad = 0, n;
-	char *out, *p;
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(s), start = 0, n;
 
-	for (size_t i = 0; i < len; i += n ? n : 1)
-		bad += !(n = utf8_char_len(s + i, len - i));
-	/* U+FFFD is 3 bytes for the 1 it replaces */
-	if (!(out = malloc(len + 2 * bad + 1)))
-		return NULL;
-	p = out;
+	/* valid runs copied whole, each invalid byte replaced */
 	for (size_t i = 0; i < len; i += n ? n : 1) {
-		n = utf8_char_len(s + i, len - i);
-		if (n) {
-			memcpy(p, s + i, n);
-			p += n;
-		} else {
-			p = stpcpy(p, "\xef\xbf\xbd");
-		}
+		if ((n = utf8_char_len(s + i, len - i)))
+			continue;
+		strbuf_add(&sb, s + start, i - start);
+		strbuf_addstr(&sb, "\xef\xbf\xbd");
+		start = i + 1;
 	}
-	*p = '\0';
-	return out;
+	strbuf_add(&sb, s + start, len - start);
+	return strbuf_detach(&sb, NULL);
 }
 
 json_t *json_str(const char *s)
@@ -169,33 +163,41 @@ static bool needs_quoting(const char *s)
 	return false;
 }
 
-/* Write or measure (out NULL) the quoted form; its length. */
-static size_t quote_into(const char *s, char *out, bool quotes, bool quoting);
+/*
+ * The quoted form of s onto sb: in double quotes when `quotes`, with '"'
+ * and '\\' escaped when `quoting`, '\n' and '\t' left as they are when
+ * `keep_lines` (the lines of a text stay lines).
+ */
+static void quote_to(struct strbuf *sb, const char *s, bool quotes, bool quoting,
+		     bool keep_lines)
+{
+	size_t len = strlen(s), start = 0, n;
+	char buf[16];
+
+	if (quotes)
+		strbuf_addch(sb, '"');
+	/* what needs no escape is copied a run at a time */
+	for (size_t i = 0; i < len; i += n) {
+		const char *e = escape_at(s + i, len - i, quoting, &n, buf);
+
+		if (!*e || (keep_lines && (s[i] == '\n' || s[i] == '\t')))
+			continue;
+		strbuf_add(sb, s + start, i - start);
+		strbuf_addstr(sb, e);
+		start = i + n;
+	}
+	strbuf_add(sb, s + start, len - start);
+	if (quotes)
+		strbuf_addch(sb, '"');
+}
 
 /* quote_line() but keeping '\n' and '\t': the lines of a text stay lines. */
 static char *quote_text(const char *s)
 {
-	size_t len = strlen(s), total = 0, n;
-	char buf[16], *out;
+	struct strbuf sb = STRBUF_INIT;
 
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass && !(out = malloc(total + 1)))
-			return NULL;
-		total = 0;
-		for (size_t i = 0; i < len; i += n) {
-			const char *e = escape_at(s + i, len - i, false, &n, buf);
-			size_t el;
-
-			if (s[i] == '\n' || s[i] == '\t')
-				e = "";
-			el = *e ? strlen(e) : n;
-			if (pass)
-				memcpy(out + total, *e ? e : s + i, el);
-			total += el;
-		}
-	}
-	out[total] = '\0';
-	return out;
+	quote_to(&sb, s, false, false, true);
+	return strbuf_detach(&sb, NULL);
 }
 
 json_t *json_quote_tree(const json_t *j)
@@ -242,42 +244,13 @@ fail:
 	return NULL;
 }
 
-static size_t quote_into(const char *s, char *out, bool quotes, bool quoting)
-{
-	size_t len = strlen(s), total = 0, n;
-	char buf[16];
-
-	if (quotes) {
-		if (out)
-			out[total] = '"';
-		total++;
-	}
-	for (size_t i = 0; i < len; i += n) {
-		const char *e = escape_at(s + i, len - i, quoting, &n, buf);
-		size_t el = *e ? strlen(e) : n;
-
-		if (out)
-			memcpy(out + total, *e ? e : s + i, el);
-		total += el;
-	}
-	if (quotes) {
-		if (out)
-			out[total] = '"';
-		total++;
-	}
-	if (out)
-		out[total] = '\0';
-	return total;
-}
-
 char *quote_c(const char *s, bool always)
 {
+	struct strbuf sb = STRBUF_INIT;
 	bool q = always || needs_quoting(s);
-	char *out = malloc(quote_into(s, NULL, q, q) + 1);
 
-	if (out)
-		quote_into(s, out, q, q);
-	return out;
+	quote_to(&sb, s, q, q, false);
+	return strbuf_detach(&sb, NULL);
 }
 
 size_t quote_width(const char *s)
@@ -337,9 +310,8 @@ int quote_line_fputs(const char *s, FILE *f)
 
 char *quote_line(const char *s)
 {
-	char *out = malloc(quote_into(s, NULL, false, false) + 1);
+	struct strbuf sb = STRBUF_INIT;
 
-	if (out)
-		quote_into(s, out, false, false);
-	return out;
+	quote_to(&sb, s, false, false, false);
+	return strbuf_detach(&sb, NULL);
 }

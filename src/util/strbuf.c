@@ -1,6 +1,7 @@
 /* strbuf.c - see strbuf.h. */
 #define _GNU_SOURCE
 #include "util/strbuf.h"
+#include "util/bug.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -138,9 +139,34 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+void strbuf_vsetf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	strbuf_vaddf(&text, fmt, ap);
+	strbuf_release(sb);
+	if (strbuf_error(&text)) {
+		sb->err = text.err;
+		strbuf_release(&text);
+		return;
+	}
+	*sb = text;
+}
+
+void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vsetf(sb, fmt, ap);
+	va_end(ap);
+}
+
 void strbuf_setlen(struct strbuf *sb, size_t len)
 {
-	if (!sb->alloc || len > sb->len)
+	/* a longer length would expose bytes never written */
+	BUG_ON(len > sb->len);
+	if (!sb->alloc)
 		return;
 	sb->len = len;
 	sb->buf[len] = '\0';

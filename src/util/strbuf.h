@@ -63,10 +63,20 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/*
+ * Replace the content with the formatted text: an error message set in
+ * one step.  The arguments may point into sb itself ("%s: ...", sb->buf),
+ * as the text is made aside first.  The buffer's error is this
+ * formatting's (0 or -ENOMEM); on error the buffer is left empty.
+ */
+void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strbuf_vsetf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* `n` copies of c (padding). */
 void strbuf_addchars(struct strbuf *sb, char c, size_t n);
 
-/* Keep the first len bytes (len <= sb->len); the error stays. */
+/* Keep the first len bytes (len > sb->len is a BUG); the error stays. */
 void strbuf_setlen(struct strbuf *sb, size_t len);
 static inline void strbuf_reset(struct strbuf *sb)
 {

@@ -1,4 +1,6 @@
 #include "util/words.h"
+#include "util/strbuf.h"
+#include "util/vec.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -21,36 +23,28 @@ static bool is_blank(char c)
 
 int split_words(const char *line, char ***out)
 {
-	size_t len = strlen(line), n = 0;
-	/* no word is longer than the line, and there are at most len/2+1 */
-	char **argv = calloc(len / 2 + 2, sizeof(*argv));
-	char *word = NULL;
+	struct {
+		char **v;
+		size_t n, cap;
+	} argv = { 0 };
+	struct strbuf word = STRBUF_INIT;
 	const char *p = line;
+	char *w;
 	int err = -EINVAL;
 
 	*out = NULL;
-	if (!argv)
-		return -ENOMEM;
 	for (;;) {
-		size_t w = 0;
-
 		while (is_blank(*p))
 			p++;
 		if (!*p)
 			break;
-		word = malloc(len + 1);
-		if (!word) {
-			err = -ENOMEM;
-			goto fail;
-		}
 		while (*p && !is_blank(*p)) {
 			if (*p == '\'') {
 				const char *end = strchr(p + 1, '\'');
 
 				if (!end)
 					goto fail;
-				memcpy(word + w, p + 1, (size_t)(end - p - 1));
-				w += (size_t)(end - p - 1);
+				strbuf_add(&word, p + 1, (size_t)(end - p - 1));
 				p = end + 1;
 			} else if (*p == '"') {
 				for (p++; *p != '"'; p++) {
@@ -58,26 +52,36 @@ int split_words(const char *line, char ***out)
 						goto fail;
 					if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
 						p++;
-					word[w++] = *p;
+					strbuf_addch(&word, *p);
 				}
 				p++;
 			} else if (*p == '\\') {
 				if (!p[1])
 					goto fail;
-				word[w++] = p[1];
+				strbuf_addch(&word, p[1]);
 				p += 2;
 			} else {
-				word[w++] = *p++;
+				strbuf_addch(&word, *p++);
 			}
 		}
-		word[w] = '\0';
-		argv[n++] = word;
-		word = NULL;
+		/* '' is a word too: detach gives it a string of its own */
+		w = strbuf_detach(&word, NULL);
+		if (!w || vec_push(&argv, w)) {
+			free(w);
+			err = -ENOMEM;
+			goto fail;
+		}
 	}
-	*out = argv;
-	return (int)n;
+	if (vec_push(&argv, NULL)) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	*out = argv.v;
+	return (int)(argv.n - 1);
 fail:
-	free(word);
-	free_words(argv);
+	strbuf_release(&word);
+	for (size_t i = 0; i < argv.n; i++)
+		free(argv.v[i]);
+	vec_free(&argv);
 	return err;
 }

@@ -9,6 +9,7 @@
  * the posterior is recomputed lazily, O(n), after new samples.
  */
 #include "vcs/bisect.h"
+#include "util/vec.h"
 
 #include <errno.h>
 #include <float.h>
@@ -123,21 +124,6 @@ static bool all_finite(const double *v, size_t n)
 	return true;
 }
 
-static int push(struct samples *s, double v)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 4;
-		double *nv = realloc(s->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		s->v = nv;
-		s->cap = cap;
-	}
-	s->v[s->n++] = v;
-	return 0;
-}
-
 struct bisect *bisect_new_estimated(size_t n, const double *good, size_t ngood,
 				    const double *bad, size_t nbad)
 {
@@ -148,10 +134,10 @@ struct bisect *bisect_new_estimated(size_t n, const double *good, size_t ngood,
 		return NULL;
 	b->estimated = true;
 	for (size_t i = 0; i < ngood; i++)
-		if (push(&b->base[0], good[i]))
+		if (vec_push(&b->base[0], good[i]))
 			goto nomem;
 	for (size_t i = 0; i < nbad; i++)
-		if (push(&b->base[1], bad[i]))
+		if (vec_push(&b->base[1], bad[i]))
 			goto nomem;
 	return b;
 nomem:
@@ -189,7 +175,7 @@ int bisect_add_sample(struct bisect *b, size_t i, double value)
 	if (!isfinite(value))
 		return -EINVAL;
 	if (b->estimated && (i == BISECT_GOOD || i == BISECT_BAD)) {
-		if (push(&b->base[i == BISECT_BAD], value))
+		if (vec_push(&b->base[i == BISECT_BAD], value))
 			return -ENOMEM;
 		b->dirty = true;
 		return 0;
@@ -197,7 +183,7 @@ int bisect_add_sample(struct bisect *b, size_t i, double value)
 	if (i >= b->n)
 		return -EINVAL;
 	if (b->estimated) {
-		if (push(&b->at[i], value))
+		if (vec_push(&b->at[i], value))
 			return -ENOMEM;
 	} else {
 		b->log_good[i] += log_density(value, m->good_mean, m->good_scale,

@@ -13,6 +13,7 @@
 #include "stats/summary.h"
 #include "stats/ttest.h"
 #include "store/store.h"
+#include "util/bug.h"
 #include "util/quote.h"
 #include "util/vec.h"
 
@@ -230,6 +231,8 @@ int assemble_culprit(struct session *ss, struct level *lv, size_t i, double p,
 int assemble_range(struct session *ss, struct level *lv, size_t first, size_t last,
 		   struct bisect_entries *out)
 {
+	/* the engine's block is a run of its candidates */
+	BUG_ON(first > last || last >= lv->n);
 	out->present = true;
 	for (size_t i = first; i <= last; i++) {
 		struct bisect_entry *e = add_entry(ss, out, lv->cands[i]);

@@ -24,6 +24,7 @@
 #include "stats/verdict.h"
 #include "vcs/bisect.h"
 #include "vcs/bisect_session.h"
+#include "util/strbuf.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,11 +59,10 @@ struct session {
 	bool declared_better;		/* a run declared the metric's direction */
 	size_t builds, build_failures;
 	struct sha_list touched;	/* shas whose samples this bisection used */
-	char *err;
-	size_t errlen;
+	struct strbuf *err;		/* the caller's */
 };
 
-/* err, with the message; the arguments may include ss->err itself. */
+/* err, with the message set; the arguments may include ss->err->buf itself. */
 int session_fail(struct session *ss, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A progress line, and when logged a line of the bisection's log too. */

@@ -27,36 +27,44 @@
 
 /* a build that runs longer hangs: the commit is skipped (a kernel: ~1 h) */
 #define BUILD_TIMEOUT_S (4 * 3600.0)
+/* the end of a build log read for its last lines */
+#define LOG_TAIL_MAX 4096
 
 int session_fail(struct session *ss, int err, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_vsetf(ss->err, fmt, ap);
 	va_end(ap);
-	str_copy_marked(ss->err, ss->errlen, strbuf_error(&sb) ? "out of memory" : sb.buf);
-	strbuf_release(&sb);
+	if (strbuf_error(ss->err)) {
+		strbuf_release(ss->err);
+		strbuf_addstr(ss->err, "out of memory");
+	}
 	return err;
 }
 
 void session_say(struct session *ss, bool logged, const char *fmt, ...)
 {
-	char line[1024];
+	struct strbuf line = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfmt_marked(line, sizeof(line), fmt, ap);
+	strbuf_vaddf(&line, fmt, ap);
 	va_end(ap);
+	/* out of memory: a line of the log is lost, the bisection goes on */
+	if (strbuf_error(&line))
+		goto out;
 	if (logged) {
 		if (ss->id)
-			store_bisect_log_add(ss->s, ss->id, line);
+			store_bisect_log_add(ss->s, ss->id, line.buf);
 		if (ss->hooks && ss->hooks->note)
-			ss->hooks->note(ss->hooks->ctx, line);
+			ss->hooks->note(ss->hooks->ctx, line.buf);
 	} else if (ss->hooks && ss->hooks->progress) {
-		ss->hooks->progress(ss->hooks->ctx, line);
+		ss->hooks->progress(ss->hooks->ctx, line.buf);
 	}
+out:
+	strbuf_release(&line);
 }
 
 const char *short_sha(const char *sha)
@@ -129,37 +137,37 @@ size_t measure_runs_used(struct session *ss)
 
 /* ---- worktrees ---- */
 
-/* The last lines of a build log, for the bisection's log. */
-static void log_tail(const char *path, char *out, size_t len)
+/*
+ * The last 3 lines of a build log, joined, onto out; they start with
+ * "..." when the part of the log read (its last LOG_TAIL_MAX bytes) began
+ * inside them.  Nothing when the log cannot be read.
+ */
+static void log_tail(const char *path, struct strbuf *out)
 {
-	char buf[4096];
-	size_t n = 0;
+	char buf[LOG_TAIL_MAX + 1];
+	size_t n = 0, start;
 	FILE *f = fopen(path, "r");
-	long size;
+	long size = 0, from = 0;
+	int lines = 0;
 
-	out[0] = '\0';
 	if (!f)
 		return;
 	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > 0) {
-		long from = size > (long)sizeof(buf) - 1 ? size - (long)sizeof(buf) + 1 : 0;
-
+		from = size > LOG_TAIL_MAX ? size - LOG_TAIL_MAX : 0;
 		if (!fseek(f, from, SEEK_SET))
-			n = fread(buf, 1, sizeof(buf) - 1, f);
+			n = fread(buf, 1, LOG_TAIL_MAX, f);
 	}
 	fclose(f);
-	buf[n] = '\0';
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		buf[--n] = '\0';
-	/* the last 3 lines, joined */
-	for (int lines = 0; n > 0; n--) {
-		if (buf[n - 1] == '\n' && ++lines == 3)
+		n--;
+	for (start = n; start > 0; start--)
+		if (buf[start - 1] == '\n' && ++lines == 3)
 			break;
-	}
-	/* a tail, so the start is cut anyway: "..." would say nothing */
-	snprintf(out, len, "%s", buf + n);
-	for (char *p = out; *p; p++)
-		if (*p == '\n' || *p == '\r' || *p == '\t')
-			*p = ' ';
+	if (!start && from > 0)
+		strbuf_addstr(out, "...");
+	for (size_t i = start; i < n; i++)
+		strbuf_addch(out, buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t' ||
+				  !buf[i] ? ' ' : buf[i]);
 }
 
 static void drop_worktree(struct session *ss, struct worktree *w)
@@ -170,17 +178,20 @@ static void drop_worktree(struct session *ss, struct worktree *w)
 	memset(w, 0, sizeof(*w));
 }
 
-/* A failed build: counted, logged with its log's end, *err set. */
+/* A failed build: counted, logged with its log's end, ss->err set. */
 static int build_failed(struct session *ss, const char *sha, const char *why)
 {
-	char log[PATH_MAX + 8], tail[600];
+	struct strbuf log = STRBUF_INIT, tail = STRBUF_INIT;
 
 	ss->build_failures++;
-	snprintf(log, sizeof(log), "%s/%s.log", ss->cache, sha);
-	log_tail(log, tail, sizeof(tail));
-	fmt_marked(ss->err, ss->errlen, "build failed: %s%s%s", why,
-		   *tail ? "; log ends: " : "", tail);
-	session_say(ss, true, "build %s: failed: %s", short_sha(sha), ss->err);
+	strbuf_addf(&log, "%s/%s.log", ss->cache, sha);
+	if (!strbuf_error(&log))
+		log_tail(log.buf, &tail);
+	session_fail(ss, 0, "build failed: %s%s%s", why, tail.len ? "; log ends: " : "",
+		     tail.buf);
+	session_say(ss, true, "build %s: failed: %s", short_sha(sha), ss->err->buf);
+	strbuf_release(&log);
+	strbuf_release(&tail);
 	return -GIT_EBUILD;
 }
 
@@ -192,7 +203,8 @@ static int build_failed(struct session *ss, const char *sha, const char *why)
 static int checkout(struct session *ss, const char *sha, const char **path)
 {
 	struct worktree *w = &ss->wt[0];
-	char err[1024], *dir = NULL;
+	struct strbuf err = STRBUF_INIT;
+	char *dir = NULL;
 	int ret;
 
 	for (size_t i = 0; i < WORKTREES_KEPT; i++) {
@@ -209,15 +221,18 @@ static int checkout(struct session *ss, const char *sha, const char **path)
 	if (ss->build)
 		session_say(ss, false, "bisect %" PRId64 ": building %s", ss->id, short_sha(sha));
 	ret = git_checkout_built(ss->spec->repo, sha, ss->build, ss->cache,
-				 BUILD_TIMEOUT_S, &interrupted, &dir, err, sizeof(err));
+				 BUILD_TIMEOUT_S, &interrupted, &dir, &err);
 	if (ss->build && ret != -ECANCELED)
 		ss->builds++;
 	if (ret == -GIT_EBUILD || ret == -ETIMEDOUT)
-		return build_failed(ss, sha, err);
-	if (ret == -ECANCELED || interrupted)
-		return -EINTR;
+		ret = build_failed(ss, sha, err.buf);
+	else if (ret == -ECANCELED || interrupted)
+		ret = -EINTR;
+	else if (ret)
+		session_fail(ss, ret, "%s", err.buf);
+	strbuf_release(&err);
 	if (ret)
-		return session_fail(ss, ret, "%s", err);
+		return ret;
 	if (ss->build)
 		session_say(ss, true, "build %s: ok", short_sha(sha));
 	w->sha = strdup(sha);
@@ -264,11 +279,11 @@ static int run_failed(struct session *ss, const char *sha, int64_t run_id,
 {
 	const char *why = strmap_get(&rec->env, "last_state.reason");
 
-	fmt_marked(ss->err, ss->errlen, "the benchmark failed (run %" PRId64 "%s%s)", run_id,
-		   why ? ": " : "", why ? why : "");
-	session_say(ss, true, "run %s: %s", short_sha(sha), ss->err);
+	session_fail(ss, 0, "the benchmark failed (run %" PRId64 "%s%s)", run_id,
+		     why ? ": " : "", why ? why : "");
+	session_say(ss, true, "run %s: %s", short_sha(sha), ss->err->buf);
 	if (ss->id)
-		store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err);
+		store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err->buf);
 	return BISECT_SKIP;
 }
 
@@ -276,7 +291,7 @@ int measure_run(struct session *ss, const char *sha, double *value)
 {
 	struct runner_opts ro = { .commit = sha, .monitors = true, .stop = &interrupted };
 	struct run_record rec;
-	char err[512];
+	struct strbuf err = STRBUF_INIT;
 	const double *v;
 	int64_t run_id;
 	int ret;
@@ -286,14 +301,17 @@ int measure_run(struct session *ss, const char *sha, double *value)
 	ret = checkout(ss, sha, &ro.src_dir);
 	if (ret == -GIT_EBUILD) {
 		if (ss->id)
-			store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err);
+			store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err->buf);
 		return BISECT_SKIP;
 	}
 	if (ret)
 		return ret;
-	ret = runner_run(ss->job, &ro, &rec, err, sizeof(err));
+	ret = runner_run(ss->job, &ro, &rec, &err);
 	if (ret)
-		return session_fail(ss, ret, "%s: %s", ss->job->name, err);
+		session_fail(ss, ret, "%s: %s", ss->job->name, err.buf);
+	strbuf_release(&err);
+	if (ret)
+		return ret;
 	if (store_put_run(ss->s, &rec, &run_id)) {
 		ret = session_fail(ss, -EIO, "cannot store the run: %s", store_error(ss->s));
 		goto out;
@@ -345,7 +363,7 @@ int side_grow(struct session *ss, struct side *sd, const char *what)
 
 	if (ret == BISECT_SKIP)
 		return session_fail(ss, -ENOEXEC, "the %s commit %s cannot be measured: %s",
-				    what, short_sha(sd->sha), ss->err);
+				    what, short_sha(sd->sha), ss->err->buf);
 	if (ret)
 		return ret;
 	if (vec_push(sd, value))

@@ -72,37 +72,36 @@ static int baseline(struct session *ss, struct side *g, struct side *b, bool *ch
 
 static int list_candidates(struct session *ss, struct level *lv)
 {
-	char err[512], range[2 * 64 + 3], *out = NULL, *save = NULL;
-	size_t cap = 0;
+	struct strbuf range = STRBUF_INIT;
+	struct sha_list cands = { 0 };
+	char *out = NULL, *save = NULL;
 	int ret;
 
-	snprintf(range, sizeof(range), "%s..%s", lv->good, lv->bad);
-	ret = git_cmd(ss->spec->repo, &out, err, sizeof(err), "rev-list",
-		      "--first-parent", "--reverse", range, NULL);
+	strbuf_addf(&range, "%s..%s", lv->good, lv->bad);
+	if (strbuf_error(&range))
+		return session_fail(ss, -ENOMEM, "out of memory");
+	ret = git_cmd(ss->spec->repo, &out, ss->err, "rev-list", "--first-parent",
+		      "--reverse", range.buf, NULL);
+	strbuf_release(&range);
 	if (ret)
-		return session_fail(ss, ret, "%s", err);
+		return ret;
 	for (char *t = strtok_r(out, "\n", &save); t; t = strtok_r(NULL, "\n", &save)) {
-		if (lv->n == cap) {
-			char **nc = realloc(lv->cands, (cap ? 2 * cap : 64) * sizeof(*nc));
+		char *sha = strdup(t);
 
-			if (!nc)
-				goto nomem;
-			lv->cands = nc;
-			cap = cap ? 2 * cap : 64;
+		if (!sha || vec_push(&cands, sha)) {
+			free(sha);
+			ret = session_fail(ss, -ENOMEM, "out of memory");
+			break;
 		}
-		lv->cands[lv->n] = strdup(t);
-		if (!lv->cands[lv->n])
-			goto nomem;
-		lv->n++;
 	}
 	free(out);
-	if (!lv->n || strcmp(lv->cands[lv->n - 1], lv->bad))
-		return session_fail(ss, -EINVAL, "%s is not on the first-parent line of %s",
-				    short_sha(lv->good), short_sha(lv->bad));
-	return 0;
-nomem:
-	free(out);
-	return session_fail(ss, -ENOMEM, "out of memory");
+	/* the level owns them from here, also on error (level_release()) */
+	lv->cands = cands.v;
+	lv->n = cands.n;
+	if (!ret && (!lv->n || strcmp(lv->cands[lv->n - 1], lv->bad)))
+		ret = session_fail(ss, -EINVAL, "%s is not on the first-parent line of %s",
+				   short_sha(lv->good), short_sha(lv->bad));
+	return ret;
 }
 
 static void level_release(struct level *lv)
@@ -145,7 +144,13 @@ static int preload(struct session *ss, struct level *lv)
 
 static const char *level_sha(const struct level *lv, size_t i)
 {
-	return i == BISECT_GOOD ? lv->good : i == BISECT_BAD ? lv->bad : lv->cands[i];
+	if (i == BISECT_GOOD)
+		return lv->good;
+	if (i == BISECT_BAD)
+		return lv->bad;
+	/* the engine names its candidates 0 .. n-1, or the sides */
+	BUG_ON(i >= lv->n);
+	return lv->cands[i];
 }
 
 /* G or B cannot be skipped: they were measured for the baseline. */
@@ -158,7 +163,7 @@ static int level_measure(void *ctx, size_t i, double *value)
 		return session_fail(lv->ss, -ENOEXEC,
 				    "the %s commit %s cannot be measured any more: %s",
 				    i == BISECT_GOOD ? "good" : "bad",
-				    short_sha(level_sha(lv, i)), lv->ss->err);
+				    short_sha(level_sha(lv, i)), lv->ss->err->buf);
 	return ret;
 }
 
@@ -228,12 +233,12 @@ static int confirm(struct session *ss, struct level *lv, size_t culprit,
 /* The parents of sha, or 0 on error; *second: the second parent's sha. */
 static int parents_of(struct session *ss, const char *sha, char **second)
 {
-	char err[512], *out = NULL, *save = NULL, *t;
+	char *out = NULL, *save = NULL, *t;
 	int n = 0;
 
 	*second = NULL;
-	if (git_cmd(ss->spec->repo, &out, err, sizeof(err), "rev-list", "--parents",
-		    "-n", "1", sha, NULL))
+	if (git_cmd(ss->spec->repo, &out, NULL, "rev-list", "--parents", "-n", "1", sha,
+		    NULL))
 		return 0;
 	for (t = strtok_r(out, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
 		if (++n == 3)
@@ -253,16 +258,21 @@ static int run_level(struct session *ss, const char *good, const char *bad,
 static int bisect_merge(struct session *ss, const char *merge, unsigned depth,
 			struct bisect_level *out)
 {
-	char err[512], *second = NULL, *base = NULL, first_parent[128];
+	struct strbuf first_parent = STRBUF_INIT;
 	struct bisect_level *inner = NULL;
+	char *second = NULL, *base = NULL;
 	int ret = 0;
 
 	if (parents_of(ss, merge, &second) < 2 || !second)
 		return 0;
-	snprintf(first_parent, sizeof(first_parent), "%s^1", merge);
-	if (git_cmd(ss->spec->repo, &base, err, sizeof(err), "merge-base",
-		    first_parent, second, NULL)) {
-		ret = session_fail(ss, -EIO, "%s", err);
+	strbuf_addf(&first_parent, "%s^1", merge);
+	if (strbuf_error(&first_parent)) {
+		ret = session_fail(ss, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if (git_cmd(ss->spec->repo, &base, ss->err, "merge-base", first_parent.buf, second,
+		    NULL)) {
+		ret = -EIO;
 		goto out;
 	}
 	base[strcspn(base, "\n")] = '\0';
@@ -294,6 +304,7 @@ out:
 		bisect_level_release(inner);
 		free(inner);
 	}
+	strbuf_release(&first_parent);
 	free(second);
 	free(base);
 	return ret;
@@ -449,14 +460,13 @@ static int from_stored_run(struct session *ss, bool direction)
 
 static int session_init(struct session *ss, struct store *s, int64_t id,
 			const struct bisect_spec *spec, const struct atomic_job *job,
-			const struct bisect_hooks *hooks, char *err, size_t errlen)
+			const struct bisect_hooks *hooks, struct strbuf *err)
 {
 	int ret;
 
 	*ss = (struct session){
 		.s = s, .id = id, .spec = spec, .job = job, .hooks = hooks,
 		.metric = spec->metric ? spec->metric : job->kpi, .err = err,
-		.errlen = errlen,
 	};
 	ret = measure_init(ss);
 	return ret || ss->metric ? ret : from_stored_run(ss, false);
@@ -491,12 +501,12 @@ static int describe(struct session *ss, struct bisect_result *r)
 {
 	const struct bisect_spec *sp = ss->spec;
 	struct strmap env = { 0 };
-	char envmsg[256];
 	int better, ret = metric_better(ss, &better);
 
 	if (ret)
 		return ret;
-	env_capture(&env, envmsg, sizeof(envmsg));
+	/* out of memory: the machine is unknown, the allocations below say so */
+	env_capture(&env, NULL);
 	r->id = ss->id;
 	r->level.confidence = sp->confidence;
 	r->level.max_runs = (long)sp->max_runs;
@@ -532,14 +542,14 @@ static int params_of(struct session *ss, struct bisect_params *out)
 
 int bisect_session_run(struct store *s, int64_t id, const struct bisect_spec *spec,
 		       const struct atomic_job *job, const struct bisect_hooks *hooks,
-		       struct bisect_result *result, char *err, size_t errlen)
+		       struct bisect_result *result, struct strbuf *err)
 {
 	struct session ss;
 	char *text = NULL, why[256];
 	int ret;
 
 	bisect_result_init(result);
-	ret = session_init(&ss, s, id, spec, job, hooks, err, errlen);
+	ret = session_init(&ss, s, id, spec, job, hooks, err);
 	if (!ret)
 		ret = params_of(&ss, &result->params);
 	if (!ret)
@@ -600,7 +610,7 @@ static int classify(struct session *ss, struct bisect *two, const char *sha,
 int bisect_session_classify(struct store *s, const struct bisect_spec *spec,
 			    const struct atomic_job *job, const char *sha,
 			    const struct bisect_hooks *hooks, int *verdict,
-			    char *err, size_t errlen)
+			    struct strbuf *err)
 {
 	struct session ss;
 	struct side g = { 0 }, b = { 0 };
@@ -613,7 +623,7 @@ int bisect_session_classify(struct store *s, const struct bisect_spec *spec,
 	*verdict = 125;
 	/* the baseline's parts live in a level, whose release frees them */
 	bisect_level_init(&scratch);
-	ret = session_init(&ss, s, 0, spec, job, hooks, err, errlen);
+	ret = session_init(&ss, s, 0, spec, job, hooks, err);
 	if (!ret)
 		ret = side_load(&ss, &g, spec->good);
 	if (!ret)

@@ -39,6 +39,7 @@
 #include "job/job.h"
 #include "record/bisect_result.h"
 #include "store/store.h"
+#include "util/strbuf.h"
 
 #include <stdint.h>
 
@@ -59,7 +60,7 @@ struct bisect_hooks {
  */
 int bisect_session_run(struct store *s, int64_t id, const struct bisect_spec *spec,
 		       const struct atomic_job *job, const struct bisect_hooks *hooks,
-		       struct bisect_result *result, char *err, size_t errlen);
+		       struct bisect_result *result, struct strbuf *err);
 
 /*
  * One measurement for `git bisect run`: the model of spec's good and bad
@@ -71,6 +72,6 @@ int bisect_session_run(struct store *s, int64_t id, const struct bisect_spec *sp
 int bisect_session_classify(struct store *s, const struct bisect_spec *spec,
 			    const struct atomic_job *job, const char *sha,
 			    const struct bisect_hooks *hooks, int *verdict,
-			    char *err, size_t errlen);
+			    struct strbuf *err);
 
 #endif

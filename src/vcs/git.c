@@ -11,6 +11,7 @@
 #include <libgen.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -24,6 +25,8 @@
 #include <unistd.h>
 
 #define GIT_MAX_ARGS 32
+/* git's gitdir and lock files, and perfbot's owner marks: a path or two */
+#define SMALL_FILE_MAX (4 * PATH_MAX)
 
 /* What a finished git command left behind. */
 struct git_result {
@@ -133,8 +136,26 @@ static int build_argv(const char *repo, const char *const *args,
 	return 0;
 }
 
-/* git's complaint, one line, without "fatal: " */
-static void first_line(const char *text, char *buf, size_t len)
+/* The message of every failure: err NULL when the caller has no use for it. */
+static void set_err(struct strbuf *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_err(struct strbuf *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	strbuf_vsetf(err, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * git's complaint, one line, without "fatal: ": where it starts in text,
+ * and its length (0: git said nothing).
+ */
+static const char *first_line(const char *text, size_t *len)
 {
 	const char *p = text ? text : "";
 
@@ -144,7 +165,8 @@ static void first_line(const char *text, char *buf, size_t len)
 		p += 7;
 	else if (!strncmp(p, "error: ", 7))
 		p += 7;
-	snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+	*len = strcspn(p, "\n");
+	return p;
 }
 
 /*
@@ -152,8 +174,7 @@ static void first_line(const char *text, char *buf, size_t len)
  * caller interprets it).  what: the subcommand, for messages.
  */
 static int git_run(const char *repo, const char *const *args,
-		   struct git_result *r, const char *what, char *err,
-		   size_t errlen)
+		   struct git_result *r, const char *what, struct strbuf *err)
 {
 	const char *argv[GIT_MAX_ARGS];
 	int ret = build_argv(repo, args, argv);
@@ -161,28 +182,29 @@ static int git_run(const char *repo, const char *const *args,
 	if (!ret)
 		ret = run_captured((char *const *)argv, r);
 	if (ret)
-		snprintf(err, errlen, "git %s: %s", what,
-			 ret == -ENOENT ? "git is not installed (not in PATH)"
-					: strerror(-ret));
+		set_err(err, "git %s: %s", what,
+			ret == -ENOENT ? "git is not installed (not in PATH)"
+				       : strerror(-ret));
 	return ret;
 }
 
 /* Run git, and make a non-zero exit an error (-EIO) that says why. */
 static int git_run_ok(const char *repo, const char *const *args,
-		      struct git_result *r, const char *what, char *err,
-		      size_t errlen)
+		      struct git_result *r, const char *what, struct strbuf *err)
 {
-	char line[512];
-	int ret = git_run(repo, args, r, what, err, errlen);
+	int ret = git_run(repo, args, r, what, err);
+	const char *line;
+	size_t len;
 
 	if (ret || r->status == 0)
 		return ret;
-	first_line(r->errtext, line, sizeof(line));
-	if (*line)
-		snprintf(err, errlen, "git %s: %s", what, line);
-	else
-		snprintf(err, errlen, "git %s: exited with status %d", what,
-			 r->status);
+	line = first_line(r->errtext, &len);
+	if (len && err) {
+		strbuf_setf(err, "git %s: ", what);
+		strbuf_add(err, line, len);
+	} else {
+		set_err(err, "git %s: exited with status %d", what, r->status);
+	}
 	git_result_release(r);
 	return -EIO;
 }
@@ -199,8 +221,7 @@ static const char *subcommand(const char *const *args)
 	return args[0] ? args[0] : "";
 }
 
-int git_cmd(const char *repo, char **out, char *err, size_t errlen,
-	    const char *arg, ...)
+int git_cmd(const char *repo, char **out, struct strbuf *err, const char *arg, ...)
 {
 	const char *args[GIT_MAX_ARGS];
 	struct git_result r;
@@ -212,7 +233,7 @@ int git_cmd(const char *repo, char **out, char *err, size_t errlen,
 	for (const char *a = arg; a; a = va_arg(ap, const char *)) {
 		if (n >= GIT_MAX_ARGS - 4) {
 			va_end(ap);
-			snprintf(err, errlen, "git %s: too many arguments", arg);
+			set_err(err, "git %s: too many arguments", arg);
 			return -E2BIG;
 		}
 		args[n++] = a;
@@ -221,7 +242,7 @@ int git_cmd(const char *repo, char **out, char *err, size_t errlen,
 	args[n] = NULL;
 	if (out)
 		*out = NULL;
-	ret = git_run_ok(repo, args, &r, subcommand(args), err, errlen);
+	ret = git_run_ok(repo, args, &r, subcommand(args), err);
 	if (ret)
 		return ret;
 	if (out) {
@@ -245,41 +266,44 @@ static bool bad_rev(const char *rev)
 	return !rev || !*rev || rev[0] == '-';
 }
 
-int git_resolve(const char *repo, const char *rev, char **sha, char *err,
-		size_t errlen)
+int git_resolve(const char *repo, const char *rev, char **sha, struct strbuf *err)
 {
 	struct git_result r = { 0 };
-	char *spec = NULL, line[512];
+	const char *line;
+	char *spec = NULL;
+	size_t len;
 	int ret;
 
 	*sha = NULL;
 	if (bad_rev(rev)) {
-		snprintf(err, errlen, "git rev-parse: invalid revision '%s'",
-			 rev ? rev : "");
+		set_err(err, "git rev-parse: invalid revision '%s'", rev ? rev : "");
 		return -EINVAL;
 	}
 	/* ^{commit}: a tag resolves to its commit, a tree or blob is refused */
 	if (asprintf(&spec, "%s^{commit}", rev) < 0) {
 		spec = NULL;
 		ret = -ENOMEM;
-		snprintf(err, errlen, "git rev-parse: %s", strerror(ENOMEM));
+		set_err(err, "git rev-parse: %s", strerror(ENOMEM));
 		goto out;
 	}
 	ret = git_run(repo, (const char *[]){ "rev-parse", "--verify", "--quiet",
 					      spec, NULL },
-		      &r, "rev-parse", err, errlen);
+		      &r, "rev-parse", err);
 	if (ret)
 		goto out;
 	if (r.status == 1) {
 		/* --quiet: a revision git does not know exits 1, silently */
-		snprintf(err, errlen, "git rev-parse: unknown revision '%s'", rev);
+		set_err(err, "git rev-parse: unknown revision '%s'", rev);
 		ret = -ENOENT;
 		goto out;
 	}
 	if (r.status != 0) {
-		first_line(r.errtext, line, sizeof(line));
-		snprintf(err, errlen, "git rev-parse: %s: %s", repo,
-			 *line ? line : "not a git repository");
+		line = first_line(r.errtext, &len);
+		if (!len)
+			line = "not a git repository", len = strlen(line);
+		set_err(err, "git rev-parse: %s: ", repo);
+		if (err)
+			strbuf_add(err, line, len);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -304,7 +328,7 @@ void git_commit_release(struct git_commit *c)
 int git_commit_info(const char *repo, const char *sha, struct git_commit *out)
 {
 	struct git_result r = { 0 };
-	char err[256], *fields[4], *spec;
+	char *fields[4], *spec;
 	const char *p, *end;
 	int ret;
 
@@ -317,7 +341,7 @@ int git_commit_info(const char *repo, const char *sha, struct git_commit *out)
 	/* NUL separators: a subject can hold any other character */
 	ret = git_run_ok(repo, (const char *[]){ "show", "-s",
 			 "--format=%H%x00%s%x00%an <%ae>%x00%aI", spec, "--", NULL },
-			 &r, "show", err, sizeof(err));
+			 &r, "show", NULL);
 	free(spec);
 	if (ret)
 		return ret == -EIO ? -ENOENT : ret;
@@ -392,22 +416,27 @@ static int absolute(const char *path, char **abs)
 
 static int write_marker(const char *path, const char *text);
 
-/* A small file's text, NUL-terminated and chomped; NULL if unreadable. */
+/*
+ * The first line of a small file (a path, a lock reason); NULL if it is
+ * unreadable or larger than any such file: a path read in part would
+ * name another file.
+ */
 static char *read_small(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	char buf[PATH_MAX + 64];
-	ssize_t n;
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
 
 	if (fd < 0)
 		return NULL;
-	n = read(fd, buf, sizeof(buf) - 1);
+	ret = strbuf_read_fd(&sb, fd, SMALL_FILE_MAX);
 	close(fd);
-	if (n < 0)
+	if (ret) {
+		strbuf_release(&sb);
 		return NULL;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return strdup(buf);
+	}
+	strbuf_setlen(&sb, strcspn(sb.buf, "\n"));
+	return strbuf_detach(&sb, NULL);
 }
 
 /* The text of dir/name after `prefix`, malloc'd; NULL if unreadable or other. */
@@ -469,7 +498,6 @@ static int prune_entry(const char *repo, const char *admin)
 {
 	char *mark = NULL, *gitdir = NULL, *owner = NULL, *target = NULL;
 	struct git_result r = { 0 };
-	char err[256];
 	struct stat st;
 	bool missing, dead;
 	int pruned = 0;
@@ -492,7 +520,7 @@ static int prune_entry(const char *repo, const char *admin)
 
 		if (git_run(repo, (const char *[]){ "worktree", "remove", "--force",
 						    "--force", "--", checkout, NULL },
-			    &r, "worktree remove", err, sizeof(err)) == 0)
+			    &r, "worktree remove", NULL) == 0)
 			git_result_release(&r);
 	}
 	/* what `git worktree prune` does, for this entry alone */
@@ -510,14 +538,14 @@ out:
 int git_worktree_prune_own(const char *repo)
 {
 	struct git_result r = { 0 };
-	char err[256], *dir = NULL;
+	char *dir = NULL;
 	struct dirent *e;
 	int ret, pruned = 0;
 	DIR *d;
 
 	ret = git_run_ok(repo, (const char *[]){ "rev-parse", "--git-common-dir",
 						 NULL },
-			 &r, "rev-parse", err, sizeof(err));
+			 &r, "rev-parse", NULL);
 	if (ret)
 		return ret;
 	chomp(r.out);
@@ -548,7 +576,7 @@ int git_worktree_prune_own(const char *repo)
 }
 
 int git_worktree_add(const char *repo, const char *sha, const char *dir,
-		     char *err, size_t errlen)
+		     struct strbuf *err)
 {
 	const char *owner = lifetime_lock_path();
 	struct git_result r = { 0 };
@@ -556,14 +584,12 @@ int git_worktree_add(const char *repo, const char *sha, const char *dir,
 	int ret;
 
 	if (bad_rev(sha)) {
-		snprintf(err, errlen, "git worktree add: invalid revision '%s'",
-			 sha ? sha : "");
+		set_err(err, "git worktree add: invalid revision '%s'", sha ? sha : "");
 		return -EINVAL;
 	}
 	ret = absolute(dir, &abs);
 	if (ret) {
-		snprintf(err, errlen, "git worktree add: %s: %s", dir,
-			 strerror(-ret));
+		set_err(err, "git worktree add: %s: %s", dir, strerror(-ret));
 		return ret;
 	}
 	/*
@@ -579,14 +605,14 @@ int git_worktree_add(const char *repo, const char *sha, const char *dir,
 	ret = git_run_ok(repo, (const char *[]){ "worktree", "add", "--detach",
 						 "--lock", "--reason", reason,
 						 "--", abs, sha, NULL },
-			 &r, "worktree add", err, errlen);
+			 &r, "worktree add", err);
 	git_result_release(&r);
 	free(reason);
 	if (!ret) {
 		ret = mark_worktree(abs);
 		if (ret) {
-			snprintf(err, errlen, "git worktree add: cannot mark %s as perfbot's: %s",
-				 abs, strerror(-ret));
+			set_err(err, "git worktree add: cannot mark %s as perfbot's: %s",
+				abs, strerror(-ret));
 			git_worktree_remove(repo, abs);
 		}
 	}
@@ -597,7 +623,7 @@ int git_worktree_add(const char *repo, const char *sha, const char *dir,
 int git_worktree_remove(const char *repo, const char *dir)
 {
 	struct git_result r = { 0 };
-	char err[256], *abs = NULL, *admin;
+	char *abs = NULL, *admin;
 	struct stat st;
 	int ret;
 
@@ -608,7 +634,7 @@ int git_worktree_remove(const char *repo, const char *dir)
 	/* twice: perfbot's worktrees are locked (git_worktree_add()) */
 	if (git_run(repo, (const char *[]){ "worktree", "remove", "--force",
 					    "--force", "--", abs, NULL },
-		    &r, "worktree remove", err, sizeof(err)) == 0)
+		    &r, "worktree remove", NULL) == 0)
 		git_result_release(&r);
 	/* git refuses a half-made or unregistered worktree: delete it anyway */
 	if (lstat(abs, &st) == 0)
@@ -624,7 +650,7 @@ int git_worktree_remove(const char *repo, const char *dir)
 
 int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 	      volatile sig_atomic_t *stop, const char *log_path,
-	      int *exit_status, char *err, size_t errlen)
+	      int *exit_status, struct strbuf *err)
 {
 	struct child c = { 0 };
 	struct child_io io;
@@ -636,26 +662,26 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 
 	*exit_status = -1;
 	if (!build_argv || !build_argv[0]) {
-		snprintf(err, errlen, "build: empty command");
+		set_err(err, "build: empty command");
 		return -EINVAL;
 	}
 	log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (log_fd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "build: %s: %s", log_path, strerror(-ret));
+		set_err(err, "build: %s: %s", log_path, strerror(-ret));
 		goto out;
 	}
 	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null_fd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "build: /dev/null: %s", strerror(-ret));
+		set_err(err, "build: /dev/null: %s", strerror(-ret));
 		goto out;
 	}
 	io = (struct child_io){ .stdin_fd = null_fd, .stdout_fd = log_fd,
 				.stderr_fd = log_fd, .cwd = worktree };
 	if (access(worktree, X_OK)) {
 		ret = -errno;
-		snprintf(err, errlen, "build: %s: %s", worktree, strerror(-ret));
+		set_err(err, "build: %s: %s", worktree, strerror(-ret));
 		goto out;
 	}
 	/*
@@ -666,13 +692,13 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 	 */
 	ret = make_temp_dir(NULL, "perfbot-build", &tmp);
 	if (ret) {
-		snprintf(err, errlen, "build: cannot make a temporary directory: %s",
-			 strerror(-ret));
+		set_err(err, "build: cannot make a temporary directory: %s",
+			strerror(-ret));
 		goto out;
 	}
 	if (getenv("TMPDIR") && !(saved_tmpdir = strdup(getenv("TMPDIR")))) {
 		ret = -ENOMEM;
-		snprintf(err, errlen, "build: %s", strerror(ENOMEM));
+		set_err(err, "build: %s", strerror(ENOMEM));
 		goto out;
 	}
 	setenv("TMPDIR", tmp, 1);
@@ -685,8 +711,8 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 		unsetenv("TMPDIR");
 	if (ret) {
 		child_signals_restore(&mask);
-		snprintf(err, errlen, "build: cannot run '%s': %s",
-			 build_argv[0], strerror(-ret));
+		set_err(err, "build: cannot run '%s': %s",
+			build_argv[0], strerror(-ret));
 		goto out;
 	}
 	how = child_wait_until(&c, deadline, stop, &mask);
@@ -695,13 +721,13 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 	switch (how) {
 	case CHILD_DEADLINE:
 		ret = -ETIMEDOUT;
-		snprintf(err, errlen, "build: '%s' timed out after %gs (log: %s)",
-			 build_argv[0], timeout_s, log_path);
+		set_err(err, "build: '%s' timed out after %gs (log: %s)",
+			build_argv[0], timeout_s, log_path);
 		break;
 	case CHILD_STOPPED:
 		ret = -ECANCELED;
-		snprintf(err, errlen, "build: '%s' stopped (log: %s)",
-			 build_argv[0], log_path);
+		set_err(err, "build: '%s' stopped (log: %s)",
+			build_argv[0], log_path);
 		break;
 	case CHILD_EXITED:
 		*exit_status = decode_status(st);
@@ -709,11 +735,11 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 			break;
 		ret = -GIT_EBUILD;
 		if (WIFSIGNALED(st))
-			snprintf(err, errlen, "build: '%s' killed by signal %d (log: %s)",
-				 build_argv[0], WTERMSIG(st), log_path);
+			set_err(err, "build: '%s' killed by signal %d (log: %s)",
+				build_argv[0], WTERMSIG(st), log_path);
 		else
-			snprintf(err, errlen, "build: '%s' exited with status %d (log: %s)",
-				 build_argv[0], *exit_status, log_path);
+			set_err(err, "build: '%s' exited with status %d (log: %s)",
+				build_argv[0], *exit_status, log_path);
 		break;
 	}
 out:
@@ -744,19 +770,13 @@ static bool full_sha(const char *sha)
 /* The marker's content: the build command, one argument a line. */
 static char *marker_text(char *const *build_argv)
 {
-	size_t len = 1;
-	char *text, *p;
+	struct strbuf sb = STRBUF_INIT;
 
-	for (char *const *a = build_argv; a && *a; a++)
-		len += strlen(*a) + 1;
-	text = malloc(len);
-	if (!text)
-		return NULL;
-	p = text;
-	for (char *const *a = build_argv; a && *a; a++)
-		p += sprintf(p, "%s\n", *a);
-	*p = '\0';
-	return text;
+	for (char *const *a = build_argv; a && *a; a++) {
+		strbuf_addstr(&sb, *a);
+		strbuf_addch(&sb, '\n');
+	}
+	return strbuf_detach(&sb, NULL);
 }
 
 static bool file_is(const char *path, const char *text)
@@ -809,10 +829,10 @@ out:
 /* Is wt a worktree at sha?  (Its directory may have been tampered with.) */
 static bool worktree_at(const char *wt, const char *sha)
 {
-	char err[256], *head = NULL;
+	char *head = NULL;
 	bool ok;
 
-	if (git_cmd(wt, &head, err, sizeof(err), "rev-parse", "HEAD", NULL))
+	if (git_cmd(wt, &head, NULL, "rev-parse", "HEAD", NULL))
 		return false;
 	chomp(head);
 	ok = !strcmp(head, sha);
@@ -841,7 +861,7 @@ static int lock_commit(const char *path, volatile sig_atomic_t *stop, int *fd)
 int git_checkout_built(const char *repo, const char *sha,
 		       char *const *build_argv, const char *cache_dir,
 		       double timeout_s, volatile sig_atomic_t *stop,
-		       char **worktree_out, char *err, size_t errlen)
+		       char **worktree_out, struct strbuf *err)
 {
 	char *cache = NULL, *wt = NULL, *marker = NULL, *log = NULL;
 	char *lock = NULL, *text = NULL;
@@ -850,16 +870,14 @@ int git_checkout_built(const char *repo, const char *sha,
 
 	*worktree_out = NULL;
 	if (!full_sha(sha)) {
-		snprintf(err, errlen, "checkout: '%s' is not a full sha",
-			 sha ? sha : "");
+		set_err(err, "checkout: '%s' is not a full sha", sha ? sha : "");
 		return -EINVAL;
 	}
 	ret = make_dirs(cache_dir);
 	if (!ret)
 		ret = absolute(cache_dir, &cache);
 	if (ret) {
-		snprintf(err, errlen, "checkout: %s: %s", cache_dir,
-			 strerror(-ret));
+		set_err(err, "checkout: %s: %s", cache_dir, strerror(-ret));
 		goto out;
 	}
 	text = marker_text(build_argv);
@@ -868,12 +886,12 @@ int git_checkout_built(const char *repo, const char *sha,
 	    asprintf(&log, "%s.log", wt) < 0 ||
 	    asprintf(&lock, "%s.lock", wt) < 0) {
 		ret = -ENOMEM;
-		snprintf(err, errlen, "checkout: %s", strerror(ENOMEM));
+		set_err(err, "checkout: %s", strerror(ENOMEM));
 		goto out;
 	}
 	ret = lock_commit(lock, stop, &lock_fd);
 	if (ret) {
-		snprintf(err, errlen, "checkout: %s: %s", lock, strerror(-ret));
+		set_err(err, "checkout: %s: %s", lock, strerror(-ret));
 		goto out;
 	}
 	if (file_is(marker, text) && worktree_at(wt, sha))
@@ -882,23 +900,21 @@ int git_checkout_built(const char *repo, const char *sha,
 	unlink(marker);
 	if (lstat(wt, &st) == 0 && git_worktree_remove(repo, wt)) {
 		ret = -EEXIST;
-		snprintf(err, errlen, "checkout: cannot remove stale worktree %s",
-			 wt);
+		set_err(err, "checkout: cannot remove stale worktree %s", wt);
 		goto out;
 	}
 	/* a worktree deleted behind git's back stays registered until pruned */
 	ret = git_worktree_prune_own(repo);
 	if (ret < 0) {
-		snprintf(err, errlen, "checkout: cannot prune perfbot's stale worktrees: %s",
-			 strerror(-ret));
+		set_err(err, "checkout: cannot prune perfbot's stale worktrees: %s",
+			strerror(-ret));
 		goto out;
 	}
-	ret = git_worktree_add(repo, sha, wt, err, errlen);
+	ret = git_worktree_add(repo, sha, wt, err);
 	if (ret)
 		goto out;
 	if (build_argv) {
-		ret = git_build(wt, build_argv, timeout_s, stop, log, &status,
-				err, errlen);
+		ret = git_build(wt, build_argv, timeout_s, stop, log, &status, err);
 		if (ret) {
 			git_worktree_remove(repo, wt);
 			goto out;
@@ -906,7 +922,7 @@ int git_checkout_built(const char *repo, const char *sha,
 	}
 	ret = write_marker(marker, text);
 	if (ret) {
-		snprintf(err, errlen, "checkout: %s: %s", marker, strerror(-ret));
+		set_err(err, "checkout: %s: %s", marker, strerror(-ret));
 		git_worktree_remove(repo, wt);
 		goto out;
 	}

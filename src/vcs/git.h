@@ -7,8 +7,8 @@
  * a shell: revisions and paths are data, and a revision that starts with
  * '-' is refused rather than read as an option.  Output is captured, the
  * exit status checked, and failures come back as a negative errno with a
- * message in err naming the git command and its subject:
- * "git rev-parse: unknown revision 'v9.9'".
+ * message set in err (struct strbuf, util/strbuf.h) naming the git command
+ * and its subject, whole: "git rev-parse: unknown revision 'v9.9'".
  *
  * Ownership: strings returned through char ** and struct git_commit are
  * malloc'd and belong to the caller (free(), git_commit_release()).
@@ -19,6 +19,8 @@
  */
 #ifndef PERFBOT_VCS_GIT_H
 #define PERFBOT_VCS_GIT_H
+
+#include "util/strbuf.h"
 
 #include <signal.h>
 #include <stddef.h>
@@ -35,17 +37,17 @@
  * Run `git -C repo <args...>` (NULL-terminated; repo NULL: no -C) and
  * return its standard output in *out (malloc'd, NUL-terminated; out may
  * be NULL).  Non-zero exit: -EIO, with git's first line of stderr in err.
+ * err may be NULL when the caller has no use for the message.
  */
-int git_cmd(const char *repo, char **out, char *err, size_t errlen,
-	    const char *arg, ...) __attribute__((sentinel));
+int git_cmd(const char *repo, char **out, struct strbuf *err, const char *arg, ...)
+	__attribute__((sentinel));
 
 /*
  * rev (a sha, a branch, a tag, HEAD~3...) to the full sha of the commit
  * it names.  -ENOENT: unknown revision; -EINVAL: repo is not a git
  * repository, or rev is empty or starts with '-'.
  */
-int git_resolve(const char *repo, const char *rev, char **sha, char *err,
-		size_t errlen);
+int git_resolve(const char *repo, const char *rev, char **sha, struct strbuf *err);
 
 struct git_commit {
 	char *sha;		/* full sha */
@@ -63,7 +65,7 @@ void git_commit_release(struct git_commit *c);
  * exist).  A relative dir is taken from perfbot's working directory.
  */
 int git_worktree_add(const char *repo, const char *sha, const char *dir,
-		     char *err, size_t errlen);
+		     struct strbuf *err);
 
 /*
  * Remove the worktree at dir, even with changes or build products in it,
@@ -95,7 +97,7 @@ int git_worktree_prune_own(const char *repo);
  */
 int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 	      volatile sig_atomic_t *stop, const char *log_path,
-	      int *exit_status, char *err, size_t errlen);
+	      int *exit_status, struct strbuf *err);
 
 /*
  * The runner's one call: a worktree of sha (a full sha) that has been
@@ -116,6 +118,6 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 int git_checkout_built(const char *repo, const char *sha,
 		       char *const *build_argv, const char *cache_dir,
 		       double timeout_s, volatile sig_atomic_t *stop,
-		       char **worktree_out, char *err, size_t errlen);
+		       char **worktree_out, struct strbuf *err);
 
 #endif

@@ -21,16 +21,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct import_data d = { 0 };
-	char err[256] = "";
-	int ret = IMPORT_FN((const char *)data, size, &d, err, sizeof(err));
+	struct strbuf err = STRBUF_INIT;
+	int ret = IMPORT_FN((const char *)data, size, &d, &err);
 
 	if (ret == 0) {
 		for (size_t i = 0; i < d.nr; i++)
 			if (!strmap_get(&d.runs[i].env, "import_run"))
 				__builtin_trap();
 		import_data_release(&d);
-	} else if ((ret != -EINVAL && ret != -ENOMEM) || !err[0]) {
+	} else if ((ret != -EINVAL && ret != -ENOMEM) || !err.len) {
 		__builtin_trap();
 	}
+	strbuf_release(&err);
 	return 0;
 }

@@ -43,7 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(rest);
 		return 0;
 	}
-	memset(&err, 0, sizeof(err));
 	ret = job_load(path, ov, nov, &jobs, &nr, &err);
 	if (ret == 0) {
 		/* the contract of job.h: at least one job, each named */
@@ -53,9 +52,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!jobs[i].name || !jobs[i].testcase || !jobs[i].text)
 				__builtin_trap();
 		atomic_jobs_release(jobs, nr);
-	} else if (ret > 0 || (ret != -ENOMEM && !err.msg[0])) {
+	} else if (ret > 0 || (ret != -ENOMEM && !err.msg.len)) {
 		/* every refusal says why (the command prints err) */
 		__builtin_trap();
+	} else {
+		job_error_release(&err);
 	}
 	free(rest);
 	return 0;

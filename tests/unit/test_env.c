@@ -26,11 +26,12 @@ static const char *const keys[] = {
 static void capture_has_every_key(void **state)
 {
 	struct strmap env = { 0 };
-	char err[256] = "", expect[1024];
+	struct strbuf err = STRBUF_INIT;
+	char expect[1024];
 	const char *v;
 
 	(void)state;
-	assert_int_equal(env_capture(&env, err, sizeof(err)), 0);
+	assert_int_equal(env_capture(&env, &err), 0);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		v = strmap_get(&env, keys[i]);
 		if (!v)
@@ -60,6 +61,7 @@ static void capture_has_every_key(void **state)
 		assert_string_equal(strmap_get(&env, "cpufreq_governor"),
 				    "unavailable: no cpufreq");
 	strmap_release(&env);
+	strbuf_release(&err);
 }
 
 static void memory_rounding(void **state)
@@ -82,15 +84,15 @@ static void memory_rounding(void **state)
 static void cpufreq_unsupported_here(void **state)
 {
 	struct cpufreq_saved *saved = (void *)1;
-	char why[256] = "";
+	struct strbuf why = STRBUF_INIT;
 
 	(void)state;
 	if (!access(ENV_SYSFS_CPU "/cpu0/cpufreq", F_OK))
 		skip();
-	assert_int_equal(cpufreq_set_governor("performance", &saved, why,
-					      sizeof(why)), -ENOTSUP);
+	assert_int_equal(cpufreq_set_governor("performance", &saved, &why), -ENOTSUP);
 	assert_null(saved);
-	assert_string_equal(why, "no cpufreq on this machine");
+	assert_string_equal(why.buf, "no cpufreq on this machine");
+	strbuf_release(&why);
 }
 
 static void put(const char *root, const char *rel, const char *text)
@@ -152,12 +154,12 @@ static char *fake_sysfs(void)
 static void cpufreq_set_and_restore(void **state)
 {
 	struct cpufreq_saved *saved = NULL;
-	char why[256] = "", buf[64];
+	struct strbuf why = STRBUF_INIT;
+	char buf[64];
 	char *root = fake_sysfs();
 
 	(void)state;
-	assert_int_equal(cpufreq_set_governor_at(root, "performance", &saved,
-						 why, sizeof(why)), 0);
+	assert_int_equal(cpufreq_set_governor_at(root, "performance", &saved, &why), 0);
 	assert_non_null(saved);
 	get(root, "cpu0/cpufreq/scaling_governor", buf, sizeof(buf));
 	assert_string_equal(buf, "performance");
@@ -171,35 +173,71 @@ static void cpufreq_set_and_restore(void **state)
 	cpufreq_restore(NULL);
 	assert_int_equal(remove_tree(root), 0);
 	free(root);
+	strbuf_release(&why);
 }
 
 static void cpufreq_unknown_governor(void **state)
 {
 	struct cpufreq_saved *saved = (void *)1;
-	char why[256] = "", buf[64];
+	struct strbuf why = STRBUF_INIT;
+	char buf[64];
 	char *root = fake_sysfs();
 
 	(void)state;
 	/* cpu1 lacks "schedutil": nothing may change, cpu0 included */
 	put(root, "cpu0/cpufreq/scaling_available_governors",
 	    "performance powersave schedutil\n");
-	assert_int_equal(cpufreq_set_governor_at(root, "schedutil", &saved,
-						 why, sizeof(why)), -EINVAL);
+	assert_int_equal(cpufreq_set_governor_at(root, "schedutil", &saved, &why), -EINVAL);
 	assert_null(saved);
-	assert_non_null(strstr(why, "schedutil"));
+	assert_non_null(strstr(why.buf, "schedutil"));
 	get(root, "cpu0/cpufreq/scaling_governor", buf, sizeof(buf));
 	assert_string_equal(buf, "powersave");
 	/* a prefix of a listed governor is not a governor */
-	assert_int_equal(cpufreq_set_governor_at(root, "perf", &saved, why,
-						 sizeof(why)), -EINVAL);
+	assert_int_equal(cpufreq_set_governor_at(root, "perf", &saved, &why), -EINVAL);
 	assert_int_equal(remove_tree(root), 0);
 	free(root);
+	strbuf_release(&why);
+}
+
+/*
+ * A job's governor of 5,000 bytes and a long list of governors are in the
+ * message whole (main cut it at 256 bytes, the list's end first).
+ */
+static void cpufreq_unknown_governor_named_whole(void **state)
+{
+	struct cpufreq_saved *saved = (void *)1;
+	struct strbuf why = STRBUF_INIT, list = STRBUF_INIT, want = STRBUF_INIT;
+	char *root = fake_sysfs(), *governor = malloc(5001);
+
+	(void)state;
+	assert_non_null(governor);
+	memset(governor, 'g', 5000);
+	governor[5000] = '\0';
+	for (int i = 0; i < 300; i++)
+		strbuf_addf(&list, "%sgov%d", i ? " " : "", i);
+	strbuf_addch(&list, '\n');
+	put(root, "cpu0/cpufreq/scaling_available_governors", list.buf);
+	put(root, "cpu1/cpufreq/scaling_available_governors", list.buf);
+	strbuf_rtrim(&list);
+	assert_int_equal(cpufreq_set_governor_at(root, governor, &saved, &why), -EINVAL);
+	assert_null(saved);
+	/* cpu0 or cpu1, in the directory's order */
+	strbuf_addf(&want, ": no governor '%s' (available: %s)", governor, list.buf);
+	assert_int_equal(why.len, strlen("cpuN") + want.len);
+	assert_string_equal(why.buf + strlen("cpuN"), want.buf);
+	assert_int_equal(remove_tree(root), 0);
+	free(root);
+	free(governor);
+	strbuf_release(&why);
+	strbuf_release(&list);
+	strbuf_release(&want);
 }
 
 static void cpufreq_write_failure_rolls_back(void **state)
 {
 	struct cpufreq_saved *saved = (void *)1;
-	char why[256] = "", buf[64], path[4096];
+	struct strbuf why = STRBUF_INIT;
+	char buf[64], path[4096];
 	char *root = fake_sysfs();
 
 	(void)state;
@@ -207,14 +245,15 @@ static void cpufreq_write_failure_rolls_back(void **state)
 	snprintf(path, sizeof(path), "%s/cpu1/cpufreq/scaling_governor", root);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(symlink("/dev/full", path), 0);
-	assert_int_equal(cpufreq_set_governor_at(root, "performance", &saved,
-						 why, sizeof(why)), -ENOSPC);
+	assert_int_equal(cpufreq_set_governor_at(root, "performance", &saved, &why),
+			 -ENOSPC);
 	assert_null(saved);
-	assert_non_null(strstr(why, "cpu1"));
+	assert_non_null(strstr(why.buf, "cpu1"));
 	get(root, "cpu0/cpufreq/scaling_governor", buf, sizeof(buf));
 	assert_string_equal(buf, "powersave");
 	assert_int_equal(remove_tree(root), 0);
 	free(root);
+	strbuf_release(&why);
 }
 
 int main(void)
@@ -225,6 +264,7 @@ int main(void)
 		cmocka_unit_test(cpufreq_unsupported_here),
 		cmocka_unit_test(cpufreq_set_and_restore),
 		cmocka_unit_test(cpufreq_unknown_governor),
+		cmocka_unit_test(cpufreq_unknown_governor_named_whole),
 		cmocka_unit_test(cpufreq_write_failure_rolls_back),
 	};
 

@@ -15,14 +15,14 @@
 #include <errno.h>
 #include <string.h>
 
-static int lkp(const char *text, struct import_data *d, char *err)
+static int lkp(const char *text, struct import_data *d, struct strbuf *err)
 {
-	return import_lkp_matrix(text, strlen(text), d, err, 256);
+	return import_lkp_matrix(text, strlen(text), d, err);
 }
 
-static int csv(const char *text, struct import_data *d, char *err)
+static int csv(const char *text, struct import_data *d, struct strbuf *err)
 {
-	return import_csv(text, strlen(text), d, err, 256);
+	return import_csv(text, strlen(text), d, err);
 }
 
 static double stat_of(const struct run_record *r, const char *name)
@@ -36,14 +36,14 @@ static double stat_of(const struct run_record *r, const char *name)
 static void test_matrix_runs(void **state)
 {
 	struct import_data d;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	assert_int_equal(lkp("{\"dmesg.WARNING:x\": [1, null, 1],\n"
 			     " \"stats_source\": \"/lkp/result/x\",\n"
 			     " \"will-it-scale.per_thread_ops\": [6105969, 6265564.5],\n"
 			     " \"tags\": [\"a\", \"b\"],\n"
-			     " \"holes\": [null, null]}", &d, err), 0);
+			     " \"holes\": [null, null]}", &d, &err), 0);
 	assert_int_equal(d.nr, 3);
 	assert_int_equal(d.skipped, 3);
 	assert_string_equal(d.testcase, "will-it-scale");
@@ -56,56 +56,59 @@ static void test_matrix_runs(void **state)
 	assert_string_equal(strmap_get(&d.runs[2].env, "import_run"), "2");
 	assert_null(d.runs[0].testbox);
 	import_data_release(&d);
+	strbuf_release(&err);
 }
 
 static void test_matrix_monitors_only(void **state)
 {
 	struct import_data d;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	assert_int_equal(lkp("{\"proc-vmstat.nr_free_pages\": [1],"
-			     " \"time.elapsed_time\": [2]}", &d, err), 0);
+			     " \"time.elapsed_time\": [2]}", &d, &err), 0);
 	assert_null(d.testcase);
 	assert_int_equal(d.nr, 1);
 	import_data_release(&d);
+	strbuf_release(&err);
 }
 
 static void test_matrix_bad(void **state)
 {
 	struct import_data d;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(lkp("{\"a.b\": [1,\n  }", &d, err), -EINVAL);
-	assert_non_null(strstr(err, "2:3: "));
+	assert_int_equal(lkp("{\"a.b\": [1,\n  }", &d, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "2:3: "));
 	assert_null(d.runs);
-	assert_int_equal(lkp("[1, 2]", &d, err), -EINVAL);
-	assert_non_null(strstr(err, "not an LKP matrix"));
-	assert_int_equal(lkp("{\"stats_source\": \"x\", \"t\": [\"a\"]}", &d, err), -EINVAL);
-	assert_non_null(strstr(err, "no numeric stat"));
-	assert_int_equal(lkp("{\"a.x\": [1], \"a.x\": [2]}", &d, err), -EINVAL);
-	assert_non_null(strstr(err, "duplicate"));
-	assert_int_equal(lkp("{\"a.x\": [1, null], \"a.y\": [2]}", &d, err), -EINVAL);
-	assert_non_null(strstr(err, "run 1 has no numeric stat"));
-	assert_int_equal(lkp("", &d, err), -EINVAL);
+	assert_int_equal(lkp("[1, 2]", &d, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "not an LKP matrix"));
+	assert_int_equal(lkp("{\"stats_source\": \"x\", \"t\": [\"a\"]}", &d, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "no numeric stat"));
+	assert_int_equal(lkp("{\"a.x\": [1], \"a.x\": [2]}", &d, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "duplicate"));
+	assert_int_equal(lkp("{\"a.x\": [1, null], \"a.y\": [2]}", &d, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "run 1 has no numeric stat"));
+	assert_int_equal(lkp("", &d, &err), -EINVAL);
+	strbuf_release(&err);
 }
 
 static void test_csv_runs(void **state)
 {
 	struct import_data d;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	/* no comment lines: the header must come first */
-	assert_int_equal(csv("# results\n", &d, err), -EINVAL);
-	assert_non_null(strstr(err, "1: expected the header"));
+	assert_int_equal(csv("# results\n", &d, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "1: expected the header"));
 	assert_int_equal(csv("\nRun, Stat , value\r\n"
 			     "7,dmesg.x,1\r\n"
 			     "3, hackbench.throughput ,12.5\n"
 			     "\n"
 			     "7,\"hackbench.throughput\",13\n"
-			     "3,\"odd \"\"name\"\", with comma\",-1e3\n", &d, err), 0);
+			     "3,\"odd \"\"name\"\", with comma\",-1e3\n", &d, &err), 0);
 	assert_int_equal(d.nr, 2);
 	assert_string_equal(d.testcase, "hackbench");
 	/* in run id order, not file order */
@@ -116,6 +119,7 @@ static void test_csv_runs(void **state)
 	assert_int_equal(d.runs[1].stats.n, 2);
 	assert_true(stat_of(&d.runs[1], "dmesg.x") == 1);
 	import_data_release(&d);
+	strbuf_release(&err);
 }
 
 static void test_csv_bad(void **state)
@@ -139,18 +143,62 @@ static void test_csv_bad(void **state)
 		{ "run,stat,value\n1,a.b,1\n2,a.b,1\n1,a.b,2\n", "4: a.b of run 1 given twice (first on line 2)" },
 	};
 	struct import_data d;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(csv(cases[i].text, &d, err), -EINVAL);
-		if (!strstr(err, cases[i].msg))
-			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].msg);
+		assert_int_equal(csv(cases[i].text, &d, &err), -EINVAL);
+		if (!strstr(err.buf, cases[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err.buf, cases[i].msg);
 		assert_null(d.runs);
 	}
-	assert_int_equal(import_csv("run,stat,value\n1,a\0b,1\n", 23, &d, err, sizeof(err)),
+	assert_int_equal(import_csv("run,stat,value\n1,a\0b,1\n", 23, &d, &err),
 			 -EINVAL);
-	assert_non_null(strstr(err, "2: a NUL byte"));
+	assert_non_null(strstr(err.buf, "2: a NUL byte"));
+	strbuf_release(&err);
+}
+
+/*
+ * Values of 5,000 bytes are quoted whole (main cut the message at the
+ * caller's 1,024 bytes); a stat name over the store's limit is shown by
+ * its first 200 bytes, marked "..." (main cut it there unmarked).
+ */
+static void test_csv_long_values(void **state)
+{
+	struct strbuf text = STRBUF_INIT, want = STRBUF_INIT, value = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct import_data d;
+
+	(void)state;
+	strbuf_addchars(&value, '7', 4999);
+	strbuf_addch(&value, 'x');
+	strbuf_addf(&text, "run,stat,value\n1,a.b,%s\n", value.buf);
+	assert_int_equal(csv(text.buf, &d, &err), -EINVAL);
+	strbuf_addf(&want, "2: value '%s' of a.b is not a finite number", value.buf);
+	assert_string_equal(err.buf, want.buf);
+
+	strbuf_reset(&text);
+	strbuf_addf(&text, "run,stat,value\n%s,a.b,1\n", value.buf);
+	assert_int_equal(csv(text.buf, &d, &err), -EINVAL);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "2: run '%s' is not an integer", value.buf);
+	assert_string_equal(err.buf, want.buf);
+
+	strbuf_reset(&text);
+	strbuf_addstr(&text, "run,stat,value\n1,");
+	strbuf_addchars(&text, 'a', 5000);
+	strbuf_addstr(&text, ",1\n");
+	assert_int_equal(csv(text.buf, &d, &err), -EINVAL);
+	strbuf_reset(&want);
+	strbuf_addstr(&want, "2: stat name \"");
+	strbuf_addchars(&want, 'a', 199);
+	strbuf_addstr(&want, "... is longer than 4096 bytes");
+	assert_string_equal(err.buf, want.buf);
+
+	strbuf_release(&text);
+	strbuf_release(&want);
+	strbuf_release(&value);
+	strbuf_release(&err);
 }
 
 int main(void)
@@ -161,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_matrix_bad),
 		cmocka_unit_test(test_csv_runs),
 		cmocka_unit_test(test_csv_bad),
+		cmocka_unit_test(test_csv_long_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char dir[4096];
@@ -299,9 +300,10 @@ static void override_errors(void **state)
 		assert_int_equal(load_ov(seed000, ov, 1, &jobs, &nr, &err), -EINVAL);
 		assert_null(jobs);
 		assert_int_equal(nr, 0);
-		assert_string_equal(err.file, "<command line>");
+		assert_string_equal(err.file.buf, "<command line>");
 		assert_int_equal(err.line, 0);
-		assert_string_equal(err.msg, cases[i].msg);
+		assert_string_equal(err.msg.buf, cases[i].msg);
+		job_error_release(&err);
 	}
 }
 
@@ -399,11 +401,12 @@ static void errors(void **state)
 		nr = 99;
 		if (job_load(path, NULL, 0, &jobs, &nr, &err) != -EINVAL ||
 		    err.line != cases[i].line || err.column != cases[i].column ||
-		    strcmp(err.msg, cases[i].msg) || strcmp(err.file, path))
+		    strcmp(err.msg.buf, cases[i].msg) || strcmp(err.file.buf, path))
 			fail_msg("case %zu (%s): got %s:%u:%u: %s", i, cases[i].text,
-				 err.file, err.line, err.column, err.msg);
+				 err.file.buf, err.line, err.column, err.msg.buf);
 		assert_null(jobs);
 		assert_int_equal(nr, 0);
+		job_error_release(&err);
 	}
 }
 
@@ -417,16 +420,85 @@ static void file_errors(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/missing.yaml", dir);
 	assert_int_equal(job_load(path, NULL, 0, &jobs, &nr, &err), -ENOENT);
-	assert_string_equal(err.file, path);
+	assert_string_equal(err.file.buf, path);
 	assert_int_equal(err.line, 0);
-	assert_string_equal(err.msg, "cannot read the job file: No such file or directory");
+	assert_string_equal(err.msg.buf, "cannot read the job file: No such file or directory");
+	job_error_release(&err);
 
 	assert_int_equal(job_load(dir, NULL, 0, &jobs, &nr, &err), -EINVAL);
+	job_error_release(&err);
 	assert_int_equal(load("", &jobs, &nr, &err), -EINVAL);
 	assert_int_equal(err.line, 0);
-	assert_string_equal(err.msg, "empty job file");
+	assert_string_equal(err.msg.buf, "empty job file");
+	job_error_release(&err);
 	assert_int_equal(load("# only a comment\n", &jobs, &nr, &err), -EINVAL);
-	assert_string_equal(err.msg, "empty job file");
+	assert_string_equal(err.msg.buf, "empty job file");
+	job_error_release(&err);
+}
+
+/*
+ * A value of 5,000 bytes is quoted whole, from the file and from -s, and a
+ * job file in a directory of 300 bytes is named whole (main cut messages
+ * at 512 bytes and file names at 256).
+ */
+static void errors_whole(void **state)
+{
+	struct strbuf value = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf ov = STRBUF_INIT, sub = STRBUF_INIT, path = STRBUF_INIT;
+	struct atomic_job *jobs;
+	struct job_error err;
+	size_t nr;
+	char *ovs[1];
+	FILE *f;
+
+	(void)state;
+	strbuf_addchars(&value, 'v', 5000);
+	strbuf_addf(&text, "testcase: t\nruntime: %s\n", value.buf);
+	assert_int_equal(load(text.buf, &jobs, &nr, &err), -EINVAL);
+	strbuf_addf(&want, "runtime '%s' is not a duration (%s)", value.buf,
+		    "a decimal number of seconds, or with a unit ms, s, m or h");
+	assert_string_equal(err.msg.buf, want.buf);
+	assert_int_equal(err.line, 2);
+	assert_int_equal(err.column, 10);
+	job_error_release(&err);
+
+	strbuf_addf(&ov, "runtime=%s", value.buf);
+	ovs[0] = ov.buf;
+	assert_int_equal(load_ov("testcase: t\n", ovs, 1, &jobs, &nr, &err), -EINVAL);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "-s %s: runtime '%s' is not a duration (%s)", ov.buf, value.buf,
+		    "a decimal number of seconds, or with a unit ms, s, m or h");
+	assert_string_equal(err.file.buf, "<command line>");
+	assert_string_equal(err.msg.buf, want.buf);
+	job_error_release(&err);
+
+	/* two directories: a name is at most 255 bytes */
+	strbuf_addf(&sub, "%s/", dir);
+	strbuf_addchars(&sub, 'd', 150);
+	assert_int_equal(mkdir(sub.buf, 0700), 0);
+	strbuf_addch(&sub, '/');
+	strbuf_addchars(&sub, 'e', 150);
+	assert_int_equal(mkdir(sub.buf, 0700), 0);
+	strbuf_addf(&path, "%s/job.yaml", sub.buf);
+	f = fopen(path.buf, "w");
+	assert_non_null(f);
+	fputs("testcase: t\nx: []\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(job_load(path.buf, NULL, 0, &jobs, &nr, &err), -EINVAL);
+	assert_string_equal(err.file.buf, path.buf);
+	assert_string_equal(err.msg.buf, "empty matrix dimension 'x'");
+	job_error_release(&err);
+	assert_int_equal(unlink(path.buf), 0);
+	assert_int_equal(rmdir(sub.buf), 0);
+	strbuf_setlen(&sub, (size_t)(strrchr(sub.buf, '/') - sub.buf));
+	assert_int_equal(rmdir(sub.buf), 0);
+
+	strbuf_release(&value);
+	strbuf_release(&text);
+	strbuf_release(&want);
+	strbuf_release(&ov);
+	strbuf_release(&sub);
+	strbuf_release(&path);
 }
 
 static void exec_job(void **state)
@@ -476,13 +548,13 @@ static void round_trip_one(const char *text, char *const *ov, size_t nov)
 	size_t nr, nr_back;
 
 	if (load_ov(text, ov, nov, &jobs, &nr, &err))
-		fail_msg("%s:%u:%u: %s", err.file, err.line, err.column, err.msg);
+		fail_msg("%s:%u:%u: %s", err.file.buf, err.line, err.column, err.msg.buf);
 	for (size_t i = 0; i < nr; i++) {
 		const struct atomic_job *a = &jobs[i], *b;
 
 		if (load(a->text, &back, &nr_back, &err))
-			fail_msg("%s\n%s:%u:%u: %s", a->text, err.file, err.line,
-				 err.column, err.msg);
+			fail_msg("%s\n%s:%u:%u: %s", a->text, err.file.buf, err.line,
+				 err.column, err.msg.buf);
 		assert_int_equal(nr_back, 1);
 		b = &back[0];
 		assert_string_equal(a->name, b->name);
@@ -572,6 +644,7 @@ int main(void)
 		cmocka_unit_test(override_errors),
 		cmocka_unit_test(errors),
 		cmocka_unit_test(file_errors),
+		cmocka_unit_test(errors_whole),
 		cmocka_unit_test(exec_job),
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(text_shape),

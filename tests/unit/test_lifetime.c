@@ -143,6 +143,34 @@ static void sweep_takes_a_killed_owners_root(void **state)
 	free(base);
 }
 
+/* A $TMPDIR of 5,000 bytes is named whole in the error (main cut it at 512). */
+static void start_error_names_a_long_tmpdir_whole(void **state)
+{
+	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT;
+	char *saved = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	char *base = malloc(5001);
+
+	(void)state;
+	assert_non_null(base);
+	memset(base, 'd', 5000);
+	base[0] = '/';
+	base[5000] = '\0';
+	setenv("TMPDIR", base, 1);
+	assert_int_equal(lifetime_start(&err), -ENAMETOOLONG);
+	strbuf_addf(&want, "cannot make a temporary directory in %s: %s", base,
+		    strerror(ENAMETOOLONG));
+	assert_string_equal(err.buf, want.buf);
+	assert_null(lifetime_tmp_root());
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+	free(base);
+	strbuf_release(&err);
+	strbuf_release(&want);
+}
+
 static void output_below_the_cap_is_kept_whole(void **state)
 {
 	char *argv[] = { "sh", "-c", "head -c 300000 /dev/zero | tr '\\0' x; echo end", NULL };
@@ -180,6 +208,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sweep_keeps_live_and_foreign_removes_dead),
 		cmocka_unit_test(sweep_takes_a_killed_owners_root),
+		cmocka_unit_test(start_error_names_a_long_tmpdir_whole),
 		cmocka_unit_test(output_below_the_cap_is_kept_whole),
 		cmocka_unit_test(output_over_the_cap_kills_the_command),
 	};

@@ -9,8 +9,11 @@
 #include <cmocka.h>
 
 #include "monitor/monitor.h"
+#include "monitor/monitor_type.h"	/* irqtable_*(): a table from any path */
 #include "monitor/parse.h"
+#include "util/fsutil.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,15 +359,15 @@ static void every_monitor_here(void **state)
 	struct statmap stats = { 0 };
 	struct strmap env = { 0 };
 	struct monitor_set *set;
-	char err[256] = "";
+	struct strbuf err = STRBUF_INIT;
 	const char *cyc, *whole;
 	double v;
 
 	(void)state;
-	assert_int_equal(monitor_set_open(every, &ctx, &set, err, sizeof(err)), 0);
-	assert_int_equal(monitor_set_start(set, err, sizeof(err)), 0);
+	assert_int_equal(monitor_set_open(every, &ctx, &set, &err), 0);
+	assert_int_equal(monitor_set_start(set, &err), 0);
 	usleep(300000);
-	assert_int_equal(monitor_set_stop(set, &end, &stats, &env, err, sizeof(err)), 0);
+	assert_int_equal(monitor_set_stop(set, &end, &stats, &env, &err), 0);
 	monitor_set_close(set);
 	statmap_finish(&stats);
 	for (size_t i = 0; i < env.n; i++)
@@ -416,6 +419,7 @@ static void every_monitor_here(void **state)
 		assert_true(strncmp(stats.v[i].name, "dmesg.", 6));
 	statmap_release(&stats);
 	strmap_release(&env);
+	strbuf_release(&err);
 }
 
 static void time_stats(void **state)
@@ -431,12 +435,12 @@ static void time_stats(void **state)
 	struct statmap stats = { 0 };
 	struct strmap env = { 0 };
 	struct monitor_set *set;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(monitor_set_open(names, &ctx, &set, err, sizeof(err)), 0);
-	assert_int_equal(monitor_set_start(set, err, sizeof(err)), 0);
-	assert_int_equal(monitor_set_stop(set, &end, &stats, &env, err, sizeof(err)), 0);
+	assert_int_equal(monitor_set_open(names, &ctx, &set, &err), 0);
+	assert_int_equal(monitor_set_start(set, &err), 0);
+	assert_int_equal(monitor_set_stop(set, &end, &stats, &env, &err), 0);
 	statmap_finish(&stats);
 	assert_float_equal(stat_of(&stats, "will-it-scale.time.elapsed_time"), 2.0, 1e-9);
 	assert_float_equal(stat_of(&stats, "will-it-scale.time.user_time"), 1.5, 1e-9);
@@ -458,8 +462,8 @@ static void time_stats(void **state)
 	/* no rusage (an in-process benchmark): unavailable, the run goes on */
 	memset(&stats, 0, sizeof(stats));
 	end.bench_rusage = NULL;
-	assert_int_equal(monitor_set_start(set, err, sizeof(err)), 0);
-	assert_int_equal(monitor_set_stop(set, &end, &stats, &env, err, sizeof(err)), 0);
+	assert_int_equal(monitor_set_start(set, &err), 0);
+	assert_int_equal(monitor_set_stop(set, &end, &stats, &env, &err), 0);
 	statmap_finish(&stats);
 	assert_non_null(strmap_get(&env, "monitor.time"));
 	assert_true(!strncmp(strmap_get(&env, "monitor.time"), "unavailable: ", 13));
@@ -468,6 +472,7 @@ static void time_stats(void **state)
 	monitor_set_close(set);
 	statmap_release(&stats);
 	strmap_release(&env);
+	strbuf_release(&err);
 }
 
 static void stop_is_prompt(void **state)
@@ -477,27 +482,28 @@ static void stop_is_prompt(void **state)
 	struct statmap stats = { 0 };
 	struct strmap env = { 0 };
 	struct monitor_set *set;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	double t0, dt;
 
 	(void)state;
-	assert_int_equal(monitor_set_open(names, &ctx, &set, err, sizeof(err)), 0);
-	assert_int_equal(monitor_set_start(set, err, sizeof(err)), 0);
+	assert_int_equal(monitor_set_open(names, &ctx, &set, &err), 0);
+	assert_int_equal(monitor_set_start(set, &err), 0);
 	usleep(50000);	/* the thread is asleep, waiting for its first tick */
 	t0 = now_s();
-	assert_int_equal(monitor_set_stop(set, NULL, &stats, &env, err, sizeof(err)), 0);
+	assert_int_equal(monitor_set_stop(set, NULL, &stats, &env, &err), 0);
 	dt = now_s() - t0;
 	assert_true(dt < 0.5);
 	statmap_finish(&stats);
 	assert_non_null(statmap_get(&stats, "meminfo.MemTotal"));
 	assert_non_null(statmap_get(&stats, "vmstat.procs.r"));
 	/* closing a started set joins its thread as promptly */
-	assert_int_equal(monitor_set_start(set, err, sizeof(err)), 0);
+	assert_int_equal(monitor_set_start(set, &err), 0);
 	t0 = now_s();
 	monitor_set_close(set);
 	assert_true(now_s() - t0 < 0.5);
 	statmap_release(&stats);
 	strmap_release(&env);
+	strbuf_release(&err);
 }
 
 static void unknown_names(void **state)
@@ -506,7 +512,7 @@ static void unknown_names(void **state)
 	static const char *const far[] = { "zzzzzzzzzzzz", NULL };
 	struct monitor_ctx ctx = { .interval_s = 1, .testcase = "x" };
 	struct monitor_set *set = (void *)1;
-	char err[256] = "";
+	struct strbuf err = STRBUF_INIT;
 
 	(void)state;
 	assert_true(monitor_known("proc-vmstat"));
@@ -518,13 +524,98 @@ static void unknown_names(void **state)
 	for (size_t i = 0; monitor_default_names[i]; i++)
 		assert_true(monitor_known(monitor_default_names[i]));
 
-	assert_int_not_equal(monitor_set_open(names, &ctx, &set, err, sizeof(err)), 0);
+	assert_int_not_equal(monitor_set_open(names, &ctx, &set, &err), 0);
 	assert_null(set);
-	assert_string_equal(err, "unknown monitor 'perf-stats' (did you mean 'perf-stat'?)");
-	assert_int_not_equal(monitor_set_open(far, &ctx, &set, err, sizeof(err)), 0);
-	assert_string_equal(err, "unknown monitor 'zzzzzzzzzzzz'");
+	assert_string_equal(err.buf, "unknown monitor 'perf-stats' (did you mean 'perf-stat'?)");
+	assert_int_not_equal(monitor_set_open(far, &ctx, &set, &err), 0);
+	assert_string_equal(err.buf, "unknown monitor 'zzzzzzzzzzzz'");
 	ctx.interval_s = 0;
-	assert_int_not_equal(monitor_set_open(NULL, &ctx, &set, err, sizeof(err)), 0);
+	assert_int_not_equal(monitor_set_open(NULL, &ctx, &set, &err), 0);
+	strbuf_release(&err);
+}
+
+/* ---- whole names and reasons ------------------------------------------- */
+
+/*
+ * A row whose description is 400 bytes long is named whole in its stats
+ * (main cut keys at 255 bytes); a table read from a 5,000-byte path that
+ * does not exist is unavailable with that path whole in the reason (main
+ * cut it at the set's 256 bytes).
+ */
+static void irqtable_names_whole(void **state)
+{
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT, desc = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, want = STRBUF_INIT;
+	struct statmap stats = { 0 };
+	struct strmap env = { 0 };
+	void *t = NULL;
+	char *dir;
+	FILE *f;
+
+	(void)state;
+	for (int i = 0; i < 40; i++)
+		strbuf_addf(&desc, "%sdevice-%04d", i ? " " : "", i);
+	strbuf_addf(&text, "      CPU0  CPU1\n 40:  3  4  IR-PCI-MSI  %s\n", desc.buf);
+	strbuf_addstr(&text, "LOC:  5  6  Local timer\n");
+	assert_int_equal(make_temp_dir(NULL, "perfbot-test-irq", &dir), 0);
+	strbuf_addf(&path, "%s/interrupts", dir);
+	f = fopen(path.buf, "w");
+	assert_non_null(f);
+	fputs(text.buf, f);
+	fclose(f);
+	assert_int_equal(irqtable_open(path.buf, "interrupts", false, &t, &why), 0);
+	assert_int_equal(irqtable_start(t), 0);
+	assert_int_equal(irqtable_stop(t, NULL, &stats, &env), 0);
+	irqtable_close(t);
+	statmap_finish(&stats);
+	/* "a b c" joined by '.' in a numbered row, as LKP names it */
+	for (size_t i = 0; i < desc.len; i++)
+		if (desc.buf[i] == ' ')
+			desc.buf[i] = '.';
+	strbuf_addf(&want, "interrupts.40:IR-PCI-MSI.%s", desc.buf);
+	assert_true(want.len > 400);
+	if (!statmap_get(&stats, want.buf))
+		fail_msg("no stat %s", want.buf);
+	assert_non_null(statmap_get(&stats, "interrupts.LOC:Local_timer"));
+
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/", dir);
+	while (path.len < 5000)
+		strbuf_addstr(&path, "no-such-directory/");
+	assert_int_equal(irqtable_open(path.buf, "interrupts", false, &t, &why), -ENOTSUP);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "%s: %s", path.buf, strerror(ENAMETOOLONG));
+	assert_string_equal(why.buf, want.buf);
+
+	assert_int_equal(remove_tree(dir), 0);
+	free(dir);
+	statmap_release(&stats);
+	strmap_release(&env);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	strbuf_release(&desc);
+	strbuf_release(&why);
+	strbuf_release(&want);
+}
+
+/* An unknown monitor's name of 5,000 bytes is in the error whole. */
+static void unknown_long_name_whole(void **state)
+{
+	struct monitor_ctx ctx = { .interval_s = 1, .testcase = "x" };
+	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT, want = STRBUF_INIT;
+	struct monitor_set *set = (void *)1;
+	const char *names[2] = { NULL, NULL };
+
+	(void)state;
+	strbuf_addchars(&name, 'm', 5000);
+	names[0] = name.buf;
+	assert_int_equal(monitor_set_open(names, &ctx, &set, &err), -EINVAL);
+	assert_null(set);
+	strbuf_addf(&want, "unknown monitor '%s'", name.buf);
+	assert_string_equal(err.buf, want.buf);
+	strbuf_release(&err);
+	strbuf_release(&name);
+	strbuf_release(&want);
 }
 
 int main(void)
@@ -541,6 +632,8 @@ int main(void)
 		cmocka_unit_test(time_stats),
 		cmocka_unit_test(stop_is_prompt),
 		cmocka_unit_test(unknown_names),
+		cmocka_unit_test(irqtable_names_whole),
+		cmocka_unit_test(unknown_long_name_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -89,6 +89,23 @@ static void error_is_sticky(void **state)
 	strbuf_release(&sb);
 }
 
+/* setf replaces the content, also from arguments that point into it. */
+static void setf_replaces(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	strbuf_setf(&sb, "git %s", "rev-parse");
+	assert_string_equal(sb.buf, "git rev-parse");
+	strbuf_setf(&sb, "checkout: %s: %s", sb.buf, "failed");
+	assert_string_equal(sb.buf, "checkout: git rev-parse: failed");
+	assert_int_equal(sb.len, strlen(sb.buf));
+	strbuf_setf(&sb, "%s", "");
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(strbuf_error(&sb), 0);
+	strbuf_release(&sb);
+}
+
 static void reads_fd_with_limit(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -196,17 +213,44 @@ static void bug_aborts(void **state)
 	assert_int_equal(WTERMSIG(st), SIGABRT);
 }
 
+/* Setting a length past the end is perfbot's bug, not a silent no-op. */
+static void setlen_past_end_is_a_bug(void **state)
+{
+	pid_t pid;
+	int st;
+
+	(void)state;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(3);
+		strbuf_addstr(&sb, "abc");
+		strbuf_setlen(&sb, 3);	/* the whole: fine */
+		strbuf_setlen(&sb, 4);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGABRT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(builds_and_detaches),
 		cmocka_unit_test(long_format_is_whole),
 		cmocka_unit_test(error_is_sticky),
+		cmocka_unit_test(setf_replaces),
 		cmocka_unit_test(reads_fd_with_limit),
 		cmocka_unit_test(marked_truncation),
 		cmocka_unit_test(vec_grows),
 		cmocka_unit_test(suggests_near_names_only),
 		cmocka_unit_test(bug_aborts),
+		cmocka_unit_test(setlen_past_end_is_a_bug),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
