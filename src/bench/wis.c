@@ -252,7 +252,7 @@ static int leader_main(void *arg)
 	const struct wis_config *cfg = a->cfg;
 	unsigned n = cfg->nr_tasks;
 	struct task_start *starts = calloc(n, sizeof(*starts));
-	char name[16];
+	char name[16];	/* the kernel keeps 15 bytes of a name: cut on purpose */
 	int st;
 
 	snprintf(name, sizeof(name), "wis-%s", cfg->test->name);

@@ -167,14 +167,27 @@ const char *store_error(const struct store *s)
  * NULL fields are the backend's to refuse or default, but for a declared
  * stat's name (a unit defaults to "").
  */
+/* How much of a refused value a message quotes: enough to say which. */
+#define REFUSED_HEAD 200
+
 static int refuse_errno(struct store *s, int err, const char *field,
 			const char *value, const char *why)
 {
 	char *q = quote_c(value, true);
+	const char *shown = q ? q : "?";
+	size_t n = strlen(shown), head = n;
 
-	/* a name is long at worst; its quoted head says which one it is */
-	store_fail(s, err, "%s %.200s%s %s", field, q ? q : "?",
-		   q && strlen(q) > 200 ? "..." : "", why);
+	/*
+	 * A refused name may be megabytes (that is one reason to refuse
+	 * it): its head, cut between characters and marked.
+	 */
+	if (n > REFUSED_HEAD) {
+		head = REFUSED_HEAD;
+		while (head && ((unsigned char)shown[head] & 0xc0) == 0x80)
+			head--;
+	}
+	store_fail(s, err, "%s %.*s%s %s", field, (int)head, shown,
+		   head < n ? "..." : "", why);
 	free(q);
 	return err;
 }
