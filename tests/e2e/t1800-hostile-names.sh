@@ -127,12 +127,13 @@ check "run --commit of 400 bytes: exit 0 (rc $rc)" [ "$rc" -eq 0 ]
 check "run --commit of 400 bytes: recorded whole" \
 	[ "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE \"commit\" = '$long'")" -eq 1 ]
 # a name over 4096 bytes of 2-byte characters: dropped, its quoted head cut
-# between characters, so the warning (and the run) can be stored
+# between characters, so the warning (and the run) can be stored; the 'x'
+# puts a character across byte 200 of '"longname.x...'
 cat > longname.yaml <<'YAML'
 testcase: longname
 repeat: 1
 exec:
-  cmd: [python3, -c, "print('ok: 1'); print('\\u00e9' * 2100 + ': 2')"]
+  cmd: [python3, -c, "print('ok: 1'); print('x' + '\\u00e9' * 2100 + ': 2')"]
   parse: kv
 YAML
 run_perfbot 60 run longname.yaml --db "$db"
