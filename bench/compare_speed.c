@@ -43,11 +43,12 @@ static double value(unsigned commit, unsigned run, unsigned stat)
 static int fill_store(const char *db, unsigned stats, unsigned runs)
 {
 	static const char *const commits[2] = { "base", "new" };
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	struct store *s;
 
-	if (store_open(db, STORE_WRITE, &s, err, sizeof(err))) {
-		fprintf(stderr, "compare_speed: %s\n", err);
+	if (store_open(db, STORE_WRITE, &s, &err)) {
+		fprintf(stderr, "compare_speed: %s\n", err.buf);
+		strbuf_release(&err);
 		return -1;
 	}
 	for (unsigned c = 0; c < 2; c++)
@@ -84,11 +85,10 @@ static double one_compare(const char *db, size_t *rows_out, size_t *changed,
 	struct compare_opts o;
 	struct stat_row *rows = NULL;
 	size_t nr = 0;
-	char err[256];
 	struct store *s;
 	double t0 = cpu_now(), t;
 
-	if (store_open(db, STORE_READ, &s, err, sizeof(err)))
+	if (store_open(db, STORE_READ, &s, NULL))
 		return -1;
 	for (int c = 0; c < 2; c++) {
 		if (store_load_samples(s, "box", "t-job", c ? "new" : "base", &sm[c]))

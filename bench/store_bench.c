@@ -94,13 +94,14 @@ static int make_record(struct run_record *r, size_t nstats)
 
 static struct store *open_store(const char *path)
 {
-	char err[1024];
+	struct strbuf err = STRBUF_INIT;
 	struct store *s;
 
-	if (store_open(path, STORE_WRITE, &s, err, sizeof(err))) {
-		fprintf(stderr, "store_bench: %s\n", err);
-		return NULL;
+	if (store_open(path, STORE_WRITE, &s, &err)) {
+		fprintf(stderr, "store_bench: %s\n", err.buf);
+		s = NULL;
 	}
+	strbuf_release(&err);
 	return s;
 }
 

@@ -51,7 +51,6 @@ struct strbuf;
 #define BENCH_MAX_PARAMS 16	/* rows of one table */
 #define BENCH_MAX_STATS 16	/* declared stats one run may produce */
 #define BENCH_WHY_MAX 512
-#define BENCH_MSG_MAX 512
 
 /* ---- the parameter table ------------------------------------------------ */
 
@@ -280,10 +279,10 @@ struct bench_type {
 	const char *param_hint;
 	/*
 	 * Checks the rows against each other, after each passed the
-	 * validator: 0, or -1 with the message in why and the row to blame
-	 * in *row (-1: none).  May be NULL.
+	 * validator: 0, or -1 with the message added to why and the row to
+	 * blame in *row (-1: none).  May be NULL.
 	 */
-	int (*check)(const struct bench_args *a, int *row, char *why, size_t len);
+	int (*check)(const struct bench_args *a, int *row, struct strbuf *why);
 	/*
 	 * Run once.  `out` arrives zeroed (bench_type_run()); returns
 	 * out->status.  Nothing the run started remains when it returns.
@@ -362,20 +361,20 @@ void bench_args_flag(struct bench_args *a, int row, const char *opt);
 void bench_args_set_seconds(struct bench_args *a, int row, double s);
 
 /*
- * The message for a status bench_args_set() returned, one line (for
- * BENCH_PARAM_UNKNOWN row is ignored and text is the key).
+ * The message for a status bench_args_set() returned, one line, added to
+ * out: whole, however long the value it quotes (for BENCH_PARAM_UNKNOWN
+ * row is ignored and text is the key).
  * cli: as `perfbot bench` words it ("invalid task count '0': must be at
  * least 1 ..."), else as a job's ("invalid nr_task '0': ...").
  */
 void bench_param_message(const struct bench_args *a, int row, const char *text,
-			 enum bench_param_status st, bool cli, char *buf,
-			 size_t len);
+			 enum bench_param_status st, bool cli, struct strbuf *out);
 /*
  * Whatever no single row shows: required rows, then the type's check().
- * 0, or -1 with the message and the row to blame (-1: none).
+ * 0, or -1 with the message added to msg and the row to blame (-1: none).
  */
 int bench_args_check(const struct bench_args *a, bool cli, int *row,
-		     char *msg, size_t len);
+		     struct strbuf *msg);
 
 /* The choice a row has (ENUM). */
 void bench_param_choice(const struct bench_param *p, size_t i,

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "bench/exec.h"
 #include "util/child.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 
 #include <errno.h>
@@ -33,6 +34,7 @@ static int check_executable(const char *path)
 int exec_find(const char *argv0)
 {
 	const char *path = getenv("PATH");
+	struct strbuf full = STRBUF_INIT;
 	int err = -ENOENT;
 
 	if (!*argv0)
@@ -43,21 +45,30 @@ int exec_find(const char *argv0)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	while (*path) {
 		const char *end = strchrnul(path, ':');
-		char full[4096];
-		int n = snprintf(full, sizeof(full), "%.*s/%s",
-				 (int)(end - path), end == path ? "." : path, argv0);
+		int e;
 
-		if (n > 0 && (size_t)n < sizeof(full)) {
-			int e = check_executable(full);
-
-			if (!e)
-				return 0;
-			/* keep the most telling error: found but not runnable */
-			if (e != -ENOENT && e != -ENOTDIR)
-				err = e;
+		strbuf_reset(&full);
+		if (end == path)
+			strbuf_addch(&full, '.');
+		else
+			strbuf_add(&full, path, (size_t)(end - path));
+		strbuf_addf(&full, "/%s", argv0);
+		if (strbuf_error(&full)) {
+			err = -ENOMEM;
+			break;
 		}
+		/* a path the kernel cannot take says so (-ENAMETOOLONG) */
+		e = check_executable(full.buf);
+		if (!e) {
+			err = 0;
+			break;
+		}
+		/* keep the most telling error: found but not runnable */
+		if (e != -ENOENT && e != -ENOTDIR)
+			err = e;
 		path = *end ? end + 1 : end;
 	}
+	strbuf_release(&full);
 	return err;
 }
 
@@ -73,10 +84,13 @@ void exec_run_release(struct exec_run *r)
 	r->output_len = 0;
 }
 
+/* The chunk a capture reads at a time. */
+#define CAPTURE_CHUNK 65536
+
 struct capture {
 	int fd;			/* the pipe's read end; -1 after EOF */
-	char *buf;
-	size_t len, cap, max;
+	struct strbuf out;	/* at most max bytes */
+	size_t max;
 	bool over;		/* more than max bytes came */
 };
 
@@ -84,22 +98,15 @@ struct capture {
 static int capture_read(struct capture *k)
 {
 	for (;;) {
+		/* up to max + 1 bytes: the one past max tells "over" */
+		size_t want = k->max + 1 - k->out.len;
 		ssize_t n;
 
-		if (k->cap - k->len < 2) {
-			size_t cap = k->cap ? k->cap * 2 : 65536;
-			char *b;
-
-			/* room for max + 1 bytes, the one that tells "over" */
-			if (cap > k->max + 2)
-				cap = k->max + 2;
-			b = realloc(k->buf, cap);
-			if (!b)
-				return -ENOMEM;
-			k->buf = b;
-			k->cap = cap;
-		}
-		n = read(k->fd, k->buf + k->len, k->cap - 1 - k->len);
+		if (want > CAPTURE_CHUNK)
+			want = CAPTURE_CHUNK;
+		if (strbuf_grow(&k->out, want))
+			return -ENOMEM;
+		n = read(k->fd, k->out.buf + k->out.len, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -110,10 +117,11 @@ static int capture_read(struct capture *k)
 			k->fd = -1;
 			return 0;
 		}
-		k->len += (size_t)n;
-		if (k->len > k->max) {
+		k->out.len += (size_t)n;
+		k->out.buf[k->out.len] = '\0';
+		if (k->out.len > k->max) {
 			k->over = true;
-			k->len = k->max;
+			strbuf_setlen(&k->out, k->max);
 			return 0;
 		}
 	}
@@ -123,7 +131,7 @@ static int capture_open(struct capture *k, size_t max, int *write_fd)
 {
 	int p[2];
 
-	*k = (struct capture){ .fd = -1, .max = max };
+	*k = (struct capture){ .fd = -1, .out = STRBUF_INIT, .max = max };
 	if (pipe2(p, O_CLOEXEC))
 		return -errno;
 	if (fcntl(p[0], F_SETFL, O_NONBLOCK)) {
@@ -142,7 +150,7 @@ int exec_run_once(char *const argv[], const struct exec_opts *opts,
 		  struct exec_run *out)
 {
 	struct child_io io = { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1 };
-	struct capture k = { .fd = -1 };
+	struct capture k = { .fd = -1, .out = STRBUF_INIT };
 	struct child c;
 	struct rusage ru;
 	sigset_t wait_mask;
@@ -210,20 +218,15 @@ int exec_run_once(char *const argv[], const struct exec_opts *opts,
 	if (!err && k.over)
 		out->outcome = EXEC_OUTPUT_LIMIT;
 	if (!err && opts->capture_max) {
-		if (!k.buf && !(k.buf = malloc(1)))
+		out->output = strbuf_detach(&k.out, &out->output_len);
+		if (!out->output)
 			err = -ENOMEM;
-		else {
-			k.buf[k.len] = '\0';
-			out->output = k.buf;
-			out->output_len = k.len;
-			k.buf = NULL;
-		}
 	}
 out:
 	child_signals_restore(&wait_mask);
 	close(null_fd);
 	if (k.fd >= 0)
 		close(k.fd);
-	free(k.buf);
+	strbuf_release(&k.out);
 	return err;
 }

@@ -43,7 +43,7 @@ static enum bench_status run(const struct bench_run *run, struct bench_result *o
 	};
 	struct exec_run r = { 0 };
 	enum bench_status st = BENCH_FAILED;
-	char why[BENCH_WHY_MAX] = "";
+	struct strbuf why = STRBUF_INIT;
 	int err;
 
 	BUG_ON(!cmd || !cmd->argv || !cmd->argv[0]);
@@ -80,19 +80,24 @@ static enum bench_status run(const struct bench_run *run, struct bench_result *o
 					  WEXITSTATUS(r.status));
 		goto out;
 	}
-	if (exec_parse_output(cmd->parse ? cmd->parse : "time", r.output,
-			      r.output_len, cmd->paths, run->testcase, &out->extra,
-			      why, sizeof(why))) {
-		bench_result_fail(out, BENCH_FAILED, "%s", why);
+	err = exec_parse_output(cmd->parse ? cmd->parse : "time", r.output,
+				r.output_len, cmd->paths, run->testcase, &out->extra,
+				&why);
+	if (err) {
+		/* the result's reason is of fixed size: shortened, marked "..." */
+		bench_result_fail(out, BENCH_FAILED, "%s",
+				  strbuf_error(&why) ? "out of memory" : why.buf);
 		goto out;
 	}
-	/* stats with names the store refuses were dropped: say so */
-	if (why[0] && strmap_set(&out->env, "parse.dropped", why)) {
+	/* stats with names the store refuses were dropped: say so, whole */
+	if (strbuf_error(&why) ||
+	    (why.len && strmap_set(&out->env, "parse.dropped", why.buf))) {
 		st = bench_result_fail(out, BENCH_ERROR, "out of memory");
 		goto out;
 	}
 	st = BENCH_OK;
 out:
+	strbuf_release(&why);
 	exec_run_release(&r);
 	return st;
 }

@@ -123,7 +123,7 @@ void hackbench_config_from_args(const struct bench_args *a,
 		cfg->loops = lkp_loops(cfg->groups, a->ncpus);
 }
 
-static int check(const struct bench_args *a, int *row, char *why, size_t len)
+static int check(const struct bench_args *a, int *row, struct strbuf *why)
 {
 	struct hackbench_config cfg;
 	const char *invalid;
@@ -131,16 +131,16 @@ static int check(const struct bench_args *a, int *row, char *why, size_t len)
 	hackbench_config_from_args(a, &cfg);
 	*row = HB_P_NR_THREADS;
 	if (hackbench_tasks(&cfg) > HACKBENCH_MAX_TASKS) {
-		fmt_marked(why, len, "%u groups of 2 x %u tasks is %lu tasks, more than %u",
-			   cfg.groups, cfg.fds, hackbench_tasks(&cfg),
-			   HACKBENCH_MAX_TASKS);
+		strbuf_addf(why, "%u groups of 2 x %u tasks is %lu tasks, more than %u",
+			    cfg.groups, cfg.fds, hackbench_tasks(&cfg),
+			    HACKBENCH_MAX_TASKS);
 		return -1;
 	}
 	/* the engine's own check: nothing above may let a bad run through */
 	*row = -1;
 	invalid = hackbench_config_invalid(&cfg);
 	if (invalid) {
-		fmt_marked(why, len, "%s", invalid);
+		strbuf_addstr(why, invalid);
 		return -1;
 	}
 	return 0;

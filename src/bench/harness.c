@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "bench/harness.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 
 #include <errno.h>
@@ -30,12 +31,17 @@
 struct out {
 	char *p;
 	size_t size, len;	/* len < size: room for the NUL */
+	bool cut;		/* something did not fit */
 };
 
 static void put(struct out *o, const char *s, size_t n)
 {
-	while (n-- && o->len + 1 < o->size)
+	while (n && o->len + 1 < o->size) {
 		o->p[o->len++] = *s++;
+		n--;
+	}
+	if (n)
+		o->cut = true;
 }
 
 static void put_unsigned(struct out *o, unsigned long long v, unsigned base)
@@ -129,13 +135,10 @@ static enum size_mod size_mod(const char **f)
 	return MOD_NONE;
 }
 
-size_t harness_vformat(char *buf, size_t size, const char *fmt, va_list ap)
+static void vformat(struct out *o, const char *fmt, va_list ap)
 {
-	struct out o = { .p = buf, .size = size };
 	va_list args;
 
-	if (!size)
-		return 0;
 	va_copy(args, ap);
 	while (*fmt) {
 		const char *start = fmt, *s;
@@ -145,7 +148,7 @@ size_t harness_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 		if (*fmt != '%') {
 			while (*fmt && *fmt != '%')
 				fmt++;
-			put(&o, start, (size_t)(fmt - start));
+			put(o, start, (size_t)(fmt - start));
 			continue;
 		}
 		fmt++;
@@ -153,39 +156,66 @@ size_t harness_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 		switch (*fmt) {
 		case 'd':
 		case 'i':
-			put_signed(&o, signed_arg(m, &args));
+			put_signed(o, signed_arg(m, &args));
 			break;
 		case 'u':
-			put_unsigned(&o, unsigned_arg(m, &args), 10);
+			put_unsigned(o, unsigned_arg(m, &args), 10);
 			break;
 		case 'x':
-			put_unsigned(&o, unsigned_arg(m, &args), 16);
+			put_unsigned(o, unsigned_arg(m, &args), 16);
 			break;
 		case 'c':
 			c = (char)va_arg(args, int);
-			put(&o, &c, 1);
+			put(o, &c, 1);
 			break;
 		case 's':
 			s = va_arg(args, const char *);
 			if (!s)
 				s = "(null)";
-			put(&o, s, strlen(s));
+			put(o, s, strlen(s));
 			break;
 		case '%':
-			put(&o, "%", 1);
+			put(o, "%", 1);
 			break;
 		default:
 			/* outside the subset: shown as written, nothing consumed */
 			if (*fmt)
 				fmt++;
-			put(&o, start, (size_t)(fmt - start));
+			put(o, start, (size_t)(fmt - start));
 			continue;
 		}
 		fmt++;
 	}
 	va_end(args);
-	o.p[o.len] = '\0';
+	o->p[o->len] = '\0';
+}
+
+size_t harness_vformat(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct out o = { .p = buf, .size = size };
+
+	if (!size)
+		return 0;
+	vformat(&o, fmt, ap);
 	return o.len;
+}
+
+size_t harness_vformat_marked(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct out o = { .p = buf, .size = size };
+	size_t at;
+
+	if (!size)
+		return 0;
+	vformat(&o, fmt, ap);
+	if (!o.cut || o.len < 3)
+		return o.len;
+	/* the full buffer's last three bytes, back to a character's start */
+	at = o.len - 3;
+	while (at && ((unsigned char)buf[at] & 0xc0) == 0x80)
+		at--;
+	memcpy(buf + at, "...", 4);
+	return at + 3;
 }
 
 size_t harness_format(char *buf, size_t size, const char *fmt, ...)
@@ -195,6 +225,17 @@ size_t harness_format(char *buf, size_t size, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	n = harness_vformat(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+size_t harness_format_marked(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	n = harness_vformat_marked(buf, size, fmt, ap);
 	va_end(ap);
 	return n;
 }
@@ -253,20 +294,20 @@ static void describe_end(char *buf, size_t size, const char *who, bool plural,
 	int sig = WTERMSIG(wstatus);
 
 	if (!WIFSIGNALED(wstatus))
-		harness_format(buf, size, "%s exited with status %d", who,
-			       WEXITSTATUS(wstatus));
+		harness_format_marked(buf, size, "%s exited with status %d", who,
+				      WEXITSTATUS(wstatus));
 	else if (sig_words(sig))
-		harness_format(buf, size, "%s %s killed by signal %d (%s)", who,
-			       verb, sig, sig_words(sig));
+		harness_format_marked(buf, size, "%s %s killed by signal %d (%s)",
+				      who, verb, sig, sig_words(sig));
 	/* strsignal()'s words for the signals without a description */
 	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
-		harness_format(buf, size,
-			       "%s %s killed by signal %d (Real-time signal %d)",
-			       who, verb, sig, sig - SIGRTMIN);
+		harness_format_marked(buf, size,
+				      "%s %s killed by signal %d (Real-time signal %d)",
+				      who, verb, sig, sig - SIGRTMIN);
 	else
-		harness_format(buf, size,
-			       "%s %s killed by signal %d (Unknown signal %d)",
-			       who, verb, sig, sig);
+		harness_format_marked(buf, size,
+				      "%s %s killed by signal %d (Unknown signal %d)",
+				      who, verb, sig, sig);
 }
 
 /* ---- the report ------------------------------------------------------------ */
@@ -300,7 +341,7 @@ static void reason_vset(struct harness_reason *r, int status, const char *fmt,
 	if (!r || !status)
 		return;
 	/* formatted first: the window between the claim and `done` stays tiny */
-	n = harness_vformat(why, sizeof(why), fmt, ap);
+	n = harness_vformat_marked(why, sizeof(why), fmt, ap);
 	if (!atomic_compare_exchange_strong(&r->status, &none, status)) {
 		wait_written(r);
 		return;
@@ -366,7 +407,7 @@ void harness_fail_ended(const struct harness *h, int status, int wstatus,
 	va_list ap;
 
 	va_start(ap, who_fmt);
-	harness_vformat(who, sizeof(who), who_fmt, ap);
+	harness_vformat_marked(who, sizeof(who), who_fmt, ap);
 	va_end(ap);
 	describe_end(why, sizeof(why), who, false, wstatus);
 	harness_fail(h, status, "%s", why);
@@ -509,7 +550,7 @@ int harness_outcome(const struct harness *h, int status, int failed,
 	int first = harness_failure(h, &reported);
 
 	if (first) {
-		snprintf(why, size, "%s", reported);
+		str_copy_marked(why, size, reported);
 		return first;
 	}
 	if (status == failed && !why[0])
@@ -522,7 +563,7 @@ int harness_set_why(char *why, size_t size, int status, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(why, size, fmt, ap);
+	vfmt_marked(why, size, fmt, ap);
 	va_end(ap);
 	return status;
 }

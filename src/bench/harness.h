@@ -24,7 +24,8 @@
  * setpgid()) escapes the kill but still dies with its parent.
  *
  * The failure report: the first harness_fail() of a run wins.  Its status
- * and reason are the run's, over any later report, over a stop or a
+ * and reason (HARNESS_WHY_MAX bytes: a longer one ends in "...", never
+ * cut silently) are the run's, over any later report, over a stop or a
  * deadline at the same moment, and over the end's SIGKILL -- which cannot
  * plant a report: kill() of the group dooms every member at once, so no
  * task sees a peer die of it.  The status is the engine's own enum (never
@@ -32,8 +33,9 @@
  *
  * Async-signal safety: what tasks call -- harness_fail(), harness_die(),
  * harness_fail_ended(), harness_reason_set(), harness_format(),
- * harness_fork_task(), harness_wait_task(), harness_strerror(),
- * harness_strsignal() -- takes no lock and allocates nothing, so it is
+ * harness_format_marked(), harness_fork_task(), harness_wait_task(),
+ * harness_strerror(), harness_strsignal() -- takes no lock and allocates
+ * nothing, so it is
  * safe in any thread of any task, in a process forked from a
  * multithreaded one, and in a signal handler.  Their formats take a
  * subset of printf's (harness_format()).  Everything else is the caller's.
@@ -182,10 +184,10 @@ int harness_outcome(const struct harness *h, int status, int failed,
 		    char *why, size_t size, const char *who, bool plural);
 
 /*
- * For the caller's own reasons: vsnprintf() into why (any conversion),
- * returning `status`.  HARNESS_FAIL() sets an engine result's status and
- * why (its members of those names) in one expression; `out` is evaluated
- * more than once.
+ * For the caller's own reasons: vsnprintf() into why (any conversion;
+ * shortened, it ends in "..."), returning `status`.  HARNESS_FAIL() sets
+ * an engine result's status and why (its members of those names) in one
+ * expression; `out` is evaluated more than once.
  */
 int harness_set_why(char *why, size_t size, int status, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -256,5 +258,14 @@ size_t harness_format(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 size_t harness_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+/*
+ * The same, but a text that did not fit ends in "..." (cut between UTF-8
+ * characters), so a shortened reason is never taken for a whole one.
+ * The reports, harness_explain() and harness_outcome() format so.
+ */
+size_t harness_format_marked(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+size_t harness_vformat_marked(char *buf, size_t size, const char *fmt,
+			      va_list ap) __attribute__((format(printf, 3, 0)));
 
 #endif

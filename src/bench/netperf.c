@@ -261,7 +261,7 @@ static noreturn void proc_fail(const struct proc *p, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	harness_vformat(msg, sizeof(msg), fmt, ap);
+	harness_vformat_marked(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	harness_die(p->h, NETPERF_FAILED, "%s %u: %s", p->role, p->nr + 1, msg);
 }

@@ -159,13 +159,17 @@ void netperf_config_from_args(const struct bench_args *a,
 	cfg->timeout_s = v[NP_P_TIMEOUT].v.s;
 }
 
-static int check(const struct bench_args *a, int *row, char *why, size_t len)
+static int check(const struct bench_args *a, int *row, struct strbuf *why)
 {
 	struct netperf_config cfg;
+	char buf[NETPERF_WHY_MAX];	/* the engine's messages are of numbers */
 
 	netperf_config_from_args(a, &cfg);
 	*row = -1;
-	return netperf_config_check(&cfg, why, len);
+	if (!netperf_config_check(&cfg, buf, sizeof(buf)))
+		return 0;
+	strbuf_addstr(why, buf);
+	return -1;
 }
 
 struct ctx {

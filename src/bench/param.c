@@ -357,8 +357,9 @@ static void add_bad_choice(struct strbuf *sb, const struct bench_args *a,
 	size_t n = bench_param_nr_choices(p), nr_listed = 0;
 	const char *listed[FEW_CHOICES + 1];
 	char folded[64];
+	size_t text_len = strlen(text);
 	struct suggest sg;
-	const char *near;
+	const char *near = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		struct bench_choice c;
@@ -377,21 +378,23 @@ static void add_bad_choice(struct strbuf *sb, const struct bench_args *a,
 				    i + 1 == nr_listed ? " or " : ", ", listed[i]);
 		return;
 	}
-	/* choices matched in any case are written in capitals (netperf's tests) */
-	snprintf(folded, sizeof(folded), "%s", text);
-	if (p->flags & BENCH_NOCASE)
-		for (char *c = folded; *c; c++)
-			*c = (char)toupper((unsigned char)*c);
-	suggest_init(&sg, folded);
-	for (size_t i = 0; i < n; i++) {
-		struct bench_choice c;
-
-		bench_param_choice(p, i, &c);
-		if (choice_usable(a, &c) && !(c.flags & BENCH_CHOICE_HIDDEN))
-			suggest_add(&sg, c.name);
-	}
 	/* a value too long to fold is not near anything */
-	near = strlen(text) < sizeof(folded) ? suggest_result(&sg) : NULL;
+	if (text_len < sizeof(folded)) {
+		memcpy(folded, text, text_len + 1);
+		/* choices matched in any case are written in capitals (netperf's tests) */
+		if (p->flags & BENCH_NOCASE)
+			for (char *c = folded; *c; c++)
+				*c = (char)toupper((unsigned char)*c);
+		suggest_init(&sg, folded);
+		for (size_t i = 0; i < n; i++) {
+			struct bench_choice c;
+
+			bench_param_choice(p, i, &c);
+			if (choice_usable(a, &c) && !(c.flags & BENCH_CHOICE_HIDDEN))
+				suggest_add(&sg, c.name);
+		}
+		near = suggest_result(&sg);
+	}
 	strbuf_addf(sb, "%s %s '%s'", cli ? "unknown" : "invalid", name, text);
 	if (near) {
 		strbuf_addf(sb, " (did you mean '%s'?)", near);
@@ -498,33 +501,31 @@ static void add_choice_flag(struct strbuf *sb, const struct bench_choice *c)
 }
 
 void bench_param_message(const struct bench_args *a, int row, const char *text,
-			 enum bench_param_status st, bool cli, char *buf,
-			 size_t len)
+			 enum bench_param_status st, bool cli, struct strbuf *sb)
 {
 	const struct bench_param *p = st == BENCH_PARAM_UNKNOWN ? NULL : row_of(a, row);
 	const char *name = p ? cli && p->noun ? p->noun : p->key : text;
-	struct strbuf sb = STRBUF_INIT;
 	struct bench_choice was, now;
 	size_t i;
 
 	switch (st) {
 	case BENCH_PARAM_OK:
-		strbuf_addstr(&sb, "ok");
+		strbuf_addstr(sb, "ok");
 		break;
 	case BENCH_PARAM_UNKNOWN:
-		strbuf_addf(&sb, "unknown parameter '%s' for %s", text, a->type->name);
+		strbuf_addf(sb, "unknown parameter '%s' for %s", text, a->type->name);
 		break;
 	case BENCH_PARAM_SYNTAX:
-		add_syntax(&sb, p, name, text);
+		add_syntax(sb, p, name, text);
 		break;
 	case BENCH_PARAM_TOO_SMALL:
-		add_too_small(&sb, p, name, text, cli);
+		add_too_small(sb, p, name, text, cli);
 		break;
 	case BENCH_PARAM_TOO_LARGE:
-		add_too_large(&sb, p, name, text, cli);
+		add_too_large(sb, p, name, text, cli);
 		break;
 	case BENCH_PARAM_BAD_CHOICE:
-		add_bad_choice(&sb, a, p, name, text, cli);
+		add_bad_choice(sb, a, p, name, text, cli);
 		break;
 	case BENCH_PARAM_CONFLICT:
 		/* text is the second choice's name */
@@ -532,60 +533,54 @@ void bench_param_message(const struct bench_args *a, int row, const char *text,
 		now = was;
 		if (find_choice(a, p, text, &i))
 			bench_param_choice(p, i, &now);
-		add_choice_flag(&sb, &was);
-		strbuf_addstr(&sb, " and ");
-		add_choice_flag(&sb, &now);
-		strbuf_addstr(&sb, " do not go together");
+		add_choice_flag(sb, &was);
+		strbuf_addstr(sb, " and ");
+		add_choice_flag(sb, &now);
+		strbuf_addstr(sb, " do not go together");
 		break;
 	}
-	if (strbuf_error(&sb))
-		str_copy_marked(buf, len, "out of memory");
-	else
-		str_copy_marked(buf, len, sb.buf);
-	strbuf_release(&sb);
 }
 
 int bench_args_check(const struct bench_args *a, bool cli, int *row,
-		     char *msg, size_t len)
+		     struct strbuf *msg)
 {
 	const struct bench_type *t = a->type;
+	struct strbuf why = STRBUF_INIT;
 
 	*row = -1;
 	for (size_t i = 0; i < t->nr_params; i++) {
 		const struct bench_param *p = &t->params[i];
-		struct strbuf sb = STRBUF_INIT;
 
 		if (a->v[i].given ||
 		    !(p->flags & (cli ? BENCH_CLI_REQUIRED : BENCH_REQUIRED)))
 			continue;
 		if (!cli) {
-			fmt_marked(msg, len, "%s needs a '%s' parameter", t->name, p->key);
+			strbuf_addf(msg, "%s needs a '%s' parameter", t->name, p->key);
 			return -1;
 		}
-		strbuf_addf(&sb, "no %s: ", p->noun ? p->noun : p->key);
-		add_option(&sb, p);
-		strbuf_addf(&sb, " %s is required", p->metavar ? p->metavar : "VALUE");
+		strbuf_addf(msg, "no %s: ", p->noun ? p->noun : p->key);
+		add_option(msg, p);
+		strbuf_addf(msg, " %s is required", p->metavar ? p->metavar : "VALUE");
 		if (p->type == BENCH_ENUM) {
-			strbuf_addstr(&sb, " (");
-			add_list_hint(&sb, t, p);
-			strbuf_addch(&sb, ')');
+			strbuf_addstr(msg, " (");
+			add_list_hint(msg, t, p);
+			strbuf_addch(msg, ')');
 		}
-		str_copy_marked(msg, len, strbuf_error(&sb) ? "out of memory" : sb.buf);
-		strbuf_release(&sb);
 		*row = (int)i;
 		return -1;
 	}
-	if (t->check && t->check(a, row, msg, len)) {
+	if (t->check && t->check(a, row, &why)) {
 		/* in a job's message, name what the values do not fit */
-		if (!cli && *row < 0) {
-			struct strbuf sb = STRBUF_INIT;
-
-			strbuf_addf(&sb, "%s: %s", t->name, msg);
-			str_copy_marked(msg, len, strbuf_error(&sb) ? "out of memory" : sb.buf);
-			strbuf_release(&sb);
-		}
+		if (!cli && *row < 0)
+			strbuf_addf(msg, "%s: ", t->name);
+		if (strbuf_error(&why))
+			strbuf_addstr(msg, "out of memory");
+		else
+			strbuf_add(msg, why.buf, why.len);
+		strbuf_release(&why);
 		return -1;
 	}
+	strbuf_release(&why);
 	*row = -1;
 	return 0;
 }

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "bench/parsers.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,29 +12,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * How much of a dropped name its warning quotes: a name may be megabytes
+ * (that is one reason to drop it), and the warning is stored with the run.
+ */
+#define DROPPED_HEAD 200
+
 struct pctx {
 	const char *prefix;	/* NULL or "": names go unprefixed */
 	struct statmap *out;
-	char *err;
-	size_t errlen;
+	struct strbuf *err;	/* NULL: no message wanted */
 	size_t added;		/* stats added by this call */
 	size_t dropped;		/* names the store would refuse, not added */
-	char first_dropped[256];
+	struct strbuf first_dropped;
 };
 
 static int fail(struct pctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The message replaces any before it: the last failure is the one returned. */
 static int fail(struct pctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (c->err && c->errlen) {
+	if (c->err) {
+		strbuf_reset(c->err);
 		va_start(ap, fmt);
-		vsnprintf(c->err, c->errlen, fmt, ap);
+		strbuf_vaddf(c->err, fmt, ap);
 		va_end(ap);
 	}
 	return -EPROTO;
+}
+
+/* The head of s, cut between characters and marked "..." when cut. */
+static void add_head(struct strbuf *sb, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max) {
+		strbuf_add(sb, s, n);
+		return;
+	}
+	n = max;
+	/* the warning is stored: half a UTF-8 character would get it refused */
+	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	strbuf_add(sb, s, n);
+	strbuf_addstr(sb, "...");
 }
 
 /*
@@ -84,8 +109,8 @@ static int add(struct pctx *c, const char *name, double v)
 		if (!c->dropped++) {
 			char *q = quote_c(name, true);
 
-			snprintf(c->first_dropped, sizeof(c->first_dropped),
-				 "%.200s %s", q ? q : "?", why);
+			add_head(&c->first_dropped, q ? q : "?", DROPPED_HEAD);
+			strbuf_addf(&c->first_dropped, " %s", why);
 			free(q);
 		}
 		free(full);
@@ -171,29 +196,22 @@ out:
 static int parse_kv(struct pctx *c, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
-	char *line = NULL;
-	size_t cap = 0;
+	struct strbuf line = STRBUF_INIT;
 	int err = 0;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
 
-		if (n + 1 > cap) {
-			char *bigger = realloc(line, n + 1);
-
-			if (!bigger) {
-				err = -ENOMEM;
-				goto out;
-			}
-			line = bigger;
-			cap = n + 1;
+		if (n && p[n - 1] == '\r')
+			n--;
+		strbuf_reset(&line);
+		strbuf_add(&line, p, n);
+		if (strbuf_error(&line)) {
+			err = -ENOMEM;
+			goto out;
 		}
-		memcpy(line, p, n);
-		line[n] = '\0';
-		if (n && line[n - 1] == '\r')
-			line[n - 1] = '\0';
-		err = kv_line(c, line);
+		err = kv_line(c, line.buf);
 		if (err < 0)
 			goto out;
 		err = 0;
@@ -202,7 +220,7 @@ static int parse_kv(struct pctx *c, const char *text, size_t len)
 	if (!c->added)
 		err = fail(c, "kv: no 'key: value' line with a number");
 out:
-	free(line);
+	strbuf_release(&line);
 	return err;
 }
 
@@ -584,17 +602,20 @@ bool exec_parse_kind_known(const char *kind)
 
 int exec_parse_output(const char *kind, const char *text, size_t len,
 		      const struct strmap *paths, const char *prefix,
-		      struct statmap *out, char *err, size_t errlen)
+		      struct statmap *out, struct strbuf *err)
 {
 	struct pctx c = {
-		.prefix = prefix, .out = out, .err = err, .errlen = errlen,
+		.prefix = prefix, .out = out, .err = err,
+		.first_dropped = STRBUF_INIT,
 	};
 	size_t n0 = out->n;
 	int sorted0 = out->sorted, ret;
 	json_t *doc = NULL;
 
-	if (err && errlen)
-		err[0] = '\0';
+	if (err && strbuf_error(err))
+		strbuf_release(err);
+	else if (err)
+		strbuf_reset(err);
 	if (!text)
 		len = 0;
 	if (!exec_parse_kind_known(kind)) {
@@ -621,9 +642,11 @@ int exec_parse_output(const char *kind, const char *text, size_t len,
 		ret = parse_hyperfine(&c, doc);
 out:
 	json_decref(doc);
-	if (!ret && c.dropped && err && errlen)
-		snprintf(err, errlen, "%s: dropped %zu stat%s with a bad name, the first: %s",
-			 kind, c.dropped, c.dropped == 1 ? "" : "s", c.first_dropped);
+	if (!ret && c.dropped && err)
+		strbuf_addf(err, "%s: dropped %zu stat%s with a bad name, the first: %s",
+			    kind, c.dropped, c.dropped == 1 ? "" : "s",
+			    strbuf_error(&c.first_dropped) ? "?" : c.first_dropped.buf);
+	strbuf_release(&c.first_dropped);
 	if (ret) {
 		/* all or nothing: a half-parsed output must not look like a result */
 		for (size_t i = n0; i < out->n; i++)

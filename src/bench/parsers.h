@@ -15,6 +15,8 @@
 
 #include "record/record.h"
 
+struct strbuf;
+
 /*
  * Parse an external benchmark's stdout into stats named "<prefix>.<name>"
  * (just "<name>" when prefix is NULL or "").  text need not be
@@ -26,15 +28,17 @@
  * by the other kinds.
  * Returns 0, -EINVAL for an unknown kind, -EPROTO when the output does not
  * parse (err names what and where: "json: no value at results.2.mean"),
- * -ENOMEM.  err (may be NULL) gets a message for every error, "" on
- * success -- except when stats were dropped: a stat whose name the store
+ * -ENOMEM.  err (may be NULL) gets a message for every error, whole
+ * whatever it quotes of the output, "" on success; what it held before is
+ * replaced -- except when stats were dropped: a stat whose name the store
  * would refuse (invalid UTF-8, a control character, over 4096 bytes) is
- * not added, and err then says how many and shows the first, quoted,
- * while the call returns 0 with the others added.
+ * not added, and err then says how many and shows the first, quoted (its
+ * first 200 bytes, then "..."), while the call returns 0 with the others
+ * added.
  */
 int exec_parse_output(const char *kind, const char *text, size_t len,
 		      const struct strmap *paths, const char *prefix,
-		      struct statmap *out, char *err, size_t errlen);
+		      struct statmap *out, struct strbuf *err);
 
 /* True for the kinds exec_parse_output() accepts (the job loader checks). */
 bool exec_parse_kind_known(const char *kind);

@@ -8,7 +8,9 @@
 #include "util/fsutil.h"
 #include "util/lifetime.h"
 #include "util/procstat.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
+#include "util/vec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +43,7 @@ noreturn void wis_task_fail(struct wis_task *t, enum wis_status status,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vfmt_marked(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	harness_die(wis_harness, status, "task %u: %s", t->nr, msg);
 }
@@ -53,7 +55,7 @@ noreturn void wis_task_fail_errno(struct wis_task *t, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vfmt_marked(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	wis_task_fail(t, err == ENOSYS || err == EOPNOTSUPP ? WIS_UNSUPPORTED
 							     : WIS_FAILED,
@@ -66,7 +68,7 @@ enum wis_status wis_env_fail(struct wis_env *env, enum wis_status status,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(env->why, sizeof(env->why), fmt, ap);
+	vfmt_marked(env->why, sizeof(env->why), fmt, ap);
 	va_end(ap);
 	return status;
 }
@@ -250,7 +252,7 @@ static int leader_main(void *arg)
 	const struct wis_config *cfg = a->cfg;
 	unsigned n = cfg->nr_tasks;
 	struct task_start *starts = calloc(n, sizeof(*starts));
-	char name[16];
+	char name[16];	/* the kernel keeps 15 bytes of a name: cut on purpose */
 	int st;
 
 	snprintf(name, sizeof(name), "wis-%s", cfg->test->name);
@@ -425,18 +427,13 @@ static void read_counters(const struct run *r, uint64_t *now)
 					      memory_order_relaxed);
 }
 
+/* The result's samples grow as a vec (util/vec.h), its capacity kept here. */
 static int push_sample(struct wis_result *out, size_t *cap,
 		       const struct wis_sample *s)
 {
-	if (out->nr_samples == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		struct wis_sample *ns = realloc(out->samples, ncap * sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		out->samples = ns;
-		*cap = ncap;
-	}
+	if (vec_reserve_((void **)&out->samples, cap, out->nr_samples + 1,
+			 sizeof(*out->samples)))
+		return -ENOMEM;
 	out->samples[out->nr_samples++] = *s;
 	return 0;
 }

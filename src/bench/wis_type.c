@@ -150,7 +150,7 @@ void wis_config_from_args(const struct bench_args *a, struct wis_config *cfg)
 	}
 }
 
-static int check(const struct bench_args *a, int *row, char *why, size_t len)
+static int check(const struct bench_args *a, int *row, struct strbuf *why)
 {
 	const struct bench_arg *v = a->v;
 	double duration = v[WIS_P_RUNTIME].v.s, interval = v[WIS_P_INTERVAL].v.s;
@@ -159,31 +159,31 @@ static int check(const struct bench_args *a, int *row, char *why, size_t len)
 	*row = -1;
 	if (v[WIS_P_MODE].v.choice == WIS_MODE_BOTH && !sweep) {
 		*row = WIS_P_MODE;
-		fmt_marked(why, len, "invalid mode 'both': expected process or thread");
+		strbuf_addstr(why, "invalid mode 'both': expected process or thread");
 		return -1;
 	}
 	if (sweep && v[WIS_P_NR_TASK].given) {
 		*row = WIS_P_NR_TASK;
-		fmt_marked(why, len, "-t and --sweep do not go together: the sweep runs 1..--max tasks");
+		strbuf_addstr(why, "-t and --sweep do not go together: the sweep runs 1..--max tasks");
 		return -1;
 	}
 	if (!sweep && (v[WIS_P_MAX].given || v[WIS_P_CSV].given)) {
-		fmt_marked(why, len, "%s is only for --sweep",
-			   v[WIS_P_CSV].given ? "--csv" : "--max");
+		strbuf_addf(why, "%s is only for --sweep",
+			    v[WIS_P_CSV].given ? "--csv" : "--max");
 		return -1;
 	}
 	if (a->job)
 		return 0;	/* the interval follows a job's runtime */
 	if (duration < interval) {
 		*row = WIS_P_RUNTIME;
-		fmt_marked(why, len, "duration %g s is shorter than the interval %g s",
-			   duration, interval);
+		strbuf_addf(why, "duration %g s is shorter than the interval %g s",
+			    duration, interval);
 		return -1;
 	}
 	if (duration / interval > 1e6) {
 		*row = WIS_P_RUNTIME;
-		fmt_marked(why, len, "duration %g s at interval %g s is over a million samples",
-			   duration, interval);
+		strbuf_addf(why, "duration %g s at interval %g s is over a million samples",
+			    duration, interval);
 		return -1;
 	}
 	return 0;

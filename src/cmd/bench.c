@@ -183,6 +183,19 @@ static int unknown_test(const char *name)
 			       name);
 }
 
+/* The usage error for a value the validator refused, quoting it whole. */
+static int param_error(const struct cli *c, const struct bench_args *a, int row,
+		       const char *text, enum bench_param_status st)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int ret;
+
+	bench_param_message(a, row, text, st, true, &msg);
+	ret = cmd_usage_error(c->who, "%s", strbuf_error(&msg) ? "out of memory" : msg.buf);
+	strbuf_release(&msg);
+	return ret;
+}
+
 /*
  * Parse argv by c->t's options into *a.  Returns 0, -1 after printing
  * the help (-h), or EXIT_USAGE after the message; *given counts options.
@@ -190,7 +203,6 @@ static int unknown_test(const char *name)
 static int parse_options(struct cli *c, struct bench_args *a, int argc,
 			 char **argv, bool *json, int *given)
 {
-	char msg[BENCH_MSG_MAX];
 	int ch;
 
 	opterr = 0;
@@ -226,19 +238,15 @@ static int parse_options(struct cli *c, struct bench_args *a, int argc,
 				continue;
 			bench_param_choice(&c->t->params[m.row], (size_t)m.choice,
 					   &choice);
-			bench_param_message(a, m.row, choice.name, st, true, msg,
-					    sizeof(msg));
-			return cmd_usage_error(c->who, "%s", msg);
+			return param_error(c, a, m.row, choice.name, st);
 		}
 		if (c->t->params[m.row].type == BENCH_BOOL) {
 			bench_args_flag(a, m.row, argv[optind - 1]);
 			continue;
 		}
 		st = bench_args_set(a, m.row, optarg);
-		if (st != BENCH_PARAM_OK) {
-			bench_param_message(a, m.row, optarg, st, true, msg, sizeof(msg));
-			return cmd_usage_error(c->who, "%s", msg);
-		}
+		if (st != BENCH_PARAM_OK)
+			return param_error(c, a, m.row, optarg, st);
 		a->v[m.row].opt = argv[optind - 1];
 	}
 	return 0;
@@ -341,7 +349,7 @@ int cmd_bench(int argc, char **argv)
 	const char *name = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	struct cli *c = calloc(1, sizeof(*c));
 	const struct bench_cli *fe;
-	char msg[BENCH_MSG_MAX];
+	struct strbuf msg = STRBUF_INIT;
 	struct bench_args a;
 	size_t choice = 0;
 	bool json = false;
@@ -392,8 +400,9 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (row >= 0 && bench_args_set(&a, row, name) != BENCH_PARAM_OK)
 		BUG("%s: the choice it was found by does not parse", name);
-	if (bench_args_check(&a, true, &row, msg, sizeof(msg))) {
-		ret = cmd_usage_error(c->who, "%s", msg);
+	if (bench_args_check(&a, true, &row, &msg)) {
+		ret = cmd_usage_error(c->who, "%s",
+				      strbuf_error(&msg) ? "out of memory" : msg.buf);
 		goto out;
 	}
 	fe = front_end_of(c->t);
@@ -401,6 +410,7 @@ int cmd_bench(int argc, char **argv)
 	if (!ret)
 		ret = fe ? fe->run(c->t, &a, json) : generic_run(c->t, &a, json);
 out:
+	strbuf_release(&msg);
 	free(c);
 	return ret;
 }

@@ -215,7 +215,7 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 	struct wis_sweep_row *rows = calloc(max_tasks, sizeof(*rows));
 	struct wis_config cfg;
 	enum wis_status st = WIS_OK;
-	char why[WIS_WHY_MAX + 64] = "";
+	struct strbuf why = STRBUF_INIT;
 	size_t n = 0;
 	int ret = 0;
 
@@ -244,7 +244,7 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 			r = res.detail;
 			if (!r) {
 				st = WIS_ERROR;
-				fmt_marked(why, sizeof(why), "%s", res.why);
+				strbuf_addstr(&why, res.why);
 			} else if ((st = r->status) == WIS_OK) {
 				row->have[m] = true;
 				row->ops[m] = r->workload;
@@ -253,8 +253,8 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 					cfg.test->name, tasks,
 					task_noun(tasks, (enum wis_mode)m), r->workload);
 			} else {
-				snprintf(why, sizeof(why), "%u %s: %s", tasks,
-					 task_noun(tasks, (enum wis_mode)m), r->why);
+				strbuf_addf(&why, "%u %s: %s", tasks,
+					    task_noun(tasks, (enum wis_mode)m), r->why);
 			}
 			bench_result_release(&res);
 		}
@@ -263,13 +263,15 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 	}
 	wis_sweep_linear(rows, n);
 	if (json)
-		ret = cmd_print_json("bench", wis_sweep_json(&cfg, rows, n, st, why, ctx));
+		ret = cmd_print_json("bench", wis_sweep_json(&cfg, rows, n, st, why.buf, ctx));
 	else if (n)
 		print_sweep(rows, n, v[WIS_P_CSV].v.on);
 	if (st != WIS_OK)
 		fprintf(stderr, "perfbot: bench: sweep %s: %s%s\n",
 			wis_status_name(st),
-			st == WIS_UNSUPPORTED ? "unsupported: " : "", why);
+			st == WIS_UNSUPPORTED ? "unsupported: " : "",
+			strbuf_error(&why) ? "out of memory" : why.buf);
+	strbuf_release(&why);
 	free(rows);
 	return ret ? EXIT_FAILED : bench_cli_exit(from_wis(st));
 }

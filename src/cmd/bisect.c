@@ -16,6 +16,7 @@
 #include "util/fsutil.h"
 #include "util/interrupt.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
 #include "util/parse.h"
 #include "util/words.h"
 #include "vcs/bisect_session.h"
@@ -436,23 +437,29 @@ static int load_one_job(const char *path, char **sets, size_t nr_sets,
 /* A stored spec's job: its text, loaded back through a private file. */
 static int load_spec_job(const struct bisect_spec *spec, struct atomic_job **job)
 {
-	char *dir = NULL, path[PATH_MAX];
-	FILE *f;
+	struct strbuf path = STRBUF_INIT;
+	char *dir = NULL;
+	FILE *f = NULL;
 	int ret = make_temp_dir(NULL, "perfbot-bisect-job", &dir);
 
 	if (ret)
 		return failure("cannot make a temporary directory: %s", strerror(-ret));
-	snprintf(path, sizeof(path), "%s/job.yaml", dir);
-	f = fopen(path, "w");
-	if (!f || fputs(spec->job_text, f) == EOF || fclose(f)) {
+	/* $TMPDIR is the user's: the path is whole or not made at all */
+	strbuf_addf(&path, "%s/job.yaml", dir);
+	if (strbuf_error(&path))
+		ret = failure("out of memory");
+	else if (!(f = fopen(path.buf, "w")) || fputs(spec->job_text, f) == EOF) {
+		ret = failure("cannot write %s: %s", path.buf, strerror(errno));
 		if (f)
 			fclose(f);
-		ret = failure("cannot write %s: %s", path, strerror(errno));
+	} else if (fclose(f)) {
+		ret = failure("cannot write %s: %s", path.buf, strerror(errno));
 	} else {
-		ret = load_one_job(path, NULL, 0, job);
+		ret = load_one_job(path.buf, NULL, 0, job);
 	}
 	remove_tree(dir);
 	free(dir);
+	strbuf_release(&path);
 	return ret;
 }
 

@@ -4,6 +4,7 @@
 #include "util/parse.h"
 #include "cmd/cmds.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -159,12 +160,14 @@ const char *cmd_store_location(const char *who)
 int cmd_store_open(const char *who, enum store_mode mode, struct store **s)
 {
 	const char *location = cmd_store_location(who);
-	char err[1024];
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
 
 	*s = NULL;
 	if (!location)
 		return EXIT_FAILED;
-	if (store_open(location, mode, s, err, sizeof(err)))
-		return cmd_failure(who, "%s", err);
-	return 0;
+	if (store_open(location, mode, s, &err))
+		ret = cmd_failure(who, "%s", strbuf_error(&err) ? "out of memory" : err.buf);
+	strbuf_release(&err);
+	return ret;
 }

@@ -60,14 +60,16 @@ static const struct store_group *group_on(const struct gather *ga, size_t j,
 static bool job_matches(const struct gather *ga, const struct run_record *r)
 {
 	for (size_t i = 0; i < ga->nr_sets; i++) {
-		const char *eq = strchr(ga->sets[i], '=');
-		size_t klen = eq - ga->sets[i];
-		char key[256];
-		const char *v;
+		const char *key = ga->sets[i], *eq = strchr(key, '=');
+		size_t klen = (size_t)(eq - key);
+		const char *v = NULL;
 
-		snprintf(key, sizeof(key), "%.*s", (int)klen, ga->sets[i]);
-		v = strmap_get(&r->params, key);
-		if (!v && !strcmp(key, "testcase"))
+		/* the key is compared where it stands: a copy could be cut short */
+		for (size_t k = 0; k < r->params.n && !v; k++)
+			if (strlen(r->params.v[k].key) == klen &&
+			    !memcmp(r->params.v[k].key, key, klen))
+				v = r->params.v[k].value;
+		if (!v && klen == strlen("testcase") && !memcmp(key, "testcase", klen))
 			v = r->testcase;
 		if (!v || strcmp(v, eq + 1))
 			return false;

@@ -212,7 +212,7 @@ static void print_run(int64_t id, const struct run_record *r)
 	fflush(stdout);
 }
 
-/* The local commit label: the running kernel's release. */
+/* The local commit label: the running kernel's release (65 bytes at most). */
 static int kernel_release(char *buf, size_t len)
 {
 	struct utsname u;
@@ -236,6 +236,8 @@ int cmd_run(int argc, char **argv)
 	size_t nr = 0, total_runs = 0, done = 0, unsupported = 0;
 	bool any_failed = false;
 	double t0;
+	/* recorded as given: --commit is the user's label, of any length */
+	const char *commit;
 	int ret = parse_args(argc, argv, &o);
 
 	if (ret)
@@ -273,11 +275,11 @@ int cmd_run(int argc, char **argv)
 			ret = EXIT_USAGE;
 			goto out;
 		}
-		snprintf(label, sizeof(label), "%s", sha);
+		commit = sha;
 	} else if (o.commit) {
-		snprintf(label, sizeof(label), "%s", o.commit);
-	} else if (kernel_release(label, sizeof(label))) {
-		snprintf(label, sizeof(label), "local");
+		commit = o.commit;
+	} else {
+		commit = kernel_release(label, sizeof(label)) ? "local" : label;
 	}
 	db = cmd_store_location("run");
 	if (!db) {
@@ -285,7 +287,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (o.dry_run) {
-		print_plan(&o, jobs, nr, label, db);
+		print_plan(&o, jobs, nr, commit, db);
 		ret = EXIT_OK;
 		goto out;
 	}
@@ -318,7 +320,7 @@ int cmd_run(int argc, char **argv)
 
 		for (unsigned r = 1; r <= reps && !interrupted; r++) {
 			struct runner_opts ro = {
-				.commit = label, .src_dir = worktree,
+				.commit = commit, .src_dir = worktree,
 				.monitors = o.monitors, .stop = &interrupted,
 			};
 			struct run_record rec;

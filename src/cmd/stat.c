@@ -11,10 +11,12 @@
 #include "stats/ttest.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
+#include "util/strbuf.h"
 #include "util/words.h"
 #include "version.h"
 
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
@@ -80,20 +82,14 @@ struct stat_opts {
 
 static char *join_words(char *const *argv)
 {
-	size_t len = 1;
-	char *s;
+	struct strbuf sb = STRBUF_INIT;
 
-	for (char *const *p = argv; *p; p++)
-		len += strlen(*p) + 1;
-	s = calloc(1, len);
-	if (!s)
-		return NULL;
 	for (char *const *p = argv; *p; p++) {
 		if (p != argv)
-			strcat(s, " ");
-		strcat(s, *p);
+			strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, *p);
 	}
-	return s;
+	return strbuf_detach(&sb, NULL);
 }
 
 static int add_variant(struct stat_opts *o, char **argv, bool owned)
@@ -347,7 +343,8 @@ static int decimals_for(double x)
 
 static void print_line(const struct summary *s, int prec, const char *unit)
 {
-	char num[64];
+	/* two doubles in %.9f, DBL_MAX's 309 digits included: always whole */
+	char num[2 * (DBL_MAX_10_EXP + 16)];
 
 	/* one run: no +-, as perf prints it, and no division by zero */
 	if (s->n > 1)

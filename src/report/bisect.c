@@ -5,6 +5,7 @@
  */
 #include "report/bisect_internal.h"
 #include "report/report.h"
+#include "util/bug.h"
 
 #include <errno.h>
 #include <math.h>
@@ -120,7 +121,8 @@ const char *rb_status_line(enum bisect_status s)
 	case BISECT_STATUS_RESET:
 		return "reset";
 	}
-	return "?";
+	/* statuses are parsed by name (record/) or set by vcs/: never another */
+	BUG("bisection status %d", (int)s);
 }
 
 bool rb_change_known(const struct bisect_change *c)

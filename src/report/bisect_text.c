@@ -9,6 +9,7 @@
 #include "report/bisect_report.h"
 #include "report/bisect_internal.h"
 #include "report/internal.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -727,39 +728,41 @@ static void email_other(FILE *out, const struct bisect_view *v,
 		email_tags(out, o, false);
 }
 
-static void email_subject(char *buf, size_t len, const struct bisect_view *v)
+/* The metric is a stat's name, of any length: built whole (shas: 10 characters). */
+static void email_subject(struct strbuf *sb, const struct bisect_view *v)
 {
 	const struct bisect_level *top = v->top, *lv = rb_blamed(top);
 	const struct bisect_change *ch = rb_headline(v, lv);
 
 	if (top->status == BISECT_STATUS_FOUND) {
 		if (ch)
-			snprintf(buf, len, "[perfbot] %.10s: %s %+.1f%% %s", lv->culprit.commit.sha,
-				 v->metric, ch->pct, rb_change_word(v, ch->pct));
+			strbuf_addf(sb, "[perfbot] %.10s: %s %+.1f%% %s", lv->culprit.commit.sha,
+				    v->metric, ch->pct, rb_change_word(v, ch->pct));
 		else
-			snprintf(buf, len, "[perfbot] %.10s: %s first bad commit",
-				 lv->culprit.commit.sha, v->metric);
+			strbuf_addf(sb, "[perfbot] %.10s: %s first bad commit",
+				    lv->culprit.commit.sha, v->metric);
 		return;
 	}
 	ch = rb_change_known(&top->baseline.change) ? &top->baseline.change : NULL;
 	if (top->status == BISECT_STATUS_RANGE && ch)
-		snprintf(buf, len, "[perfbot] bisect %.10s..%.10s: %s %+.1f%% %s in one of %zu commits",
-			 top->good.commit.sha, top->bad.commit.sha, v->metric, ch->pct,
-			 rb_change_word(v, ch->pct), top->range.n);
+		strbuf_addf(sb, "[perfbot] bisect %.10s..%.10s: %s %+.1f%% %s in one of %zu commits",
+			    top->good.commit.sha, top->bad.commit.sha, v->metric, ch->pct,
+			    rb_change_word(v, ch->pct), top->range.n);
 	else if (top->status == BISECT_STATUS_RANGE)
-		snprintf(buf, len, "[perfbot] bisect %.10s..%.10s: %s: one of %zu commits",
-			 top->good.commit.sha, top->bad.commit.sha, v->metric, top->range.n);
+		strbuf_addf(sb, "[perfbot] bisect %.10s..%.10s: %s: one of %zu commits",
+			    top->good.commit.sha, top->bad.commit.sha, v->metric, top->range.n);
 	else
-		snprintf(buf, len, "[perfbot] bisect %.10s..%.10s: %s: %s", top->good.commit.sha,
-			 top->bad.commit.sha, v->metric,
-			 top->status == BISECT_STATUS_NO_CHANGE ? "no reproducible change" :
-			 bisect_status_name(top->status));
+		strbuf_addf(sb, "[perfbot] bisect %.10s..%.10s: %s: %s", top->good.commit.sha,
+			    top->bad.commit.sha, v->metric,
+			    top->status == BISECT_STATUS_NO_CHANGE ? "no reproducible change" :
+			    bisect_status_name(top->status));
 }
 
 static int email_report(FILE *out, const struct bisect_view *v,
 			const struct report_bisect_opts *o)
 {
-	char subj[512], *body = NULL;
+	struct strbuf subj = STRBUF_INIT;
+	char *body = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&body, &len);
 	int err = 0;
@@ -773,10 +776,12 @@ static int email_report(FILE *out, const struct bisect_view *v,
 	if (fclose(mem))
 		err = -EIO;
 	if (!err) {
-		email_subject(subj, sizeof(subj), v);
-		err = report_email_message(out, o ? o->from : NULL, o ? o->to : NULL, subj,
-					   body, len);
+		email_subject(&subj, v);
+		err = strbuf_error(&subj) ?:
+		      report_email_message(out, o ? o->from : NULL, o ? o->to : NULL,
+					   subj.buf, body, len);
 	}
+	strbuf_release(&subj);
 	free(body);
 	return err;
 }

@@ -41,7 +41,8 @@ void report_field(FILE *out, const char *label, const char *value);
 
 /*
  * One message: From (NULL: "perfbot <perfbot@localhost>"), To (omitted
- * when NULL), Subject (bytes outside printable ASCII become '?'), Date and
+ * when NULL), Subject (bytes outside printable ASCII become '?'; one too
+ * long for a header line ends in "..."), Date and
  * Message-ID of now, MIME-Version, Content-Type text/plain UTF-8, 8bit;
  * a blank line; then the body as report_put_body() writes it.
  */

@@ -5,6 +5,7 @@
  */
 #include "report/report.h"
 #include "report/internal.h"
+#include "util/bug.h"
 #include "util/quote.h"
 
 #include <errno.h>
@@ -221,6 +222,8 @@ int report_write_table(FILE *out, const struct report *rp,
 	bool show_all = rp->show_all;
 	size_t shown = 0;
 
+	/* a base and a commit against it: the columns are ncommits - 1 */
+	BUG_ON(rp->ncommits < 2);
 	/* too few runs: no verdict, so show every number */
 	for (size_t j = 0; j < rp->ncommits; j++)
 		if (compare_runs_missing(&jb->sets[j]))

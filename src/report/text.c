@@ -6,6 +6,7 @@
 #include "report/report.h"
 #include "report/internal.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -184,11 +185,13 @@ static void dashes(FILE *out, size_t w1, size_t w2)
 	fputs("+\n", out);
 }
 
-static void impact_line(char *buf, size_t len, const struct report_job *j,
+/* "testcase: kpi 5.0% regression", whole: a KPI's name may be 4 KiB. */
+static void impact_line(struct strbuf *sb, const struct report_job *j,
 			const struct stat_vs *v)
 {
-	snprintf(buf, len, "%s: %s %.1f%% %s", j->testcase ? j->testcase : j->job,
-		 j->kpi, fabs(v->change.pct), change_word(j, v));
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s: %s %.1f%% %s", j->testcase ? j->testcase : j->job,
+		    j->kpi, fabs(v->change.pct), change_word(j, v));
 }
 
 static size_t display_width(const char *s)
@@ -222,10 +225,11 @@ static void cell(FILE *out, const char *left, const char *right, size_t w2)
 }
 
 /* Seed 000's table: one block per other job whose KPI changed. */
-static void print_impact(FILE *out, const struct report *r, size_t headline)
+static int print_impact(FILE *out, const struct report *r, size_t headline)
 {
+	struct strbuf buf = STRBUF_INIT;
 	size_t w2 = 0;
-	char buf[1024];
+	int err;
 
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct report_job *j = &r->jobs[i];
@@ -233,9 +237,9 @@ static void print_impact(FILE *out, const struct report *r, size_t headline)
 
 		if (i == headline || !v)
 			continue;
-		impact_line(buf, sizeof(buf), j, v);
-		if (cell_width(buf) > w2)
-			w2 = cell_width(buf);
+		impact_line(&buf, j, v);
+		if (cell_width(buf.buf) > w2)
+			w2 = cell_width(buf.buf);
 		if (cell_width(j->machine ? j->machine : j->testbox) > w2)
 			w2 = cell_width(j->machine ? j->machine : j->testbox);
 		for (size_t k = 0; j->params && k < j->params->n; k++) {
@@ -247,7 +251,7 @@ static void print_impact(FILE *out, const struct report *r, size_t headline)
 		}
 	}
 	if (!w2)
-		return;
+		goto out;
 	fputs("\nIn addition to that, the commit also has significant impact on the following tests:\n\n",
 	      out);
 	dashes(out, 16, w2);
@@ -257,16 +261,22 @@ static void print_impact(FILE *out, const struct report *r, size_t headline)
 
 		if (i == headline || !v)
 			continue;
-		impact_line(buf, sizeof(buf), j, v);
-		cell(out, "testcase: change", buf, w2);
+		impact_line(&buf, j, v);
+		cell(out, "testcase: change", buf.buf, w2);
 		cell(out, "test machine", j->machine ? j->machine : j->testbox, w2);
 		for (size_t k = 0; j->params && k < j->params->n; k++) {
-			snprintf(buf, sizeof(buf), "%s=%s", j->params->v[k].key,
-				 j->params->v[k].value);
-			cell(out, k ? "" : "test parameters", buf, w2);
+			strbuf_reset(&buf);
+			strbuf_addf(&buf, "%s=%s", j->params->v[k].key,
+				    j->params->v[k].value);
+			cell(out, k ? "" : "test parameters", buf.buf, w2);
 		}
 		dashes(out, 16, w2);
 	}
+out:
+	/* out of memory: the email fails rather than show a line in part */
+	err = strbuf_error(&buf);
+	strbuf_release(&buf);
+	return err;
 }
 
 static void print_commits_of(FILE *out, const struct report *r)
@@ -311,7 +321,9 @@ static int write_body(FILE *out, const struct report *r, size_t headline)
 		fputs("with following parameters:\n\n", out);
 		print_params_tabbed(out, h->params);
 	}
-	print_impact(out, r, headline);
+	err = print_impact(out, r, headline);
+	if (err)
+		return err;
 	fputs("\nDetails are as below:\n", out);
 	fputs("-------------------------------------------------------------------------------------------------->\n\n",
 	      out);
@@ -343,31 +355,45 @@ static int write_body(FILE *out, const struct report *r, size_t headline)
 	return ferror(out) ? -EIO : 0;
 }
 
-static void subject(char *buf, size_t len, const struct report *r, size_t headline)
+static void subject(struct strbuf *sb, const struct report *r, size_t headline)
 {
 	const char *id = r->commits[r->ncommits - 1].id;
 	const struct report_job *j = headline < r->njobs ? &r->jobs[headline] : NULL;
 	const struct stat_vs *v = j ? kpi_change(r, j) : NULL;
 
+	/* the id's first 10 characters, as LKP's subjects abbreviate it */
 	if (v)
-		snprintf(buf, len, "[perfbot] %.10s: %s %+.1f%% %s", id, j->kpi,
-			 v->change.pct, change_word(j, v));
+		strbuf_addf(sb, "[perfbot] %.10s: %s %+.1f%% %s", id, j->kpi,
+			    v->change.pct, change_word(j, v));
 	else
-		snprintf(buf, len, "[perfbot] %.10s: no significant change", id);
+		strbuf_addf(sb, "[perfbot] %.10s: no significant change", id);
 }
 
 int report_email_message(FILE *out, const char *from, const char *to,
 			 const char *subject, const char *body, size_t len)
 {
-	char subj[512], date[64], host[256], id[512];
+	/* "Subject: " and the value make one line of at most REPORT_MAX_LINE */
+	const size_t subj_max = REPORT_MAX_LINE - strlen("Subject: ");
+	struct strbuf subj = STRBUF_INIT;
+	char date[64], host[256], id[512];
 	struct timespec ts;
 	struct tm tm;
 
-	snprintf(subj, sizeof(subj), "%s", subject);
+	strbuf_addstr(&subj, subject);
+	if (strbuf_error(&subj))
+		return -ENOMEM;
 	/* a header is ASCII unless encoded (RFC 2047): keep it plain */
-	for (char *p = subj; *p; p++)
-		if ((unsigned char)*p >= 0x80 || *p < ' ')
-			*p = '?';
+	for (size_t i = 0; i < subj.len; i++)
+		if ((unsigned char)subj.buf[i] >= 0x80 || subj.buf[i] < ' ')
+			subj.buf[i] = '?';
+	/*
+	 * A subject no line can hold (a KPI named in kilobytes) is shortened,
+	 * and says so: the body has the name whole.
+	 */
+	if (subj.len > subj_max) {
+		strbuf_setlen(&subj, subj_max - 3);
+		strbuf_addstr(&subj, "...");
+	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	/* RFC 5322 names days and months in English, whatever the locale */
 	localtime_r(&ts.tv_sec, &tm);
@@ -392,7 +418,8 @@ int report_email_message(FILE *out, const char *from, const char *to,
 	put_header(out, "From", from ? from : "perfbot <perfbot@localhost>");
 	if (to)
 		put_header(out, "To", to);
-	put_header(out, "Subject", subj);
+	put_header(out, "Subject", subj.buf);
+	strbuf_release(&subj);
 	put_header(out, "Date", date);
 	put_header(out, "Message-ID", id);
 	put_header(out, "MIME-Version", "1.0");
@@ -406,7 +433,7 @@ int report_email_message(FILE *out, const char *from, const char *to,
 int report_email(FILE *out, const struct report *r)
 {
 	size_t headline = r->njobs, len = 0;
-	char subj[512];
+	struct strbuf subj = STRBUF_INIT;
 	char *body = NULL;
 	FILE *mem;
 	int err;
@@ -426,8 +453,10 @@ int report_email(FILE *out, const struct report *r)
 		free(body);
 		return err;
 	}
-	subject(subj, sizeof(subj), r, headline);
-	err = report_email_message(out, r->from, r->to, subj, body, len);
+	subject(&subj, r, headline);
+	err = strbuf_error(&subj) ?: report_email_message(out, r->from, r->to, subj.buf,
+							  body, len);
+	strbuf_release(&subj);
 	free(body);
 	return err;
 }

@@ -117,8 +117,8 @@ static int unknown_testcase(struct job_error *err, const struct atomic_job *j)
 static int args_from_job(const struct atomic_job *j, const struct bench_type *t,
 			 struct bench_args *a, struct job_error *err)
 {
-	char msg[BENCH_MSG_MAX];
-	int row;
+	struct strbuf msg = STRBUF_INIT;
+	int row, ret = 0;
 
 	bench_args_init(a, t, online_cpus(), true);
 	for (size_t i = 0; i < j->nr_params; i++) {
@@ -132,9 +132,11 @@ static int args_from_job(const struct atomic_job *j, const struct bench_type *t,
 			return unknown_param(err, j, t, p);
 		st = bench_args_set(a, row, p->value);
 		if (st != BENCH_PARAM_OK) {
-			bench_param_message(a, row, p->value, st, false, msg,
-					    sizeof(msg));
-			return param_error(err, j, p, "%s", msg);
+			bench_param_message(a, row, p->value, st, false, &msg);
+			ret = param_error(err, j, p, "%s",
+					  strbuf_error(&msg) ? "out of memory" : msg.buf);
+			strbuf_release(&msg);
+			return ret;
 		}
 		a->v[row].line = p->line;
 		a->v[row].column = p->column;
@@ -151,12 +153,13 @@ static int args_from_job(const struct atomic_job *j, const struct bench_type *t,
 		else if (!strcmp(key, "interval") && j->interval_s > 0)
 			bench_args_set_seconds(a, (int)i, j->interval_s);
 	}
-	if (bench_args_check(a, false, &row, msg, sizeof(msg)))
-		return param_error(err, j,
-				   row >= 0 ? atomic_job_param(j, t->params[row].key)
-					    : NULL,
-				   "%s", msg);
-	return 0;
+	if (bench_args_check(a, false, &row, &msg))
+		ret = param_error(err, j,
+				  row >= 0 ? atomic_job_param(j, t->params[row].key)
+					   : NULL,
+				  "%s", strbuf_error(&msg) ? "out of memory" : msg.buf);
+	strbuf_release(&msg);
+	return ret;
 }
 
 static int check_monitors(const struct atomic_job *j, struct job_error *err)

@@ -10,6 +10,7 @@
 #include "stats/fisher.h"
 #include "stats/mannwhitney.h"
 #include "stats/ttest.h"
+#include "util/bug.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -236,7 +237,15 @@ static void decide_numeric(const struct stat_row *row, struct stat_vs *v,
 
 static int row_rank(const struct stat_row *r)
 {
-	return r->family == FAMILY_KPI ? 0 : r->family == FAMILY_FAILURE ? 1 : 2;
+	switch (r->family) {
+	case FAMILY_KPI:
+		return 0;
+	case FAMILY_FAILURE:
+		return 1;
+	case FAMILY_OTHER:
+		return 2;
+	}
+	BUG("row %s of family %d", r->name, (int)r->family);
 }
 
 /*
@@ -435,6 +444,8 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 		for (size_t i = 0; i < n; i++)
 			if (row_rank(&r[i]) == rank)
 				sorted[nnames++] = r[i];
+	/* a row no pass took would vanish from every report */
+	BUG_ON(nnames != n);
 	free(r);
 	r = sorted;
 	*rows = r;

@@ -10,10 +10,9 @@
 #define PERFBOT_STORE_INTERNAL_H
 
 #include "store/store.h"
+#include "util/strbuf.h"
 
 #include <stdarg.h>
-
-#define STORE_ERRLEN 1024
 
 /* Default busy timeout; PERFBOT_DB_BUSY_MS overrides it (tests use 100). */
 #define STORE_BUSY_MS_DEFAULT 5000
@@ -51,22 +50,30 @@ struct store_ops {
 
 struct store {
 	const struct store_ops *ops;
-	char err[STORE_ERRLEN];
+	/*
+	 * store_error()'s message, whole: it names paths and quotes what a
+	 * file holds, of any length.  The backend's close releases it.
+	 */
+	struct strbuf err;
 };
 
 /* Format the message store_error() returns; returns err, for tail calls. */
 int store_fail(struct store *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int store_vfail(char *buf, size_t len, int err, const char *fmt, va_list ap);
+/* The same into any buffer (NULL: none): what it held is replaced. */
+int store_vfail(struct strbuf *sb, int err, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+int store_failf(struct strbuf *sb, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* PERFBOT_DB_BUSY_MS if set and valid, else STORE_BUSY_MS_DEFAULT. */
 int store_busy_ms(void);
 
 /* mkdir -p of the directory that holds path; 0 or a negative errno. */
-int store_mkdir_parent(const char *path, char *err, size_t errlen);
+int store_mkdir_parent(const char *path, struct strbuf *err);
 
 int sqlite_store_open(const char *path, enum store_mode mode,
-		      struct store **out, char *err, size_t errlen);
+		      struct store **out, struct strbuf *err);
 
 /*
  * The SQLite schema, as a list of migrations: migration i takes the

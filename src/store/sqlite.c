@@ -194,13 +194,14 @@ int ss_commit(struct sqlite_store *ss, const char *what)
 
 void ss_rollback(struct sqlite_store *ss)
 {
-	char keep[STORE_ERRLEN];
+	struct strbuf keep = ss->base.err;
 
 	/* keep the error that made us roll back, not ROLLBACK's own */
-	memcpy(keep, ss->base.err, sizeof(keep));
+	strbuf_init(&ss->base.err);
 	if (!sqlite3_get_autocommit(ss->db))
 		exec_stmt(ss, ST_ROLLBACK, "cannot roll back");
-	memcpy(ss->base.err, keep, sizeof(keep));
+	strbuf_release(&ss->base.err);
+	ss->base.err = keep;
 }
 
 /* ---- column readers ---- */
@@ -551,7 +552,7 @@ static int migrate(struct sqlite_store *ss)
 }
 
 /* Refuse what is not SQLite before the library sees it. */
-static int check_magic(const char *path, char *err, size_t errlen)
+static int check_magic(const char *path, struct strbuf *err)
 {
 	static const char magic[16] = "SQLite format 3";
 	char head[16];
@@ -561,16 +562,16 @@ static int check_magic(const char *path, char *err, size_t errlen)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		fmt_marked(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		store_failf(err, 0, "cannot open %s: %s", path, strerror(errno));
 		return ret;
 	}
 	n = read(fd, head, sizeof(head));
 	if (n < 0) {
 		ret = -errno;
-		fmt_marked(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		store_failf(err, 0, "cannot read %s: %s", path, strerror(errno));
 	} else if (n != sizeof(head) || memcmp(head, magic, sizeof(magic))) {
 		ret = -EPROTO;
-		fmt_marked(err, errlen, "%s is not a perfbot database (not an SQLite file)",
+		store_failf(err, 0, "%s is not a perfbot database (not an SQLite file)",
 			   path);
 	}
 	close(fd);
@@ -594,22 +595,22 @@ static char *dir_of(const char *path)
 	return dir;
 }
 
-static int check_writable(const char *path, bool exists, char *err, size_t errlen)
+static int check_writable(const char *path, bool exists, struct strbuf *err)
 {
 	char *dir = dir_of(path);
 	int ret = 0;
 
 	if (!dir) {
-		fmt_marked(err, errlen, "out of memory");
+		store_failf(err, 0, "out of memory");
 		return -ENOMEM;
 	}
 	/* WAL keeps its -wal and -shm files beside the database */
 	if (access(dir, W_OK | X_OK)) {
 		ret = -errno;
-		fmt_marked(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
+		store_failf(err, 0, "cannot write in %s: %s", dir, strerror(errno));
 	} else if (exists && access(path, R_OK | W_OK)) {
 		ret = -errno;
-		fmt_marked(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		store_failf(err, 0, "cannot write %s: %s", path, strerror(errno));
 	}
 	free(dir);
 	return ret;
@@ -720,15 +721,14 @@ static bool needs_side_files(int rc)
  * that failed, for the caller to try another way.
  */
 static int connect(struct sqlite_store *ss, const char *name, int flags,
-		   enum db_kind *kind, int *version, int *rc, char *err,
-		   size_t errlen)
+		   enum db_kind *kind, int *version, int *rc, struct strbuf *err)
 {
 	int ret;
 
 	*rc = sqlite3_open_v2(name, &ss->db, flags, NULL);
 	if (*rc != SQLITE_OK) {
 		ret = ss_errno(*rc);
-		fmt_marked(err, errlen, "cannot open %s: %s", ss->path,
+		store_failf(err, 0, "cannot open %s: %s", ss->path,
 			   ss->db ? sqlite3_errmsg(ss->db) : sqlite3_errstr(*rc));
 		return ret;
 	}
@@ -745,7 +745,7 @@ static int connect(struct sqlite_store *ss, const char *name, int flags,
 	ret = classify(ss, kind, version);
 	if (ret) {
 		*rc = sqlite3_extended_errcode(ss->db);
-		fmt_marked(err, errlen, "%s", ss->base.err);
+		store_failf(err, ret, "%s", store_error(&ss->base));
 	}
 	return ret;
 }
@@ -762,56 +762,52 @@ static void disconnect(struct sqlite_store *ss)
 }
 
 int sqlite_store_open(const char *path, enum store_mode mode,
-		      struct store **out, char *err, size_t errlen)
+		      struct store **out, struct strbuf *err)
 {
 	struct sqlite_store *ss = NULL;
 	struct side_files sf = { 0 };
-	char dummy[STORE_ERRLEN];
 	enum db_kind kind;
 	struct stat st;
 	bool exists = true, noted = false;
 	int version, flags = 0, rc, ret;
 
-	if (!err || !errlen) {
-		err = dummy;
-		errlen = sizeof(dummy);
-	}
-	err[0] = '\0';
 	if (stat(path, &st)) {
 		if (errno != ENOENT) {
 			ret = -errno;
-			fmt_marked(err, errlen, "cannot open %s: %s", path, strerror(errno));
+			store_failf(err, 0, "cannot open %s: %s", path, strerror(errno));
 			return ret;
 		}
 		if (mode == STORE_READ) {
-			fmt_marked(err, errlen, "no results yet at %s", path);
+			store_failf(err, 0, "no results yet at %s", path);
 			return -ENOENT;
 		}
 		exists = false;
-		ret = store_mkdir_parent(path, err, errlen);
+		ret = store_mkdir_parent(path, err);
 		if (ret)
 			return ret;
 	} else if (S_ISDIR(st.st_mode)) {
-		fmt_marked(err, errlen, "%s is a directory, not a database", path);
+		store_failf(err, 0, "%s is a directory, not a database", path);
 		return -EISDIR;
 	} else if (!S_ISREG(st.st_mode)) {
 		/* /dev/null would take a -journal beside it, a fifo would hang */
-		fmt_marked(err, errlen, "%s is not a regular file, not a database", path);
+		store_failf(err, 0, "%s is not a regular file, not a database", path);
 		return -EINVAL;
 	} else if (st.st_size > 0) {
-		ret = check_magic(path, err, errlen);
+		ret = check_magic(path, err);
 		if (ret)
 			return ret;
 	}
 	if (mode == STORE_WRITE) {
-		ret = check_writable(path, exists, err, errlen);
+		ret = check_writable(path, exists, err);
 		if (ret)
 			return ret;
 	}
 
 	ss = calloc(1, sizeof(*ss));
+	if (ss)
+		strbuf_init(&ss->base.err);
 	if (!ss || !(ss->path = strdup(path))) {
-		fmt_marked(err, errlen, "out of memory");
+		store_failf(err, 0, "out of memory");
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -833,28 +829,28 @@ int sqlite_store_open(const char *path, enum store_mode mode,
 	else
 		flags = SQLITE_OPEN_READONLY;
 	flags |= SQLITE_OPEN_NOMUTEX;
-	ret = connect(ss, path, flags, &kind, &version, &rc, err, errlen);
+	ret = connect(ss, path, flags, &kind, &version, &rc, err);
 	if (ret && (flags & SQLITE_OPEN_READONLY) && needs_side_files(rc)) {
 		char *uri = immutable_uri(path);
 
 		if (!uri) {
-			fmt_marked(err, errlen, "out of memory");
+			store_failf(err, 0, "out of memory");
 			ret = -ENOMEM;
 			goto out;
 		}
 		disconnect(ss);
 		ret = connect(ss, uri, flags | SQLITE_OPEN_URI, &kind, &version, &rc,
-			      err, errlen);
+			      err);
 		free(uri);
 		if (ret && needs_side_files(rc))
-			fmt_marked(err, errlen,
+			store_failf(err, 0,
 				   "cannot read %s: SQLite can neither create its -shm beside it nor read it as immutable: %s",
 				   path, sqlite3_errmsg(ss->db));
 	}
 	if (ret)
 		goto out;
 	if (kind == DB_EMPTY && mode == STORE_READ) {
-		fmt_marked(err, errlen, "no results yet at %s", path);
+		store_failf(err, 0, "no results yet at %s", path);
 		ret = -ENOENT;
 		goto out;
 	}
@@ -886,7 +882,7 @@ int sqlite_store_open(const char *path, enum store_mode mode,
 	*out = &ss->base;
 	return 0;
 fail:
-	fmt_marked(err, errlen, "%s", ss->base.err);
+	store_failf(err, ret, "%s", store_error(&ss->base));
 out:
 	if (ss)
 		sqlite_ops.close(&ss->base);
@@ -917,6 +913,7 @@ static void sqlite_close(struct store *s)
 	if (ss->db)
 		sqlite3_close(ss->db);
 	sqlite_names_clear(&ss->names);
+	strbuf_release(&ss->base.err);
 	free(ss->path);
 	free(ss);
 }

@@ -151,43 +151,45 @@ static int id_index_grow(struct id_index *x)
 	return 0;
 }
 
+/*
+ * Parallel arrays of one capacity grow as vecs (util/vec.h) from it to
+ * the same new one; *cap moves only when all have.
+ */
+static int reserve_parallel(size_t *cap, size_t need, void **const arrays[],
+			    const size_t sizes[], size_t n)
+{
+	size_t c = *cap;
+
+	for (size_t k = 0; k < n; k++) {
+		c = *cap;
+		if (vec_reserve_(arrays[k], &c, need, sizes[k]))
+			return -ENOMEM;
+	}
+	*cap = c;
+	return 0;
+}
+
 /* A new stat in the samples: its arrays, and its id in the index. */
 static int add_sample_slot(struct store_samples *out, size_t *cap,
 			   struct id_index *index, size_t bucket, int64_t id)
 {
+	void **const samples[] = {
+		(void **)&out->names, (void **)&out->values, (void **)&out->counts,
+	};
+	static const size_t sample_sizes[] = {
+		sizeof(*out->names), sizeof(*out->values), sizeof(*out->counts),
+	};
+	void **const slots[] = { (void **)&index->slot_ids, (void **)&index->slot_run };
+	static const size_t slot_sizes[] = {
+		sizeof(*index->slot_ids), sizeof(*index->slot_run),
+	};
 	size_t i = out->nr;
 
-	if (out->nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
-		char **nn = realloc(out->names, ncap * sizeof(*nn));
-		double **nv;
-		size_t *nc;
-
-		if (nn)
-			out->names = nn;
-		nv = nn ? realloc(out->values, ncap * sizeof(*nv)) : NULL;
-		if (nv)
-			out->values = nv;
-		nc = nv ? realloc(out->counts, ncap * sizeof(*nc)) : NULL;
-		if (!nc)
-			return -ENOMEM;
-		out->counts = nc;
-		*cap = ncap;
-	}
-	if (i == index->slot_cap) {
-		size_t ncap = index->slot_cap ? 2 * index->slot_cap : 256;
-		int64_t *n = realloc(index->slot_ids, ncap * sizeof(*n));
-		size_t *r;
-
-		if (!n)
-			return -ENOMEM;
-		index->slot_ids = n;
-		r = realloc(index->slot_run, ncap * sizeof(*r));
-		if (!r)
-			return -ENOMEM;
-		index->slot_run = r;
-		index->slot_cap = ncap;
-	}
+	if (i >= *cap && reserve_parallel(cap, i + 1, samples, sample_sizes, 3))
+		return -ENOMEM;
+	if (i >= index->slot_cap &&
+	    reserve_parallel(&index->slot_cap, i + 1, slots, slot_sizes, 2))
+		return -ENOMEM;
 	index->slot_ids[i] = id;
 	index->slot_run[i] = 0;
 	out->names[i] = NULL;

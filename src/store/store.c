@@ -16,19 +16,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int store_vfail(char *buf, size_t len, int err, const char *fmt, va_list ap)
+int store_vfail(struct strbuf *sb, int err, const char *fmt, va_list ap)
 {
-	if (buf && len) {
-		/* a message too long for the buffer ends in "...", never silently */
-		vfmt_marked(buf, len, fmt, ap);
-		/*
-		 * One line: SQLite quotes a damaged file's schema text, with
-		 * its newlines and tabs, into its messages.
-		 */
-		for (char *p = buf; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = ' ';
-	}
+	if (!sb)
+		return err;
+	/* a buffer out of memory before gets its chance again */
+	if (strbuf_error(sb))
+		strbuf_release(sb);
+	else
+		strbuf_reset(sb);
+	strbuf_vaddf(sb, fmt, ap);
+	/*
+	 * One line: SQLite quotes a damaged file's schema text, with its
+	 * newlines and tabs, into its messages.
+	 */
+	for (size_t i = 0; i < sb->len; i++)
+		if ((unsigned char)sb->buf[i] < 0x20 || sb->buf[i] == 0x7f)
+			sb->buf[i] = ' ';
+	return err;
+}
+
+int store_failf(struct strbuf *sb, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	store_vfail(sb, err, fmt, ap);
+	va_end(ap);
 	return err;
 }
 
@@ -37,22 +51,18 @@ int store_fail(struct store *s, int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	store_vfail(s->err, sizeof(s->err), err, fmt, ap);
+	store_vfail(&s->err, err, fmt, ap);
 	va_end(ap);
 	return err;
 }
 
-static int open_fail(char *buf, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int open_fail(char *buf, size_t len, int err, const char *fmt, ...)
+/* Every call starts without a message (store_error() is the last call's). */
+static void clear_error(struct store *s)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	store_vfail(buf, len, err, fmt, ap);
-	va_end(ap);
-	return err;
+	if (strbuf_error(&s->err))
+		strbuf_release(&s->err);
+	else
+		strbuf_reset(&s->err);
 }
 
 int store_busy_ms(void)
@@ -70,21 +80,21 @@ int store_busy_ms(void)
 	return (int)ms;
 }
 
-int store_mkdir_parent(const char *path, char *err, size_t errlen)
+int store_mkdir_parent(const char *path, struct strbuf *err)
 {
 	char *dir = strdup(path), *slash;
 	int ret = 0;
 
 	if (!dir)
-		return open_fail(err, errlen, -ENOMEM, "out of memory");
+		return store_failf(err, -ENOMEM, "out of memory");
 	slash = strrchr(dir, '/');
 	/* the current directory or / : nothing to make */
 	if (slash && slash != dir) {
 		*slash = '\0';
 		ret = make_dirs(dir);
 		if (ret)
-			open_fail(err, errlen, ret, "cannot create directory %s: %s",
-				  dir, strerror(-ret));
+			store_failf(err, ret, "cannot create directory %s: %s", dir,
+				    strerror(-ret));
 	}
 	free(dir);
 	return ret;
@@ -125,17 +135,15 @@ static int is_postgres(const char *location)
 }
 
 int store_open(const char *location, enum store_mode mode, struct store **out,
-	       char *err, size_t errlen)
+	       struct strbuf *err)
 {
 	*out = NULL;
-	if (err && errlen)
-		err[0] = '\0';
 	if (!location || !*location)
-		return open_fail(err, errlen, -EINVAL, "no database location given");
+		return store_failf(err, -EINVAL, "no database location given");
 	if (is_postgres(location))
-		return open_fail(err, errlen, -ENOTSUP,
-				 "%s: PostgreSQL backend not built yet", location);
-	return sqlite_store_open(location, mode, out, err, errlen);
+		return store_failf(err, -ENOTSUP, "%s: PostgreSQL backend not built yet",
+				   location);
+	return sqlite_store_open(location, mode, out, err);
 }
 
 void store_close(struct store *s)
@@ -146,7 +154,10 @@ void store_close(struct store *s)
 
 const char *store_error(const struct store *s)
 {
-	return s ? s->err : "no store";
+	if (!s)
+		return "no store";
+	/* what was formatted before memory ran out is no whole message */
+	return strbuf_error(&s->err) ? "out of memory formatting the message" : s->err.buf;
 }
 
 /*
@@ -156,14 +167,27 @@ const char *store_error(const struct store *s)
  * NULL fields are the backend's to refuse or default, but for a declared
  * stat's name (a unit defaults to "").
  */
+/* How much of a refused value a message quotes: enough to say which. */
+#define REFUSED_HEAD 200
+
 static int refuse_errno(struct store *s, int err, const char *field,
 			const char *value, const char *why)
 {
 	char *q = quote_c(value, true);
+	const char *shown = q ? q : "?";
+	size_t n = strlen(shown), head = n;
 
-	/* a name is long at worst; its quoted head says which one it is */
-	store_fail(s, err, "%s %.200s%s %s", field, q ? q : "?",
-		   q && strlen(q) > 200 ? "..." : "", why);
+	/*
+	 * A refused name may be megabytes (that is one reason to refuse
+	 * it): its head, cut between characters and marked.
+	 */
+	if (n > REFUSED_HEAD) {
+		head = REFUSED_HEAD;
+		while (head && ((unsigned char)shown[head] & 0xc0) == 0x80)
+			head--;
+	}
+	store_fail(s, err, "%s %.*s%s %s", field, (int)head, shown,
+		   head < n ? "..." : "", why);
 	free(q);
 	return err;
 }
@@ -232,7 +256,7 @@ int store_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
 {
 	int ret;
 
-	s->err[0] = '\0';
+	clear_error(s);
 	if ((ret = check_record(s, r)))
 		return ret;
 	return s->ops->put_run(s, r, run_id);
@@ -245,7 +269,7 @@ int store_list_groups(struct store *s, const struct store_filter *f,
 
 	*groups = NULL;
 	*nr = 0;
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->list_groups(s, f ? f : &all, groups, nr);
 }
 
@@ -265,14 +289,14 @@ int store_group_runs(struct store *s, const char *testbox, const char *job,
 {
 	*ids = NULL;
 	*nr = 0;
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->group_runs(s, testbox, job, commit, ids, nr);
 }
 
 int store_get_run(struct store *s, int64_t run_id, struct run_record *out)
 {
 	memset(out, 0, sizeof(*out));
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->get_run(s, run_id, out);
 }
 
@@ -280,7 +304,7 @@ int store_load_samples(struct store *s, const char *testbox, const char *job,
 		       const char *commit, struct store_samples *out)
 {
 	memset(out, 0, sizeof(*out));
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->load_samples(s, testbox, job, commit, out);
 }
 
@@ -302,28 +326,28 @@ void store_samples_release(struct store_samples *samples)
 int store_resolve_commit(struct store *s, const char *given, char **full)
 {
 	*full = NULL;
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->resolve_commit(s, given, full);
 }
 
 int store_bisect_add(struct store *s, const char *status, const char *spec,
 		     int64_t *id)
 {
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->bisect_add(s, status, spec, id);
 }
 
 int store_bisect_get(struct store *s, int64_t id, struct store_bisect *out)
 {
 	memset(out, 0, sizeof(*out));
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->bisect_get(s, id, out);
 }
 
 int store_bisect_latest(struct store *s, struct store_bisect *out)
 {
 	memset(out, 0, sizeof(*out));
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->bisect_latest(s, out);
 }
 
@@ -331,20 +355,20 @@ int store_bisect_list(struct store *s, struct store_bisect **out, size_t *nr)
 {
 	*out = NULL;
 	*nr = 0;
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->bisect_list(s, out, nr);
 }
 
 int store_bisect_update(struct store *s, int64_t id, const char *status,
 			const char *result)
 {
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->bisect_update(s, id, status, result);
 }
 
 int store_bisect_log_add(struct store *s, int64_t id, const char *text)
 {
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->bisect_log_add(s, id, text);
 }
 
@@ -353,14 +377,14 @@ int store_bisect_log(struct store *s, int64_t id,
 {
 	*lines = NULL;
 	*nr = 0;
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->bisect_log(s, id, lines, nr);
 }
 
 int store_bisect_mark(struct store *s, int64_t id, const char *sha,
 		      const char *mark, const char *note)
 {
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->bisect_mark(s, id, sha, mark, note);
 }
 
@@ -369,7 +393,7 @@ int store_bisect_marks(struct store *s, int64_t id,
 {
 	*marks = NULL;
 	*nr = 0;
-	s->err[0] = '\0';
+	clear_error(s);
 	return s->ops->bisect_marks(s, id, marks, nr);
 }
 

@@ -16,10 +16,12 @@
  * Ownership: struct store is opaque, one per thread; store_close() frees
  * it.  Records and lists returned are the caller's to release.
  * Errors: 0 or a negative errno, with a message in store_error(s) (or in
- * `err` for store_open()).  -EBADMSG always means the file is damaged or
- * crafted ("PATH: the database is damaged: WHAT"): every read treats the
- * file as untrusted input, and SQLite's own SQLITE_CORRUPT/NOTADB on a
- * file known to be perfbot's map to it too.  A location that is not a
+ * `err` for store_open()), whole whatever the paths and names it quotes;
+ * store_error()'s string is valid until the next call on s.  -EBADMSG
+ * always means the file is damaged or crafted ("PATH: the database is
+ * damaged: WHAT"): every read treats the file as untrusted input, and
+ * SQLite's own SQLITE_CORRUPT/NOTADB on a file known to be perfbot's map
+ * to it too.  A location that is not a
  * regular file (device, fifo) is -EINVAL, a directory -EISDIR.
  *
  * Readers (STORE_READ) work on read-only media: without write access
@@ -31,6 +33,7 @@
 #define PERFBOT_STORE_STORE_H
 
 #include "record/record.h"
+#include "util/strbuf.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -42,9 +45,12 @@ enum store_mode { STORE_READ, STORE_WRITE };
 /* The default location (malloc'd), or NULL when no home is known. */
 char *store_default_location(void);
 
-/* Open (STORE_WRITE creates it and its directory when missing). */
+/*
+ * Open (STORE_WRITE creates it and its directory when missing).  On an
+ * error the message replaces what err held (err may be NULL).
+ */
 int store_open(const char *location, enum store_mode mode, struct store **out,
-	       char *err, size_t errlen);
+	       struct strbuf *err);
 void store_close(struct store *s);
 const char *store_error(const struct store *s);
 

@@ -120,6 +120,31 @@ check "run: a testcase with ESC is refused before running, exit 2 (rc $rc)" \
 check "run: ... on one line" [ "$(wc -l < err)" -eq 1 ]
 check "run: ... without raw control bytes" no_raw_controls err
 
+# ---- long names: whole where they are data, marked where they are cut ----
+long=$(printf 'c%.0s' $(seq 400))
+run_perfbot 60 run kv.yaml --db "$db" --commit "$long"
+check "run --commit of 400 bytes: exit 0 (rc $rc)" [ "$rc" -eq 0 ]
+check "run --commit of 400 bytes: recorded whole" \
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE \"commit\" = '$long'")" -eq 1 ]
+# a name over 4096 bytes of 2-byte characters: dropped, its quoted head cut
+# between characters, so the warning (and the run) can be stored; the 'x'
+# puts a character across byte 200 of '"longname.x...'
+cat > longname.yaml <<'YAML'
+testcase: longname
+repeat: 1
+exec:
+  cmd: [python3, -c, "print('ok: 1'); print('x' + '\\u00e9' * 2100 + ': 2')"]
+  parse: kv
+YAML
+run_perfbot 60 run longname.yaml --db "$db"
+check "run: a dropped 4,200-byte name of 2-byte characters: stored (rc $rc)" [ "$rc" -eq 0 ]
+id=$(sqlite3 "$db" "SELECT max(id) FROM runs WHERE testcase = 'longname'")
+run_perfbot 10 results show "$id" --db "$db" --json
+cp out longname.json
+check "run: parse.dropped quotes the name's head, marked '...'" \
+	python3 -c 'import json,sys; e = json.load(open("longname.json"))["env"]["parse.dropped"]
+sys.exit(0 if "dropped 1 stat" in e and "\u00e9... is longer than 4096 bytes" in e else 1)'
+
 # ---- plant bad bytes directly, as an old database would hold them ----
 sqlite3 "$db" "UPDATE stat_name SET name = CAST(X'6261641b5b33316dff07' AS TEXT) || '.ops' WHERE name = 'café.ops';
 UPDATE runs SET job = CAST(X'3c623e6a6f623c2f623eff0d' AS TEXT) WHERE job = '<b>job</b>';

@@ -11,6 +11,7 @@
  */
 #include "bench/parsers.h"
 #include "util/quote.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -59,13 +60,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strmap paths = { 0 };
 	struct statmap out = { 0 };
-	char err[256] = "x";
+	struct strbuf sb = STRBUF_INIT;
+	const char *err;
 	int ret;
 
 	if (!strcmp(PARSE_KIND, "json"))
 		take_paths(&data, &size, &paths);
 	ret = exec_parse_output(PARSE_KIND, (const char *)data, size, &paths,
-				size & 1 ? "bench" : NULL, &out, err, sizeof(err));
+				size & 1 ? "bench" : NULL, &out, &sb);
+	err = sb.buf;
 	if (ret == 0) {
 		/* on success err is empty, or says which bad names were dropped */
 		if (err[0] && !strstr(err, ": dropped "))
@@ -87,5 +90,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	statmap_release(&out);
 	strmap_release(&paths);
+	strbuf_release(&sb);
 	return 0;
 }

@@ -109,18 +109,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct store_group *groups = NULL;
 	struct store_filter all = { 0 };
 	struct store *s = NULL;
-	char err[512];
+	struct strbuf err = STRBUF_INIT;
 	size_t n = 0;
 	char *full = NULL;
 
 	if (!path)
 		return 0;
-	if (store_open(path, STORE_READ, &s, err, sizeof(err))) {
-		if (!err[0])
+	if (store_open(path, STORE_READ, &s, &err)) {
+		if (!err.len && !strbuf_error(&err))
 			__builtin_trap();	/* a refusal says why */
+		strbuf_release(&err);
 		fuzz_tmp_clean();
 		return 0;
 	}
+	strbuf_release(&err);
 	if (!store_list_groups(s, &all, &groups, &n)) {
 		for (size_t i = 0; i < n && i < MAX_GROUPS; i++)
 			read_group(s, &groups[i]);

@@ -78,8 +78,8 @@ int main(int argc, char **argv)
 		"1111111111111111111111111111111111111111",
 		"2222222222222222222222222222222222222222",
 	};
+	struct strbuf open_err = STRBUF_INIT;
 	struct store *s;
-	char err[512];
 	char *result = NULL;
 	int64_t id;
 	int ret = 0;
@@ -88,8 +88,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: make_store_seed DB [RESULT_JSON]\n");
 		return 2;
 	}
-	if (store_open(argv[1], STORE_WRITE, &s, err, sizeof(err))) {
-		fprintf(stderr, "perfbot: %s\n", err);
+	if (store_open(argv[1], STORE_WRITE, &s, &open_err)) {
+		fprintf(stderr, "perfbot: %s\n", open_err.buf);
 		return 1;
 	}
 	for (int c = 0; c < 2 && !ret; c++)

@@ -13,6 +13,7 @@
 
 #include "bench/hackbench.h"
 #include "bench/hackbench_type.h"
+#include "util/strbuf.h"
 #include "util/timeutil.h"
 
 #include <dirent.h>
@@ -53,15 +54,17 @@ static enum bench_param_status set_param(struct job_params *j, const char *key,
 {
 	struct bench_args b = j->a;
 	enum bench_param_status st;
-	char msg[BENCH_MSG_MAX];
-	int row = bench_param_find(&bench_type_hackbench, key);
+	struct strbuf msg = STRBUF_INIT;
+	int row = bench_param_find(&bench_type_hackbench, key), refused;
 
 	if (row < 0)
 		return BENCH_PARAM_UNKNOWN;
 	st = bench_args_set(&b, row, value);
 	if (st != BENCH_PARAM_OK)
 		return st;
-	if (bench_args_check(&b, false, &row, msg, sizeof(msg))) {
+	refused = bench_args_check(&b, false, &row, &msg);
+	strbuf_release(&msg);
+	if (refused) {
 		assert_int_equal(row, HB_P_NR_THREADS);	/* it names the culprit */
 		return REFUSED_TOGETHER;
 	}

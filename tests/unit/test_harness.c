@@ -619,12 +619,58 @@ static void format_subset(void **state)
 	assert_string_equal(buf, "ab123");
 	harness_format(buf, sizeof(buf), "%s", null);
 	assert_string_equal(buf, "(null)");
+	/* marked: a shortened text ends in "...", cut between characters */
+	assert_int_equal(harness_format_marked(buf, 8, "%s", "abcdefgh"), 7);
+	assert_string_equal(buf, "abcd...");
+	assert_int_equal(harness_format_marked(buf, 9, "%s", "abcdefgh"), 8);
+	assert_string_equal(buf, "abcdefgh");
+	/* "ab" then a 3-byte character across the cut: the character goes whole */
+	assert_int_equal(harness_format_marked(buf, 8, "ab\xe2\x82\xac%s", "xyz"), 5);
+	assert_string_equal(buf, "ab...");
+	assert_int_equal(harness_format_marked(buf, 3, "%d", 12345), 2);
+	assert_string_equal(buf, "12");
 	/* outside the subset: shown as written */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat"
 	harness_format(buf, sizeof(buf), "%f|%5d|%", 1.5, 3);
 #pragma GCC diagnostic pop
 	assert_string_equal(buf, "%f|%5d|%");
+}
+
+/* A reason too long for HARNESS_WHY_MAX ends in "...", never cut silently. */
+static int leader_with_a_long_reason(void *arg)
+{
+	char name[400];
+
+	(void)arg;
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	harness_die(&h, 4, "cannot open %s: %s", name, harness_strerror(ENOENT));
+}
+
+static void long_reason_marked(void **state)
+{
+	char buf[HARNESS_WHY_MAX] = "", who[300];
+	const char *why;
+
+	(void)state;
+	assert_int_equal(harness_start(&h, leader_with_a_long_reason, NULL), 0);
+	assert_int_equal(harness_wait(&h, mono_now() + 30), HARNESS_EXITED);
+	harness_stop(&h);
+	assert_int_equal(harness_failure(&h, &why), 4);
+	assert_int_equal(strlen(why), HARNESS_WHY_MAX - 1);
+	assert_int_equal(strncmp(why, "cannot open nnn", 15), 0);
+	assert_string_equal(why + strlen(why) - 4, "n...");
+	/* the engine's copy keeps the mark, in a buffer of any size */
+	assert_int_equal(harness_outcome(&h, 2, 2, buf, 64, "the leader", false), 4);
+	assert_int_equal(strlen(buf), 63);
+	assert_string_equal(buf + 60, "...");
+	/* and how the leader ended, told of a long `who` */
+	memset(who, 'w', sizeof(who) - 1);
+	who[sizeof(who) - 1] = '\0';
+	harness_explain(&h, who, false, buf, sizeof(buf));
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+	assert_string_equal(buf + sizeof(buf) - 4, "...");
 }
 
 static void words_of_libc(void **state)
@@ -658,6 +704,7 @@ int main(void)
 		T(stop_from_a_thread),
 		T(grandchildren_reaped),
 		T(task_dies_with_its_parent),
+		T(long_reason_marked),
 		cmocka_unit_test(format_subset),
 		cmocka_unit_test(words_of_libc),
 #undef T

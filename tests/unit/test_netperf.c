@@ -12,6 +12,7 @@
 #include "bench/netperf.h"
 #include "bench/netperf_type.h"
 #include "util/parse.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -185,7 +186,8 @@ static void test_lkp_params(void **state)
 		{ "1", 1, 1 }, { "50%", 1, 64 }, { "100%", 2, 128 }, { "200%", 4, 256 },
 	};
 	struct job_params j, j128, before;
-	char msg[BENCH_MSG_MAX];
+	struct strbuf sb = STRBUF_INIT;
+	const char *msg;
 
 	(void)state;
 	job_init(&j, 2);
@@ -228,11 +230,51 @@ static void test_lkp_params(void **state)
 			 BENCH_PARAM_UNKNOWN);
 	assert_memory_equal(&j128, &before, sizeof(j128));
 	bench_param_message(&j128.a, -1, "cpufreq_governor", BENCH_PARAM_UNKNOWN,
-			    false, msg, sizeof(msg));
+			    false, &sb);
+	msg = sb.buf;
 	assert_string_equal(msg, "unknown parameter 'cpufreq_governor' for netperf");
+	strbuf_reset(&sb);
 	bench_param_message(&j128.a, NP_P_CLUSTER, "cs-s1-a1-c1",
-			    BENCH_PARAM_BAD_CHOICE, false, msg, sizeof(msg));
+			    BENCH_PARAM_BAD_CHOICE, false, &sb);
+	msg = sb.buf;
 	assert_non_null(strstr(msg, "cs-localhost"));
+	strbuf_release(&sb);
+}
+
+/*
+ * A refused value is quoted whole in its message, however long (a fixed
+ * 512-byte buffer cut such messages short).
+ */
+static void test_long_value_whole(void **state)
+{
+	struct strbuf value = STRBUF_INIT, msg = STRBUF_INIT, want = STRBUF_INIT;
+	struct job_params j;
+
+	(void)state;
+	job_init(&j, 4);
+	strbuf_addchars(&value, 'x', 2000);
+	assert_int_equal(set_param(&j, "test", value.buf), BENCH_PARAM_BAD_CHOICE);
+	bench_param_message(&j.a, NP_P_TEST, value.buf, BENCH_PARAM_BAD_CHOICE, false,
+			    &msg);
+	strbuf_addf(&want, "invalid test '%s': not a netperf test ('perfbot bench netperf --help' lists them)",
+		    value.buf);
+	assert_string_equal(msg.buf, want.buf);
+
+	/* as `perfbot bench netperf -m` words it: a 2,000-digit size */
+	strbuf_reset(&value);
+	strbuf_addchars(&value, '9', 2000);
+	assert_int_equal(set_param(&j, "send_size", value.buf), BENCH_PARAM_TOO_LARGE);
+	strbuf_reset(&msg);
+	bench_param_message(&j.a, NP_P_SEND_SIZE, value.buf, BENCH_PARAM_TOO_LARGE, true,
+			    &msg);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "invalid send size '%s': at most %u bytes", value.buf,
+		    NETPERF_MAX_SIZE);
+	assert_string_equal(msg.buf, want.buf);
+	assert_int_equal(strbuf_error(&msg), 0);
+	strbuf_release(&value);
+	strbuf_release(&msg);
+	strbuf_release(&want);
 }
 
 static void fake_result(struct netperf_result *r, enum netperf_test test,
@@ -472,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_config_check),
 		cmocka_unit_test(test_lkp_params),
+		cmocka_unit_test(test_long_value_whole),
 		cmocka_unit_test(test_stats_stream),
 		cmocka_unit_test(test_stats_udp),
 		cmocka_unit_test(test_stats_rr),

@@ -12,17 +12,24 @@
 #include <string.h>
 
 #include "bench/parsers.h"
+#include "util/quote.h"
+#include "util/strbuf.h"
 
-static char errbuf[256];
+/* The last parse()'s message: errbuf is errsb's text. */
+static struct strbuf errsb = STRBUF_INIT;
+static const char *errbuf = "";
 
 static int parse(const char *kind, const char *text, const struct strmap *paths,
 		 const char *prefix, struct statmap *out)
 {
 	int ret;
 
-	memset(errbuf, 'x', sizeof(errbuf));
+	/* what err held is replaced, never kept */
+	strbuf_release(&errsb);
+	strbuf_addstr(&errsb, "left over");
 	ret = exec_parse_output(kind, text, text ? strlen(text) : 0, paths,
-				prefix, out, errbuf, sizeof(errbuf));
+				prefix, out, &errsb);
+	errbuf = errsb.buf;
 	statmap_finish(out);
 	return ret;
 }
@@ -106,7 +113,7 @@ static void kv_length_is_respected(void **state)
 
 	(void)state;
 	/* stop inside "b: 2": the parser must not read to the NUL */
-	assert_int_equal(exec_parse_output("kv", text, 8, NULL, "x", &m, NULL, 0), 0);
+	assert_int_equal(exec_parse_output("kv", text, 8, NULL, "x", &m, NULL), 0);
 	statmap_finish(&m);
 	check_stat(&m, "x.a", 1);
 	check_no_stat(&m, "x.c");
@@ -722,7 +729,7 @@ static void all_or_nothing(void **state)
 {
 	struct strmap paths = { 0 };
 	struct statmap m = { 0 };
-	char small[12];
+	struct strbuf small = STRBUF_INIT;
 
 	(void)state;
 	assert_int_equal(statmap_add(&m, "dmesg.WARNING:at_kernel/foo.c", 1), 0);
@@ -744,10 +751,12 @@ static void all_or_nothing(void **state)
 		&m), -EPROTO);
 	assert_int_equal(m.n, 2);
 	assert_int_equal(m.sorted, 1);
-	/* a short error buffer: truncated, terminated */
-	assert_int_equal(exec_parse_output("kv", "x", 1, NULL, "t", &m, small,
-					   sizeof(small)), -EPROTO);
-	assert_string_equal(small, "kv: no 'key");
+	/* the message replaces what the buffer held, whole */
+	strbuf_addstr(&small, "kv: no 'key");
+	assert_int_equal(exec_parse_output("kv", "x", 1, NULL, "t", &m, &small),
+			 -EPROTO);
+	assert_string_equal(small.buf, "kv: no 'key: value' line with a number");
+	strbuf_release(&small);
 	assert_int_equal(m.n, 2);
 	statmap_release(&m);
 	strmap_release(&paths);
@@ -772,7 +781,7 @@ static void truncated_outputs(void **state)
 			for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 				struct statmap m = { 0 };
 				int ret = exec_parse_output(kinds[k], copy, cut, NULL, "p",
-							    &m, errbuf, sizeof(errbuf));
+							    &m, &errsb);
 
 				assert_true(ret == 0 || ret == -EPROTO);
 				if (ret)
@@ -782,6 +791,47 @@ static void truncated_outputs(void **state)
 			free(copy);
 		}
 	}
+}
+
+/*
+ * A message quoting the output says it whole: a 2,000-byte gbench error
+ * (a 256-byte buffer cut it).  A dropped name is quoted by its head, cut
+ * between characters and marked, so the warning stays storable.
+ */
+static void long_messages_whole(void **state)
+{
+	struct strbuf text = STRBUF_INIT, want = STRBUF_INIT, msg = STRBUF_INIT;
+	struct statmap m = { 0 };
+
+	(void)state;
+	strbuf_addstr(&text, "{\"benchmarks\": [{\"name\": \"BM_a\", \"error_occurred\": true,"
+			     " \"error_message\": \"");
+	strbuf_addchars(&text, 'e', 2000);
+	strbuf_addstr(&text, "\"}]}");
+	assert_int_equal(parse("gbench", text.buf, NULL, "b", &m), -EPROTO);
+	strbuf_addstr(&want, "gbench: BM_a: error: ");
+	strbuf_addchars(&want, 'e', 2000);
+	assert_string_equal(errbuf, want.buf);
+	statmap_release(&m);
+
+	/* a name over 4096 bytes, of 2-byte characters: dropped, head quoted */
+	strbuf_reset(&text);
+	strbuf_addstr(&text, "ok: 1\n");
+	for (int i = 0; i < 2100; i++)
+		strbuf_addstr(&text, "\xc3\xa9");
+	strbuf_addstr(&text, ": 2\n");
+	assert_int_equal(exec_parse_output("kv", text.buf, text.len, NULL, NULL, &m,
+					   &msg), 0);
+	statmap_finish(&m);
+	check_stat(&m, "ok", 1);
+	assert_int_equal(m.n, 1);
+	assert_non_null(strstr(msg.buf, "kv: dropped 1 stat with a bad name, the first: \"\xc3\xa9"));
+	assert_non_null(strstr(msg.buf, "\xc3\xa9... is longer than 4096 bytes"));
+	assert_null(value_problem(msg.buf));	/* valid UTF-8: the store takes it */
+	statmap_release(&m);
+	strbuf_release(&text);
+	strbuf_release(&want);
+	strbuf_release(&msg);
 }
 
 int main(void)
@@ -805,7 +855,11 @@ int main(void)
 		cmocka_unit_test(kinds),
 		cmocka_unit_test(all_or_nothing),
 		cmocka_unit_test(truncated_outputs),
+		cmocka_unit_test(long_messages_whole),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+
+	strbuf_release(&errsb);
+	return failed;
 }

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "report/report.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -55,10 +56,11 @@ struct fixture {
 	struct report r;
 };
 
-static void build(struct fixture *f, const char *const *unsupported)
+static void build_kpi(struct fixture *f, const char *const *unsupported,
+		      const char *kpi)
 {
 	memset(f, 0, sizeof(*f));
-	f->names[0] = KPI;
+	f->names[0] = (char *)kpi;
 	f->names[1] = "bench.exit_fail";
 	for (size_t c = 0; c < 2; c++) {
 		for (size_t k = 0; k < 4; k++) {
@@ -78,11 +80,11 @@ static void build(struct fixture *f, const char *const *unsupported)
 		f->commits[c].id = f->sets[c].commit;
 	}
 	f->commits[1].given = "ne";
-	assert_int_equal(stat_meta_set(&f->meta, KPI, "s", STAT_BETTER_LOWER, true), 0);
+	assert_int_equal(stat_meta_set(&f->meta, kpi, "s", STAT_BETTER_LOWER, true), 0);
 	compare_opts_init(&f->opts);
 	assert_int_equal(compare_sets(f->sets, 2, &f->opts, &f->rows, &f->nr_rows), 0);
 	f->jobs[0] = (struct report_job){
-		.testbox = "box", .testcase = "bench", .job = "bench-1", .kpi = KPI,
+		.testbox = "box", .testcase = "bench", .job = "bench-1", .kpi = kpi,
 		.sets = f->sets, .rows = f->rows, .nr_rows = f->nr_rows,
 	};
 	f->jobs[1] = (struct report_job){
@@ -93,6 +95,11 @@ static void build(struct fixture *f, const char *const *unsupported)
 		.commits = f->commits, .ncommits = 2, .jobs = f->jobs,
 		.njobs = unsupported ? 2 : 1, .opts = &f->opts,
 	};
+}
+
+static void build(struct fixture *f, const char *const *unsupported)
+{
+	build_kpi(f, unsupported, KPI);
 }
 
 static void release(struct fixture *f)
@@ -247,6 +254,76 @@ static void unsupported(void **state)
 	release(&f);
 }
 
+/* The email's text with the body's line breaks (RFC 5322's 998) undone. */
+static char *unfolded(char *out)
+{
+	char *o = out;
+
+	for (const char *p = out; *p; p++)
+		if (*p != '\n')
+			*o++ = *p;
+	*o = '\0';
+	return out;
+}
+
+/*
+ * A 2,000-byte KPI name and a 1,500-byte parameter value: the email's
+ * impact block shows both whole (a 1024-byte buffer cut them), and the
+ * subject holds what a header line can, ending in "..." (it was cut at
+ * 511 bytes without a mark).
+ */
+static void email_long_names_whole(void **state)
+{
+	struct strbuf kpi = STRBUF_INIT, want = STRBUF_INIT, value = STRBUF_INIT;
+	struct fixture f, g;
+	struct report_job jobs[2];
+	struct strmap params = { 0 };
+	struct report r;
+	char *out, *subj, *eol;
+
+	(void)state;
+	strbuf_addstr(&kpi, "bench.");
+	strbuf_addchars(&kpi, 'k', 2000);
+	strbuf_addchars(&value, 'v', 1500);
+	assert_int_equal(strmap_set(&params, "param", value.buf), 0);
+	build(&f, NULL);
+	build_kpi(&g, NULL, kpi.buf);
+	g.jobs[0].testcase = "bench2";
+	g.jobs[0].params = &params;
+	jobs[0] = f.jobs[0];
+	jobs[1] = g.jobs[0];
+	r = f.r;
+	r.jobs = jobs;
+	r.njobs = 2;
+
+	out = unfolded(render(report_email, &r));
+	strbuf_addf(&want, "| testcase: change | bench2: %s 10.0%% regression |", kpi.buf);
+	assert_non_null(strstr(out, want.buf));
+	strbuf_reset(&want);
+	strbuf_addf(&want, "| test parameters  | param=%s ", value.buf);	/* padded */
+	assert_non_null(strstr(out, want.buf));
+	free(out);
+
+	/* the long KPI leads: the subject is one header line, marked */
+	jobs[0] = g.jobs[0];
+	jobs[1] = f.jobs[0];
+	out = render(report_email, &r);
+	subj = strstr(out, "\nSubject: [perfbot] new: bench.kkk");
+	assert_non_null(subj);
+	subj++;
+	eol = strchr(subj, '\n');
+	assert_int_equal(eol - subj, 998);
+	assert_memory_equal(eol - 5, "kk...", 5);
+	free(out);
+
+	strmap_release(&params);
+	strbuf_release(&kpi);
+	strbuf_release(&want);
+	strbuf_release(&value);
+	release(&f);
+	release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -254,6 +331,7 @@ int main(void)
 		cmocka_unit_test(text_declared_direction),
 		cmocka_unit_test(json_schema),
 		cmocka_unit_test(unsupported),
+		cmocka_unit_test(email_long_names_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include "record/record.h"
 #include "store/store.h"
 #include "util/fsutil.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -59,14 +60,29 @@ static int teardown(void **state)
 	return 0;
 }
 
+/*
+ * store_open() with its message copied into a fixed buffer, as the tests
+ * read it (the messages they check are short; marked "..." if not).
+ */
+static int open_into(const char *path, enum store_mode mode, struct store **s,
+		     char *err, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = store_open(path, mode, s, &sb);
+
+	str_copy_marked(err, len, sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
 static struct store *open_ok(const char *path, enum store_mode mode)
 {
 	char err[1024] = "";
 	struct store *s = NULL;
-	int ret = store_open(path, mode, &s, err, sizeof(err));
+	int ret = open_into(path, mode, &s, err, sizeof(err));
 
 	if (ret)
-		fail_msg("store_open(%s): %d %s", path, ret, err);
+		fail_msg("open_into(%s): %d %s", path, ret, err);
 	return s;
 }
 
@@ -512,7 +528,7 @@ static void expect_refused(const char *path, const char *msg)
 
 		take(path, &snap);
 		err[0] = '\0';
-		assert_int_equal(store_open(path, modes[m], &s, err, sizeof(err)),
+		assert_int_equal(open_into(path, modes[m], &s, err, sizeof(err)),
 				 -EPROTO);
 		assert_null(s);
 		if (!strstr(err, msg) || !strstr(err, path))
@@ -594,7 +610,7 @@ static void empty_file_initialised(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	/* a reader does not write: an empty file holds no results */
-	assert_int_equal(store_open(f->db, STORE_READ, &s, err, sizeof(err)), -ENOENT);
+	assert_int_equal(open_into(f->db, STORE_READ, &s, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "no results yet at"));
 	f->s = open_ok(f->db, STORE_WRITE);
 	store_close(f->s);
@@ -715,7 +731,7 @@ static void bad_locations(void **state)
 	FILE *fp;
 
 	/* missing, for reading */
-	assert_int_equal(store_open(f->db, STORE_READ, &s, err, sizeof(err)), -ENOENT);
+	assert_int_equal(open_into(f->db, STORE_READ, &s, err, sizeof(err)), -ENOENT);
 	assert_null(s);
 	assert_non_null(strstr(err, "no results yet at "));
 	assert_non_null(strstr(err, f->db));
@@ -728,13 +744,13 @@ static void bad_locations(void **state)
 	fclose(fp);
 	free(path);
 	assert_true(asprintf(&path, "%s/file/sub/results.db", f->dir) > 0);
-	assert_int_equal(store_open(path, STORE_WRITE, &s, err, sizeof(err)), -ENOTDIR);
+	assert_int_equal(open_into(path, STORE_WRITE, &s, err, sizeof(err)), -ENOTDIR);
 	assert_non_null(strstr(err, "/file/sub"));
 	assert_non_null(strstr(err, strerror(ENOTDIR)));
 	free(path);
 
 	/* a directory is not a database */
-	assert_int_equal(store_open(f->dir, STORE_WRITE, &s, err, sizeof(err)), -EISDIR);
+	assert_int_equal(open_into(f->dir, STORE_WRITE, &s, err, sizeof(err)), -EISDIR);
 
 	/* an unwritable directory (root writes anywhere: only as a user) */
 	if (geteuid() != 0) {
@@ -742,22 +758,67 @@ static void bad_locations(void **state)
 		assert_int_equal(mkdir(path, 0555), 0);
 		free(path);
 		assert_true(asprintf(&path, "%s/ro/results.db", f->dir) > 0);
-		assert_int_equal(store_open(path, STORE_WRITE, &s, err, sizeof(err)),
+		assert_int_equal(open_into(path, STORE_WRITE, &s, err, sizeof(err)),
 				 -EACCES);
 		assert_non_null(strstr(err, strerror(EACCES)));
 		assert_non_null(strstr(err, "/ro"));
 		free(path);
 		assert_true(asprintf(&path, "%s/ro/sub/results.db", f->dir) > 0);
-		assert_int_equal(store_open(path, STORE_WRITE, &s, err, sizeof(err)),
+		assert_int_equal(open_into(path, STORE_WRITE, &s, err, sizeof(err)),
 				 -EACCES);
 		free(path);
 	}
 
-	assert_int_equal(store_open("postgresql://db.example/perfbot", STORE_WRITE,
+	assert_int_equal(open_into("postgresql://db.example/perfbot", STORE_WRITE,
 				    &s, err, sizeof(err)), -ENOTSUP);
 	assert_non_null(strstr(err, "PostgreSQL backend not built yet"));
-	assert_int_equal(store_open("", STORE_WRITE, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(open_into("", STORE_WRITE, &s, err, sizeof(err)), -EINVAL);
 	assert_null(s);
+}
+
+/*
+ * A message names its path whole, however long: a database 2,500 bytes
+ * deep (fixed buffers cut such messages at 1024 bytes).
+ */
+static void long_path_messages_whole(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, err = STRBUF_INIT,
+		      want = STRBUF_INIT;
+	struct store *s = NULL;
+	FILE *fp;
+
+	strbuf_addstr(&dir, f->dir);
+	for (int i = 0; i < 12; i++) {
+		strbuf_addch(&dir, '/');
+		strbuf_addchars(&dir, 'd', 200);
+	}
+	assert_int_equal(make_dirs(dir.buf), 0);
+	strbuf_addf(&path, "%s/results.db", dir.buf);
+	assert_true(path.len > 2400);
+
+	assert_int_equal(store_open(path.buf, STORE_READ, &s, &err), -ENOENT);
+	assert_null(s);
+	strbuf_addf(&want, "no results yet at %s", path.buf);
+	assert_string_equal(err.buf, want.buf);
+
+	/* a file where a directory must be: the path, whole */
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/file", dir.buf);
+	fp = fopen(path.buf, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	strbuf_addf(&path, "/%0300d/results.db", 0);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "cannot open %s: %s", path.buf, strerror(ENOTDIR));
+	assert_int_equal(store_open(path.buf, STORE_WRITE, &s, &err), -ENOTDIR);
+	assert_string_equal(err.buf, want.buf);
+	assert_int_equal(strbuf_error(&err), 0);
+
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	strbuf_release(&err);
+	strbuf_release(&want);
 }
 
 /* ---- bisections ---- */
@@ -1861,7 +1922,7 @@ static void damaged_pages(void **state)
 		;
 	close(fd);
 	/* the meta table is among them: open says so, or the first read */
-	err = store_open(f->db, STORE_READ, &f->s, msg, sizeof(msg));
+	err = open_into(f->db, STORE_READ, &f->s, msg, sizeof(msg));
 	if (err) {
 		assert_int_equal(err, -EBADMSG);
 		assert_non_null(strstr(msg, ": the database is damaged: "));
@@ -2042,7 +2103,7 @@ static void not_regular_refused(void **state)
 	for (int m = 0; m < 2; m++) {
 		enum store_mode mode = m ? STORE_READ : STORE_WRITE;
 
-		assert_int_equal(store_open("/dev/null", mode, &s, err, sizeof(err)), -EINVAL);
+		assert_int_equal(open_into("/dev/null", mode, &s, err, sizeof(err)), -EINVAL);
 		assert_null(s);
 		assert_non_null(strstr(err, "/dev/null is not a regular file"));
 	}
@@ -2051,7 +2112,7 @@ static void not_regular_refused(void **state)
 		assert_int_not_equal(access("/dev/null-journal", F_OK), 0);
 	assert_true(asprintf(&fifo, "%s/fifo", f->dir) > 0);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
-	assert_int_equal(store_open(fifo, STORE_READ, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(open_into(fifo, STORE_READ, &s, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "is not a regular file"));
 	free(fifo);
 }
@@ -2071,6 +2132,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(locked_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(failed_write_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_locations, setup, teardown),
+		cmocka_unit_test_setup_teardown(long_path_messages_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(bisect_add_get_list, setup, teardown),
 		cmocka_unit_test_setup_teardown(bisect_update_keeps_result, setup, teardown),
 		cmocka_unit_test_setup_teardown(bisect_unknown_ids, setup, teardown),
