@@ -87,20 +87,6 @@ fail:
 	return o;
 }
 
-static enum bench_status from_hackbench(enum hackbench_status st)
-{
-	switch (st) {
-	case HACKBENCH_OK:
-		return BENCH_OK;
-	case HACKBENCH_INCOMPLETE:
-		return BENCH_INCOMPLETE;
-	case HACKBENCH_FAILED:
-		return BENCH_FAILED;
-	default:
-		return BENCH_ERROR;
-	}
-}
-
 static int run(const struct bench_type *t, const struct bench_args *a, bool json)
 {
 	struct hackbench_config cfg;
@@ -138,7 +124,7 @@ static int run(const struct bench_type *t, const struct bench_args *a, bool json
 	}
 	if (r->status == HACKBENCH_FAILED || r->status == HACKBENCH_ERROR)
 		fprintf(stderr, "perfbot: bench: hackbench: %s\n", r->why);
-	ret = ret ? EXIT_FAILED : bench_cli_exit(from_hackbench(r->status));
+	ret = ret ? EXIT_FAILED : bench_cli_exit(res.status);
 	bench_result_release(&res);
 	return ret;
 }

@@ -161,22 +161,6 @@ fail_owned:
 	return NULL;
 }
 
-static enum bench_status from_netperf(enum netperf_status st)
-{
-	switch (st) {
-	case NETPERF_OK:
-		return BENCH_OK;
-	case NETPERF_INCOMPLETE:
-		return BENCH_INCOMPLETE;
-	case NETPERF_UNSUPPORTED:
-		return BENCH_UNSUPPORTED;
-	case NETPERF_FAILED:
-		return BENCH_FAILED;
-	default:
-		return BENCH_ERROR;
-	}
-}
-
 static int run(const struct bench_type *t, const struct bench_args *a, bool json)
 {
 	struct netperf_config cfg;
@@ -207,7 +191,7 @@ static int run(const struct bench_type *t, const struct bench_args *a, bool json
 		fprintf(stderr, "perfbot: bench: netperf: %s: %s%s\n",
 			netperf_test_name(cfg.test),
 			r->status == NETPERF_UNSUPPORTED ? "unsupported: " : "", r->why);
-	ret = ret ? EXIT_FAILED : bench_cli_exit(from_netperf(r->status));
+	ret = ret ? EXIT_FAILED : bench_cli_exit(res.status);
 	bench_result_release(&res);
 	return ret;
 }

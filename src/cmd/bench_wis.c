@@ -105,22 +105,6 @@ static void print_result(const struct wis_config *cfg, const struct wis_result *
 		printf("%-16s %.1f%%\n", "idle", r->idle_pct);
 }
 
-static enum bench_status from_wis(enum wis_status st)
-{
-	switch (st) {
-	case WIS_OK:
-		return BENCH_OK;
-	case WIS_INCOMPLETE:
-		return BENCH_INCOMPLETE;
-	case WIS_UNSUPPORTED:
-		return BENCH_UNSUPPORTED;
-	case WIS_FAILED:
-		return BENCH_FAILED;
-	default:
-		return BENCH_ERROR;
-	}
-}
-
 static int run_one(const struct bench_type *t, const struct bench_args *a,
 		   bool json, const struct wis_json_context *ctx)
 {
@@ -162,7 +146,7 @@ static int run_one(const struct bench_type *t, const struct bench_args *a,
 	    r->status == WIS_FAILED)
 		fprintf(stderr, "perfbot: bench: %s: %s%s\n", cfg.test->name,
 			r->status == WIS_UNSUPPORTED ? "unsupported: " : "", r->why);
-	ret = ret ? EXIT_FAILED : bench_cli_exit(from_wis(r->status));
+	ret = ret ? EXIT_FAILED : bench_cli_exit(res.status);
 	bench_result_release(&res);
 	return ret;
 }
@@ -215,6 +199,7 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 	struct wis_sweep_row *rows = calloc(max_tasks, sizeof(*rows));
 	struct wis_config cfg;
 	enum wis_status st = WIS_OK;
+	enum bench_status bst = BENCH_OK;	/* the exit status's, as st */
 	struct strbuf why = STRBUF_INIT;
 	size_t n = 0;
 	int ret = 0;
@@ -240,7 +225,7 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 			a.v[WIS_P_MODE].v.choice = (enum wis_mode)m == WIS_THREAD
 						   ? WIS_MODE_THREAD : WIS_MODE_PROCESS;
 			a.v[WIS_P_NR_TASK].v.n = tasks;
-			bench_type_run(t, &run, &res);
+			bst = bench_type_run(t, &run, &res);
 			r = res.detail;
 			if (!r) {
 				st = WIS_ERROR;
@@ -273,7 +258,7 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 			strbuf_error(&why) ? "out of memory" : why.buf);
 	strbuf_release(&why);
 	free(rows);
-	return ret ? EXIT_FAILED : bench_cli_exit(from_wis(st));
+	return ret ? EXIT_FAILED : bench_cli_exit(bst);
 }
 
 static int check(const struct bench_args *a, bool json)

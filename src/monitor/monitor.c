@@ -146,20 +146,6 @@ struct monitor_set {
 	bool stopping;
 };
 
-static void set_err(struct strbuf *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void set_err(struct strbuf *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	va_start(ap, fmt);
-	strbuf_vsetf(err, fmt, ap);
-	va_end(ap);
-}
-
 static int mark_unavailable(struct monitor_inst *mi, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -190,7 +176,7 @@ int monitor_set_open(const char *const *names, const struct monitor_ctx *ctx,
 	if (!names)
 		names = monitor_default_names;
 	if (!ctx || !(ctx->interval_s > 0)) {
-		set_err(err, "monitor interval must be positive");
+		strbuf_setf(err, "monitor interval must be positive");
 		return -EINVAL;
 	}
 	while (names[count])
@@ -220,10 +206,10 @@ int monitor_set_open(const char *const *names, const struct monitor_ctx *ctx,
 			const char *s = monitor_suggest(names[i]);
 
 			if (s)
-				set_err(err, "unknown monitor '%s' (did you mean '%s'?)",
+				strbuf_setf(err, "unknown monitor '%s' (did you mean '%s'?)",
 					names[i], s);
 			else
-				set_err(err, "unknown monitor '%s'", names[i]);
+				strbuf_setf(err, "unknown monitor '%s'", names[i]);
 			rc = -EINVAL;
 			goto out;
 		}
@@ -239,7 +225,7 @@ int monitor_set_open(const char *const *names, const struct monitor_ctx *ctx,
 			mi->state = NULL;
 			rc = mark_unavailable(mi, "%s", why.buf);
 		} else if (rc) {
-			set_err(err, "monitor %s: %s", t->name,
+			strbuf_setf(err, "monitor %s: %s", t->name,
 				why.len ? why.buf : strerror(-rc));
 			mi->state = NULL;
 		}
@@ -331,7 +317,7 @@ int monitor_set_start(struct monitor_set *set, struct strbuf *err)
 	int rc;
 
 	if (set->started) {
-		set_err(err, "monitors already started");
+		strbuf_setf(err, "monitors already started");
 		return -EALREADY;
 	}
 	for (size_t i = 0; i < set->n; i++) {
@@ -355,7 +341,7 @@ int monitor_set_start(struct monitor_set *set, struct strbuf *err)
 	set->stopping = false;
 	rc = pthread_create(&set->thread, NULL, sampler, set);
 	if (rc) {
-		set_err(err, "cannot start the monitor thread: %s", strerror(rc));
+		strbuf_setf(err, "cannot start the monitor thread: %s", strerror(rc));
 		return -rc;
 	}
 	set->thread_running = true;
@@ -369,7 +355,7 @@ int monitor_set_stop(struct monitor_set *set, const struct monitor_end *end,
 	int rc = 0;
 
 	if (!set->started) {
-		set_err(err, "monitors not started");
+		strbuf_setf(err, "monitors not started");
 		return -EINVAL;
 	}
 	stop_thread(set);
@@ -404,7 +390,7 @@ int monitor_set_stop(struct monitor_set *set, const struct monitor_end *end,
 	}
 out:
 	if (rc)
-		set_err(err, "monitors: %s", strerror(-rc));
+		strbuf_setf(err, "monitors: %s", strerror(-rc));
 	return rc;
 }
 

@@ -143,6 +143,8 @@ void strbuf_vsetf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	struct strbuf text = STRBUF_INIT;
 
+	if (!sb)
+		return;
 	strbuf_vaddf(&text, fmt, ap);
 	strbuf_release(sb);
 	if (strbuf_error(&text)) {

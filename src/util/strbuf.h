@@ -68,6 +68,8 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
  * one step.  The arguments may point into sb itself ("%s: ...", sb->buf),
  * as the text is made aside first.  The buffer's error is this
  * formatting's (0 or -ENOMEM); on error the buffer is left empty.
+ * sb may be NULL -- an error out-parameter whose caller has no use for
+ * the message -- and then nothing is done.
  */
 void strbuf_setf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

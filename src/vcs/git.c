@@ -136,21 +136,6 @@ static int build_argv(const char *repo, const char *const *args,
 	return 0;
 }
 
-/* The message of every failure: err NULL when the caller has no use for it. */
-static void set_err(struct strbuf *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void set_err(struct strbuf *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	va_start(ap, fmt);
-	strbuf_vsetf(err, fmt, ap);
-	va_end(ap);
-}
-
 /*
  * git's complaint, one line, without "fatal: ": where it starts in text,
  * and its length (0: git said nothing).
@@ -182,7 +167,7 @@ static int git_run(const char *repo, const char *const *args,
 	if (!ret)
 		ret = run_captured((char *const *)argv, r);
 	if (ret)
-		set_err(err, "git %s: %s", what,
+		strbuf_setf(err, "git %s: %s", what,
 			ret == -ENOENT ? "git is not installed (not in PATH)"
 				       : strerror(-ret));
 	return ret;
@@ -203,7 +188,7 @@ static int git_run_ok(const char *repo, const char *const *args,
 		strbuf_setf(err, "git %s: ", what);
 		strbuf_add(err, line, len);
 	} else {
-		set_err(err, "git %s: exited with status %d", what, r->status);
+		strbuf_setf(err, "git %s: exited with status %d", what, r->status);
 	}
 	git_result_release(r);
 	return -EIO;
@@ -233,7 +218,7 @@ int git_cmd(const char *repo, char **out, struct strbuf *err, const char *arg, .
 	for (const char *a = arg; a; a = va_arg(ap, const char *)) {
 		if (n >= GIT_MAX_ARGS - 4) {
 			va_end(ap);
-			set_err(err, "git %s: too many arguments", arg);
+			strbuf_setf(err, "git %s: too many arguments", arg);
 			return -E2BIG;
 		}
 		args[n++] = a;
@@ -276,14 +261,14 @@ int git_resolve(const char *repo, const char *rev, char **sha, struct strbuf *er
 
 	*sha = NULL;
 	if (bad_rev(rev)) {
-		set_err(err, "git rev-parse: invalid revision '%s'", rev ? rev : "");
+		strbuf_setf(err, "git rev-parse: invalid revision '%s'", rev ? rev : "");
 		return -EINVAL;
 	}
 	/* ^{commit}: a tag resolves to its commit, a tree or blob is refused */
 	if (asprintf(&spec, "%s^{commit}", rev) < 0) {
 		spec = NULL;
 		ret = -ENOMEM;
-		set_err(err, "git rev-parse: %s", strerror(ENOMEM));
+		strbuf_setf(err, "git rev-parse: %s", strerror(ENOMEM));
 		goto out;
 	}
 	ret = git_run(repo, (const char *[]){ "rev-parse", "--verify", "--quiet",
@@ -293,7 +278,7 @@ int git_resolve(const char *repo, const char *rev, char **sha, struct strbuf *er
 		goto out;
 	if (r.status == 1) {
 		/* --quiet: a revision git does not know exits 1, silently */
-		set_err(err, "git rev-parse: unknown revision '%s'", rev);
+		strbuf_setf(err, "git rev-parse: unknown revision '%s'", rev);
 		ret = -ENOENT;
 		goto out;
 	}
@@ -301,7 +286,7 @@ int git_resolve(const char *repo, const char *rev, char **sha, struct strbuf *er
 		line = first_line(r.errtext, &len);
 		if (!len)
 			line = "not a git repository", len = strlen(line);
-		set_err(err, "git rev-parse: %s: ", repo);
+		strbuf_setf(err, "git rev-parse: %s: ", repo);
 		if (err)
 			strbuf_add(err, line, len);
 		ret = -EINVAL;
@@ -584,12 +569,12 @@ int git_worktree_add(const char *repo, const char *sha, const char *dir,
 	int ret;
 
 	if (bad_rev(sha)) {
-		set_err(err, "git worktree add: invalid revision '%s'", sha ? sha : "");
+		strbuf_setf(err, "git worktree add: invalid revision '%s'", sha ? sha : "");
 		return -EINVAL;
 	}
 	ret = absolute(dir, &abs);
 	if (ret) {
-		set_err(err, "git worktree add: %s: %s", dir, strerror(-ret));
+		strbuf_setf(err, "git worktree add: %s: %s", dir, strerror(-ret));
 		return ret;
 	}
 	/*
@@ -611,7 +596,7 @@ int git_worktree_add(const char *repo, const char *sha, const char *dir,
 	if (!ret) {
 		ret = mark_worktree(abs);
 		if (ret) {
-			set_err(err, "git worktree add: cannot mark %s as perfbot's: %s",
+			strbuf_setf(err, "git worktree add: cannot mark %s as perfbot's: %s",
 				abs, strerror(-ret));
 			git_worktree_remove(repo, abs);
 		}
@@ -662,26 +647,26 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 
 	*exit_status = -1;
 	if (!build_argv || !build_argv[0]) {
-		set_err(err, "build: empty command");
+		strbuf_setf(err, "build: empty command");
 		return -EINVAL;
 	}
 	log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (log_fd < 0) {
 		ret = -errno;
-		set_err(err, "build: %s: %s", log_path, strerror(-ret));
+		strbuf_setf(err, "build: %s: %s", log_path, strerror(-ret));
 		goto out;
 	}
 	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null_fd < 0) {
 		ret = -errno;
-		set_err(err, "build: /dev/null: %s", strerror(-ret));
+		strbuf_setf(err, "build: /dev/null: %s", strerror(-ret));
 		goto out;
 	}
 	io = (struct child_io){ .stdin_fd = null_fd, .stdout_fd = log_fd,
 				.stderr_fd = log_fd, .cwd = worktree };
 	if (access(worktree, X_OK)) {
 		ret = -errno;
-		set_err(err, "build: %s: %s", worktree, strerror(-ret));
+		strbuf_setf(err, "build: %s: %s", worktree, strerror(-ret));
 		goto out;
 	}
 	/*
@@ -692,13 +677,13 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 	 */
 	ret = make_temp_dir(NULL, "perfbot-build", &tmp);
 	if (ret) {
-		set_err(err, "build: cannot make a temporary directory: %s",
+		strbuf_setf(err, "build: cannot make a temporary directory: %s",
 			strerror(-ret));
 		goto out;
 	}
 	if (getenv("TMPDIR") && !(saved_tmpdir = strdup(getenv("TMPDIR")))) {
 		ret = -ENOMEM;
-		set_err(err, "build: %s", strerror(ENOMEM));
+		strbuf_setf(err, "build: %s", strerror(ENOMEM));
 		goto out;
 	}
 	setenv("TMPDIR", tmp, 1);
@@ -711,7 +696,7 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 		unsetenv("TMPDIR");
 	if (ret) {
 		child_signals_restore(&mask);
-		set_err(err, "build: cannot run '%s': %s",
+		strbuf_setf(err, "build: cannot run '%s': %s",
 			build_argv[0], strerror(-ret));
 		goto out;
 	}
@@ -721,12 +706,12 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 	switch (how) {
 	case CHILD_DEADLINE:
 		ret = -ETIMEDOUT;
-		set_err(err, "build: '%s' timed out after %gs (log: %s)",
+		strbuf_setf(err, "build: '%s' timed out after %gs (log: %s)",
 			build_argv[0], timeout_s, log_path);
 		break;
 	case CHILD_STOPPED:
 		ret = -ECANCELED;
-		set_err(err, "build: '%s' stopped (log: %s)",
+		strbuf_setf(err, "build: '%s' stopped (log: %s)",
 			build_argv[0], log_path);
 		break;
 	case CHILD_EXITED:
@@ -735,10 +720,10 @@ int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 			break;
 		ret = -GIT_EBUILD;
 		if (WIFSIGNALED(st))
-			set_err(err, "build: '%s' killed by signal %d (log: %s)",
+			strbuf_setf(err, "build: '%s' killed by signal %d (log: %s)",
 				build_argv[0], WTERMSIG(st), log_path);
 		else
-			set_err(err, "build: '%s' exited with status %d (log: %s)",
+			strbuf_setf(err, "build: '%s' exited with status %d (log: %s)",
 				build_argv[0], *exit_status, log_path);
 		break;
 	}
@@ -870,14 +855,14 @@ int git_checkout_built(const char *repo, const char *sha,
 
 	*worktree_out = NULL;
 	if (!full_sha(sha)) {
-		set_err(err, "checkout: '%s' is not a full sha", sha ? sha : "");
+		strbuf_setf(err, "checkout: '%s' is not a full sha", sha ? sha : "");
 		return -EINVAL;
 	}
 	ret = make_dirs(cache_dir);
 	if (!ret)
 		ret = absolute(cache_dir, &cache);
 	if (ret) {
-		set_err(err, "checkout: %s: %s", cache_dir, strerror(-ret));
+		strbuf_setf(err, "checkout: %s: %s", cache_dir, strerror(-ret));
 		goto out;
 	}
 	text = marker_text(build_argv);
@@ -886,12 +871,12 @@ int git_checkout_built(const char *repo, const char *sha,
 	    asprintf(&log, "%s.log", wt) < 0 ||
 	    asprintf(&lock, "%s.lock", wt) < 0) {
 		ret = -ENOMEM;
-		set_err(err, "checkout: %s", strerror(ENOMEM));
+		strbuf_setf(err, "checkout: %s", strerror(ENOMEM));
 		goto out;
 	}
 	ret = lock_commit(lock, stop, &lock_fd);
 	if (ret) {
-		set_err(err, "checkout: %s: %s", lock, strerror(-ret));
+		strbuf_setf(err, "checkout: %s: %s", lock, strerror(-ret));
 		goto out;
 	}
 	if (file_is(marker, text) && worktree_at(wt, sha))
@@ -900,13 +885,13 @@ int git_checkout_built(const char *repo, const char *sha,
 	unlink(marker);
 	if (lstat(wt, &st) == 0 && git_worktree_remove(repo, wt)) {
 		ret = -EEXIST;
-		set_err(err, "checkout: cannot remove stale worktree %s", wt);
+		strbuf_setf(err, "checkout: cannot remove stale worktree %s", wt);
 		goto out;
 	}
 	/* a worktree deleted behind git's back stays registered until pruned */
 	ret = git_worktree_prune_own(repo);
 	if (ret < 0) {
-		set_err(err, "checkout: cannot prune perfbot's stale worktrees: %s",
+		strbuf_setf(err, "checkout: cannot prune perfbot's stale worktrees: %s",
 			strerror(-ret));
 		goto out;
 	}
@@ -922,7 +907,7 @@ int git_checkout_built(const char *repo, const char *sha,
 	}
 	ret = write_marker(marker, text);
 	if (ret) {
-		set_err(err, "checkout: %s: %s", marker, strerror(-ret));
+		strbuf_setf(err, "checkout: %s: %s", marker, strerror(-ret));
 		git_worktree_remove(repo, wt);
 		goto out;
 	}

@@ -104,6 +104,8 @@ static void setf_replaces(void **state)
 	assert_string_equal(sb.buf, "");
 	assert_int_equal(strbuf_error(&sb), 0);
 	strbuf_release(&sb);
+	/* an error out-parameter the caller has no use for */
+	strbuf_setf(NULL, "dropped %d", 1);
 }
 
 static void reads_fd_with_limit(void **state)
