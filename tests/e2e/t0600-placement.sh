@@ -7,15 +7,22 @@ ncpu=$(nproc)
 all_cpus=$(awk '/Cpus_allowed_list/ { print $2 }' /proc/self/status)
 
 # snapshot BG: "ppid tid cpus" of every thread of the bench's processes
-# (perfbot's watchdog, docs/lifetime.md, is no task: it is left out)
+# (perfbot's watchdog, docs/lifetime.md, is no task: it is left out).  A
+# process gone while it is read -- the previous bench's watchdog still
+# cleaning up on a loaded machine -- gives no row.
 snapshot() {
+	local ppid cpus comm
 	for pid in $(sandbox_pids); do
 		[ "$pid" = "$1" ] && continue
-		[ "$(cat /proc/$pid/comm 2>/dev/null)" = perfbot-watch ] && continue
+		comm=$(cat /proc/$pid/comm 2>/dev/null) || continue
+		[ "$comm" = perfbot-watch ] && continue
 		for tid in /proc/$pid/task/*; do
-			echo "$(awk '/^PPid/ { print $2 }' /proc/$pid/status 2>/dev/null) ${tid##*/} $(awk '/Cpus_allowed_list/ { print $2 }' "$tid/status" 2>/dev/null)"
+			ppid=$(awk '/^PPid/ { print $2 }' /proc/$pid/status 2>/dev/null)
+			cpus=$(awk '/Cpus_allowed_list/ { print $2 }' "$tid/status" 2>/dev/null)
+			[ -n "$ppid" ] && [ -n "$cpus" ] && echo "$ppid ${tid##*/} $cpus"
 		done
 	done
+	return 0
 }
 
 # placements N ARGS...: the snapshot of a running bench once its N threads
@@ -23,7 +30,9 @@ snapshot() {
 placements() {
 	local want=$1 tries=0
 	shift
-	"$PERFBOT" bench "$@" -w 0 -d 10 -i 0.5 >/dev/null 2>&1 &
+	# the bench is stopped (SIGINT) once seen: a long run costs nothing,
+	# and a loaded machine may take seconds to take the snapshots
+	"$PERFBOT" bench "$@" -w 0 -d 120 -i 0.5 >/dev/null 2>&1 &
 	bg=$!
 	while [ $tries -lt 40 ]; do
 		sleep 0.2
