@@ -108,6 +108,16 @@ void stat_meta_release(struct stat_meta_list *l);
  *  - anything else: STAT_BETTER_NONE.
  */
 int stat_rule_better(const char *name);
+/*
+ * How disturbed the machine was during a run (docs/compare.md,
+ * "Disturbance"): recorded by the runner for every run, means over the
+ * run, in CPUs (a fully busy CPU is 1).  compare reads them to refuse a
+ * "changed" between runs taken under different load.
+ */
+#define STAT_DISTURBANCE_CPU      "disturbance.others_cpu"  /* CPU time of processes not the benchmark's */
+#define STAT_DISTURBANCE_RUNNABLE "disturbance.runnable"    /* runnable tasks beyond the benchmark's */
+#define STAT_DISTURBANCE_STEAL    "disturbance.steal"       /* CPU time the hypervisor took */
+
 /* A 0/1 failure stat: dmesg.*, last_state.*, *.exit_fail. */
 bool stat_is_failure(const char *name);
 /* A percentage (the name ends with '%'): its change is a difference. */

@@ -109,6 +109,17 @@ struct stat_vs {
 	enum verdict verdict;
 	unsigned fails, runs;	/* FAILURE: runs with the stat at 1, of all runs */
 	double reproduction;	/* FAILURE: 100 (f_b/n_b - f_a/n_a) */
+	/*
+	 * UNKNOWN: the runs a side that would likely decide it, from the
+	 * observed variance and the minimum change (0: nothing can be said).
+	 */
+	unsigned more_runs;
+	/*
+	 * The test would have said CHANGED or SMALL, but the two sides' runs
+	 * were taken on a machine disturbed differently (compare_disturbance()):
+	 * the verdict is UNKNOWN and the reports say why.
+	 */
+	bool disturbed;
 };
 
 struct stat_row {
@@ -130,6 +141,25 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 		 const struct compare_opts *opts, struct stat_row **rows,
 		 size_t *nr_rows);
 void compare_release(struct stat_row *rows, size_t nr_rows);
+
+/*
+ * How disturbed the machine was while each side's runs ran, from the
+ * stats every run records (record.h: STAT_DISTURBANCE_*), and whether
+ * the sides differ beyond the documented limits (COMPARE_DISTURBANCE_*):
+ * then no verdict of that column is CHANGED or SMALL.  `what` names the
+ * first measure that differs (a stat name; static storage), NULL when
+ * none does or neither side recorded any.
+ */
+struct compare_disturbance {
+	bool differs;
+	const char *what;
+	double base, other;	/* that measure's mean on each side */
+	double limit;		/* the largest difference allowed */
+};
+
+void compare_disturbance(const struct sample_set *base,
+			 const struct sample_set *other,
+			 struct compare_disturbance *out);
 
 /* The runs a side still needs for a verdict (COMPARE_MIN_RUNS - runs, at least 0). */
 unsigned compare_runs_missing(const struct sample_set *set);

@@ -68,6 +68,12 @@ const char *verdict_name(enum verdict v)
 		return "unknown";
 	case VERDICT_FEW_RUNS:
 		return "few runs";
+	case VERDICT_SMALL:
+		return "small";
+	case VERDICT_NEW:
+		return "new";
+	case VERDICT_GONE:
+		return "gone";
 	}
 	return "?";
 }

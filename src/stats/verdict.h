@@ -41,6 +41,15 @@ enum verdict {
 	VERDICT_CHANGED,
 	VERDICT_UNKNOWN,	/* enough runs, but they do not settle it */
 	VERDICT_FEW_RUNS,	/* fewer than VERDICT_MIN_RUNS on a side: no verdict */
+	/*
+	 * Issue 12's words (docs/compare.md, "Verdicts"): SMALL is a change
+	 * the test is sure of but below the minimum size -- never "same";
+	 * NEW and GONE are stats present (non-zero) on one side only, shown
+	 * as LKP does in absolute values, never as a percentage.
+	 */
+	VERDICT_SMALL,
+	VERDICT_NEW,		/* absent on the base, present on the other side */
+	VERDICT_GONE,		/* present on the base, absent on the other side */
 };
 
 struct verdict_input {
@@ -73,7 +82,7 @@ struct verdict_input {
  */
 enum verdict decide(const struct verdict_input *in, struct pct_change *out);
 
-/* "same", "changed", "unknown", "few runs"; "?" for anything else. */
+/* "same", "changed", "unknown", "few runs", "small", "new", "gone"; "?" else. */
 const char *verdict_name(enum verdict v);
 
 #endif
