@@ -23,42 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static char dir[4096];
-static unsigned nr_files;
-
-static int setup(void **state)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	(void)state;
-	snprintf(dir, sizeof(dir), "%s/perfbot-unit.XXXXXX", tmp ? tmp : "/tmp");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char path[4200];
-
-	(void)state;
-	for (unsigned i = 0; i < nr_files; i++) {
-		snprintf(path, sizeof(path), "%s/job%u.yaml", dir, i);
-		unlink(path);
-	}
-	return rmdir(dir);
-}
-
-static const char *write_job(const char *text)
-{
-	static char path[4200];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/job%u.yaml", dir, nr_files++);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-	return path;
-}
+#include "unit_jobfile.h"
 
 /* The one atomic job of `text` (with -s overrides), checked or not. */
 static struct atomic_job *load1(const char *text, char *const *ov, size_t nov)
