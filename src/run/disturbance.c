@@ -56,7 +56,8 @@ void disturbance_compute(const struct disturbance_reading *a,
 	/* CPU time of the benchmark's tasks and of perfbot over the run */
 	ours = at_least_0(b->bench_cpu_s - a->bench_cpu_s) +
 	       at_least_0(b->self_cpu_s - a->self_cpu_s);
-	if (a->have_cpu && b->have_cpu) {
+	out->too_short = dt * hz < DISTURBANCE_MIN_JIFFIES;
+	if (a->have_cpu && b->have_cpu && !out->too_short) {
 		out->have_cpu = true;
 		out->others_cpu = at_least_0((busy_jiffies(&a->cpu, &b->cpu) / hz - ours) / dt);
 		out->steal = djiffies(a->cpu.steal, b->cpu.steal) / hz / dt;
@@ -316,7 +317,11 @@ int disturbance_stop(struct disturbance *d, struct run_record *rec)
 		err |= add_stat(rec, STAT_DISTURBANCE_CPU, st.others_cpu, UNIT_CPUS);
 		err |= add_stat(rec, STAT_DISTURBANCE_STEAL, st.steal, UNIT_CPUS);
 	} else {
-		if (!d->why_cpu.len)
+		if (!d->why_cpu.len && st.too_short)
+			strbuf_setf(&d->why_cpu,
+				    "the run (%.3g s) is too short for /proc/stat's %d jiffies",
+				    end.t - d->start.t, DISTURBANCE_MIN_JIFFIES);
+		else if (!d->why_cpu.len)
 			strbuf_setf(&d->why_cpu, "no time passed");
 		err |= unavailable(&rec->env, "disturbance", &d->why_cpu);
 	}

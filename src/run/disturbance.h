@@ -23,9 +23,12 @@
  * The window is the whole of the benchmark's run() (fork to reap), not
  * the monitors' measured window: only over it does RUSAGE_CHILDREN hold
  * exactly the benchmark's CPU time.  Accuracy: /proc/stat counts in
- * jiffies (1/USER_HZ, 10 ms), so a run of T s carries about
- * ±0.02 / T CPUs of rounding (a 1 s run: ±0.02); runs shorter than the
- * sampling interval have no runnable sample and no runnable stat.  Work
+ * jiffies (1/USER_HZ, 10 ms) and each field rounds down at both ends,
+ * so a run of T s carries about ±0.02 / T CPUs of rounding (a 1 s run:
+ * ±0.02); a run shorter than DISTURBANCE_MIN_JIFFIES jiffies (0.2 s)
+ * would carry more than a compare can tell from a hog, so it has no
+ * others_cpu and no steal.  A run shorter than the sampling interval has
+ * no runnable sample and no runnable stat.  Work
  * the kernel charges to no task -- interrupts and softirqs, also those
  * raised for the benchmark (netperf's loopback) -- counts as others'.
  * A benchmark with more runnable tasks than CPUs (hackbench) raises
@@ -70,8 +73,12 @@ struct disturbance_samples {
 	unsigned long n;
 };
 
+/* The shortest run whose others_cpu and steal are recorded, in jiffies. */
+#define DISTURBANCE_MIN_JIFFIES 20
+
 struct disturbance_stats {
 	bool have_cpu;		/* others_cpu and steal are set */
+	bool too_short;		/* not set: the run was under DISTURBANCE_MIN_JIFFIES */
 	bool have_runnable;
 	double others_cpu, runnable, steal;
 };
@@ -79,7 +86,8 @@ struct disturbance_stats {
 /*
  * The arithmetic, pure: from the readings a (start) and b (end), jiffies
  * of clk_tck per second, and the samples.  Nothing is set when no time
- * passed or the clock rate is unknown.
+ * passed or the clock rate is unknown; others_cpu and steal are not set
+ * for a run shorter than DISTURBANCE_MIN_JIFFIES (too_short says so).
  */
 void disturbance_compute(const struct disturbance_reading *a,
 			 const struct disturbance_reading *b, long clk_tck,

@@ -156,6 +156,17 @@ static void absent(void **state)
 	assert_false(st.have_cpu);
 	assert_true(st.have_runnable);
 	near(st.runnable, 1, 1e-12);
+	/* shorter than DISTURBANCE_MIN_JIFFIES (20 at 100 Hz: 0.2 s): no CPU stats */
+	b.have_cpu = true;
+	b.t = 5.15;
+	disturbance_compute(&a, &b, HZ, &s, &st);
+	assert_false(st.have_cpu);
+	assert_true(st.too_short);
+	assert_true(st.have_runnable);
+	b.t = 5.25;
+	disturbance_compute(&a, &b, HZ, &s, &st);
+	assert_true(st.have_cpu);
+	assert_false(st.too_short);
 	/* no sample */
 	s.n = 0;
 	b.have_cpu = true;
@@ -265,7 +276,7 @@ static void files(void **state)
 	p.loadavg = fixture("loadavg", "1.00 1.00 1.00 3/90 4242\n");
 	d = disturbance_start(&p, 0.01);
 	assert_non_null(d);
-	sleep_s(0.2);
+	sleep_s(0.25);
 	assert_int_equal(disturbance_stop(d, &rec), 0);
 	statmap_finish(&rec.stats);
 	assert_true(stat_of(&rec, STAT_DISTURBANCE_CPU) == 0);
@@ -320,12 +331,22 @@ static void unreadable(void **state)
 	p.proc_stat = fixture("stat", stat_start);
 	p.loadavg = fixture("loadavg", "1.00 1.00 1.00 3/90 4242\n");
 	d = disturbance_start(&p, 10);
+	sleep_s(0.25);
 	assert_int_equal(disturbance_stop(d, &rec), 0);
 	statmap_finish(&rec.stats);
 	assert_non_null(statmap_get(&rec.stats, STAT_DISTURBANCE_CPU));
 	assert_null(statmap_get(&rec.stats, STAT_DISTURBANCE_RUNNABLE));
 	assert_non_null(strstr(strmap_get(&rec.env, "disturbance.runnable"),
 			       "unavailable: no sample in the run's"));
+	run_record_release(&rec);
+	/* too short for jiffies: no CPU stats, and why */
+	d = disturbance_start(&p, 10);
+	assert_int_equal(disturbance_stop(d, &rec), 0);
+	assert_int_equal(rec.stats.n, 0);
+	assert_non_null(strstr(strmap_get(&rec.env, "disturbance"),
+			       "unavailable: the run ("));
+	assert_non_null(strstr(strmap_get(&rec.env, "disturbance"),
+			       "s) is too short for /proc/stat's 20 jiffies"));
 	run_record_release(&rec);
 	/* NULL is nothing to stop */
 	assert_int_equal(disturbance_stop(NULL, &rec), 0);
@@ -341,7 +362,7 @@ static void live(void **state)
 	(void)state;
 	d = disturbance_start(NULL, 0.02);
 	assert_non_null(d);
-	sleep_s(0.2);
+	sleep_s(0.3);
 	assert_int_equal(disturbance_stop(d, &rec), 0);
 	statmap_finish(&rec.stats);
 	assert_true(stat_of(&rec, STAT_DISTURBANCE_CPU) >= 0);
