@@ -58,7 +58,15 @@ diag "$(cat runs.tsv)"
 
 check "every run stored its three disturbance stats" \
 	bash -c '[ "$(wc -l < "$1")" -eq 6 ] && ! grep -q none "$1"' _ runs.tsv
-check "others_cpu: B (hog) is above A (quiet) by more than 0.5 CPU" python3 -c '
+# The hog can add a CPU only where one is free: on a machine already busy
+# with others' work while A ran, the comparison says nothing of the hog.
+quiet_a=$(python3 -c '
+import sys
+a = [float(l.split("\t")[1]) for l in open(sys.argv[1]) if l.startswith("A\t")]
+print("%.3f" % (sum(a) / len(a)) if a else "none")
+' runs.tsv 2>/dev/null)
+if [ "$quiet_a" != none ] && python3 -c 'import sys; sys.exit(float(sys.argv[1]) > 0.5)' "$quiet_a"; then
+	check "others_cpu: B (hog) is above A (quiet) by more than 0.5 CPU" python3 -c '
 import sys
 a, b = [], []
 for line in open(sys.argv[1]):
@@ -68,6 +76,9 @@ ma, mb = sum(a) / len(a), sum(b) / len(b)
 print("# others_cpu mean: A %.3f, B %.3f" % (ma, mb))
 assert len(a) == 3 and len(b) == 3 and mb - ma > 0.5, (a, b)
 ' runs.tsv
+else
+	ok "others_cpu: B (hog) is above A (quiet) by more than 0.5 CPU # SKIP the machine was not quiet for A: others_cpu $quiet_a"
+fi
 
 # ---- what compare says (needs the stats gate and the report's wording) ----
 run_perfbot 60 compare --db "$DB" A B
