@@ -5,6 +5,7 @@
 #include "run/runner.h"
 #include "bench/bench.h"
 #include "monitor/monitor.h"
+#include "run/disturbance.h"
 #include "run/env.h"
 #include "util/cpus.h"
 #include "util/quote.h"
@@ -359,6 +360,7 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 		.stop = opts->stop, .on_phase = on_phase, .arg = &c,
 		.testcase = j->testcase,
 	};
+	struct disturbance *dist;
 	struct job_error jerr;
 	struct bench_result res;
 	struct bench_args args;
@@ -415,13 +417,20 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 	/* a repository's benchmark runs in its checkout and finds it here */
 	if (opts->src_dir)
 		setenv("PERFBOT_SRC", opts->src_dir, 1);
+	/* every run, monitors or not: fork to reap is its window (disturbance.h) */
+	dist = disturbance_start(opts->disturbance_paths,
+				 disturbance_interval(runtime_of(j)));
 	bench_type_run(t, &run, &res);
+	if (!dist)
+		ret = strmap_set(&out->env, "disturbance", "unavailable: out of memory");
+	else
+		ret = disturbance_stop(dist, out);
 	window_close(&c);
 	if (opts->src_dir)
 		unsetenv("PERFBOT_SRC");
 	out->duration_s = mono_now() - c.t_start;
 	status = bench_run_status(res.status);
-	ret = record_result(&c, &res);
+	ret |= record_result(&c, &res);
 	bench_result_release(&res);
 	if (ret) {
 		strbuf_setf(err, "out of memory");

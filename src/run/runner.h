@@ -16,6 +16,10 @@
  * run on this machine RUN_UNSUPPORTED with both at 0 -- not a failure.
  * Every status but complete has env `last_state.reason`.  Both failure
  * stats are recorded (0 or 1) in every run, so a comparison can count.
+ * Every run, with monitors or without (--no-monitors), records how
+ * disturbed the machine was while the benchmark ran (run/disturbance.h:
+ * STAT_DISTURBANCE_*, declared in meta); what cannot be read leaves them
+ * out and says why in env "disturbance*", never fails the run.
  *
  * Threading: one run at a time, from the main thread (the benchmarks'
  * child processes die with the thread that forks them).  Ownership: the
@@ -26,6 +30,7 @@
 
 #include "job/job.h"
 #include "record/record.h"
+#include "run/disturbance.h"
 #include "util/strbuf.h"
 
 #include <signal.h>
@@ -37,6 +42,8 @@ struct runner_opts {
 	const char *src_dir;		/* exec commands run there, with $PERFBOT_SRC set to it; or NULL */
 	bool monitors;			/* false: --no-monitors */
 	volatile sig_atomic_t *stop;	/* may be NULL */
+	/* where the disturbance is read (tests); NULL: /proc */
+	const struct disturbance_paths *disturbance_paths;
 };
 
 /*

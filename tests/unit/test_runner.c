@@ -198,8 +198,10 @@ static void exec_kv(void **state)
 	assert_int_equal(r.status, RUN_COMPLETE);
 	assert_true(stat_of(&r, "mybench.score") == 42);
 	assert_true(stat_of(&r, "mybench.lat") == 1.5);
-	/* named by the output: not declared */
-	assert_int_equal(r.meta.n, 0);
+	/* named by the output: not declared (the runner's disturbance stats are) */
+	for (size_t i = 0; i < r.meta.n; i++)
+		assert_true(!strncmp(r.meta.v[i].name, "disturbance.", 12));
+	assert_null(stat_meta_find(&r.meta, "mybench.score"));
 	assert_failure_stats(&r, 0, 0);
 	run_record_release(&r);
 }
@@ -225,6 +227,103 @@ static void job_kpi(void **state)
 	assert_meta(&r, "mybench.ops_per_sec", "", STAT_BETTER_NONE, true);
 	assert_string_equal(run_record_kpi(&r), "mybench.ops_per_sec");
 	run_record_release(&r);
+}
+
+/* ---- disturbance: every run, every type, monitors or not --------------------- */
+
+/*
+ * others_cpu and steal with their declarations, or for a run too short
+ * for jiffies why not; runnable, or why not.
+ */
+static void assert_disturbance(const struct run_record *r, bool want_runnable)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (r->duration_s < 0.15 ||
+	    (r->duration_s < 0.3 && !statmap_get(&r->stats, STAT_DISTURBANCE_CPU))) {
+		assert_null(statmap_get(&r->stats, STAT_DISTURBANCE_CPU));
+		assert_null(statmap_get(&r->stats, STAT_DISTURBANCE_STEAL));
+		assert_non_null(strstr(strmap_get(&r->env, "disturbance"), "too short"));
+		return;
+	}
+	assert_true(stat_of(r, STAT_DISTURBANCE_CPU) >= 0);
+	assert_true(stat_of(r, STAT_DISTURBANCE_CPU) <= (double)ncpu + 0.5);
+	assert_true(stat_of(r, STAT_DISTURBANCE_STEAL) >= 0);
+	assert_meta(r, STAT_DISTURBANCE_CPU, "CPUs", STAT_BETTER_NONE, false);
+	assert_meta(r, STAT_DISTURBANCE_STEAL, "CPUs", STAT_BETTER_NONE, false);
+	assert_null(strmap_get(&r->env, "disturbance"));
+	if (want_runnable || statmap_get(&r->stats, STAT_DISTURBANCE_RUNNABLE)) {
+		assert_true(stat_of(r, STAT_DISTURBANCE_RUNNABLE) >= 0);
+		assert_meta(r, STAT_DISTURBANCE_RUNNABLE, "tasks", STAT_BETTER_NONE, false);
+		assert_null(strmap_get(&r->env, "disturbance.runnable"));
+	} else {
+		/* a run shorter than one sample says so */
+		assert_non_null(strstr(strmap_get(&r->env, "disturbance.runnable"),
+				       "unavailable: no sample"));
+	}
+}
+
+static void disturbance_every_type(void **state)
+{
+	static const struct {
+		const char *job;
+		bool monitors, runnable;
+	} jobs[] = {
+		{ "testcase: will-it-scale\nruntime: 0.5s\nnr_task: 1\n"
+		  "will-it-scale:\n  mode: thread\n  test: futex1\n", false, true },
+		{ "testcase: will-it-scale\nruntime: 0.5s\nmonitors: [time, vmstat]\n"
+		  "will-it-scale:\n  mode: process\n  test: getppid1\n", true, true },
+		{ "testcase: hackbench\nhackbench:\n  nr_threads: 1\n  loops: 10\n"
+		  "  ipc: pipe\n  iterations: 2\n", false, false },
+		{ "testcase: netperf\nruntime: 0.5s\nnetperf:\n  test: TCP_RR\n"
+		  "  nr_threads: 1\n  cluster: cs-localhost\n", false, true },
+		{ "testcase: mybench\nexec:\n  cmd: [sh, -c, \"echo 'score: 42'\"]\n"
+		  "  parse: kv\n", false, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(jobs) / sizeof(jobs[0]); i++) {
+		struct run_record r;
+
+		run_job(jobs[i].job, NULL, jobs[i].monitors, &r);
+		assert_int_equal(r.status, RUN_COMPLETE);
+		assert_disturbance(&r, jobs[i].runnable);
+		run_record_release(&r);
+	}
+}
+
+/* /proc unreadable: the result is recorded, the disturbance is not, env says why. */
+static void disturbance_unreadable(void **state)
+{
+	static const struct disturbance_paths nowhere = {
+		.proc_stat = "/nonexistent/perfbot-stat",
+		.loadavg = "/nonexistent/perfbot-loadavg",
+	};
+	struct atomic_job *j = load1("testcase: will-it-scale\nruntime: 0.2s\n"
+				     "will-it-scale:\n  test: getppid1\n", NULL, 0);
+	struct runner_opts opts = {
+		.commit = "test", .stop = &no_stop, .disturbance_paths = &nowhere,
+	};
+	struct strbuf err = STRBUF_INIT;
+	struct run_record r;
+
+	(void)state;
+	if (runner_run(j, &opts, &r, &err))
+		fail_msg("runner_run: %s", err.buf);
+	assert_int_equal(r.status, RUN_COMPLETE);
+	assert_true(stat_of(&r, "will-it-scale.per_process_ops") > 0);
+	assert_failure_stats(&r, 0, 0);
+	assert_null(statmap_get(&r.stats, STAT_DISTURBANCE_CPU));
+	assert_null(statmap_get(&r.stats, STAT_DISTURBANCE_RUNNABLE));
+	assert_null(statmap_get(&r.stats, STAT_DISTURBANCE_STEAL));
+	assert_null(stat_meta_find(&r.meta, STAT_DISTURBANCE_CPU));
+	assert_env(&r, "disturbance",
+		   "unavailable: /nonexistent/perfbot-stat: No such file or directory");
+	assert_env(&r, "disturbance.runnable",
+		   "unavailable: /nonexistent/perfbot-loadavg: No such file or directory");
+	run_record_release(&r);
+	atomic_jobs_release(j, 1);
+	strbuf_release(&err);
 }
 
 /* ---- failures, unsupported, a stop ---------------------------------------- */
@@ -491,6 +590,8 @@ int main(void)
 		cmocka_unit_test(netperf_record),
 		cmocka_unit_test(exec_kv),
 		cmocka_unit_test(job_kpi),
+		cmocka_unit_test(disturbance_every_type),
+		cmocka_unit_test(disturbance_unreadable),
 		cmocka_unit_test(exec_fails),
 		cmocka_unit_test(exec_missing_command),
 		cmocka_unit_test(unsupported_is_no_failure),
