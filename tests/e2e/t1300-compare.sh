@@ -64,10 +64,10 @@ check "--ci: interval and p" grep -qE \
 	't\.throughput  improvement  \[\+[0-9.]+%, \+[0-9.]+%\]  p=[0-9.e-]+$' "$SANDBOX/out"
 
 run_perfbot 30 compare --db "$DB" base new --json
-check "--json: the documented fields (docs/compare.md, version 2)" python3 -c '
+check "--json: the documented fields (docs/report.md, version 3)" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["schema"] == "perfbot-compare" and r["version"] == 2
+assert r["schema"] == "perfbot-compare" and r["version"] == 3
 assert [c["id"] for c in r["commits"]] == ["base", "new"] and r["opts"]["alpha"] == 0.05
 assert [c["given"] for c in r["commits"]] == ["base", "new"]
 assert r["opts"]["kpi_min_pct"] == 1 and r["opts"]["other_min_pct"] == 5 and r["opts"]["level"] == 0.95
