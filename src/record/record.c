@@ -356,7 +356,7 @@ int stat_rule_better(const char *name)
 	if (stat_is_failure(name))
 		return STAT_BETTER_LOWER;
 	if (has_suffix(name, "_ops") || strstr(name, "throughput") ||
-	    strstr(name, "Throughput_") || strstr(name, "workload"))
+	    strstr(name, "Throughput") || strstr(name, "workload"))
 		return STAT_BETTER_HIGHER;
 	if (has_word(name, "time") || has_word(name, "elapsed") ||
 	    has_word(name, "latency"))
