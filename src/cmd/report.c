@@ -53,7 +53,8 @@ static const char report_usage[] =
 	"      --db PATH           the results database (as perfbot compare)\n"
 	"      --format FMT        text (default), email (RFC 5322), html (one\n"
 	"                          self-contained file) or json (docs/report.md)\n"
-	"      --all               every stat, not only the changed\n"
+	"      --all               every stat, not only the changed; with --format\n"
+	"                          email, an email even when no KPI changed\n"
 	"      --repo DIR          a git repository: the commits' subjects, authors\n"
 	"                          and dates, and its origin's URL\n"
 	"      --branch NAME       the branch the commits are on, named in the report\n"
@@ -75,7 +76,8 @@ static const char report_usage[] =
 	"  -h, --help              show this help\n"
 	"\n"
 	"An email is written (or sent) only when a KPI changed, on a machine no more\n"
-	"disturbed on one side than the other; else it says there is nothing to report.\n"
+	"disturbed on one side than the other (or with --all); else it says there is\n"
+	"nothing to report.\n"
 	"Exit status: 0 written (or sent), or nothing to report, 1 no atomic job has complete runs on all\n"
 	"the commits, the database cannot be read or sending failed, 2 bad usage or\n"
 	"unknown commit.\n";
@@ -343,7 +345,7 @@ static bool nothing_to_report(const struct report_args *a, const struct report *
 {
 	size_t job, col;
 
-	if (a->format != FORMAT_EMAIL || report_headline(r, &job, &col, NULL))
+	if (a->format != FORMAT_EMAIL || a->all || report_headline(r, &job, &col, NULL))
 		return false;
 	fprintf(stderr, "perfbot: report: nothing to report: no KPI changed "
 		"(perfbot compare shows every verdict); no email %s\n",

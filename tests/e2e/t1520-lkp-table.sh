@@ -135,6 +135,9 @@ check "no KPI changed: no email, says nothing to report, exit 0" bash -c \
 	'[ "$1" -eq 0 ] && [ ! -s "$2" ] && grep -q "nothing to report" "$3"' _ "$rc" "$SANDBOX/out" "$SANDBOX/err"
 run_perfbot 30 report --db "$db" --format email --send --sendmail "sh -c 'cat > $SANDBOX/sent'" $b3 again
 check "no KPI changed: --send sends nothing" bash -c '[ "$1" -eq 0 ] && [ ! -e "$2" ]' _ "$rc" "$SANDBOX/sent"
+run_perfbot 30 report --db "$db" --format email --all $b3 again
+check "no KPI changed, --all: the email says no significant change" \
+	grep -q '^Subject: \[perfbot\] again: no significant change$' "$SANDBOX/out"
 
 check_nothing_left "lkp table"
 finish
