@@ -125,7 +125,7 @@ static const struct bench_stat_decl stats[] = {
 			    "mode: process", "workload / tasks, as LKP names it" },
 	[S_PER_THREAD] = { "per_thread_ops", "ops/s", STAT_BETTER_HIGHER, true,
 			   "mode: thread", "workload / tasks, as LKP names it" },
-	[S_WORKLOAD] = { "workload", "ops/s", STAT_BETTER_HIGHER, false, NULL,
+	[S_WORKLOAD] = { "workload", "ops/s", STAT_BETTER_HIGHER, true, NULL,
 			 "all operations in the samples / their total time" },
 };
 

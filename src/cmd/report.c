@@ -53,7 +53,8 @@ static const char report_usage[] =
 	"      --db PATH           the results database (as perfbot compare)\n"
 	"      --format FMT        text (default), email (RFC 5322), html (one\n"
 	"                          self-contained file) or json (docs/report.md)\n"
-	"      --all               every stat, not only the changed\n"
+	"      --all               every stat, not only the changed; with --format\n"
+	"                          email, an email even when no KPI changed\n"
 	"      --repo DIR          a git repository: the commits' subjects, authors\n"
 	"                          and dates, and its origin's URL\n"
 	"      --branch NAME       the branch the commits are on, named in the report\n"
@@ -74,7 +75,10 @@ static const char report_usage[] =
 	"                          culprit, how sure, and the confirmation's evidence\n"
 	"  -h, --help              show this help\n"
 	"\n"
-	"Exit status: 0 written (or sent), 1 no atomic job has complete runs on all\n"
+	"An email is written (or sent) only when a KPI changed, on a machine no more\n"
+	"disturbed on one side than the other (or with --all); else it says there is\n"
+	"nothing to report.\n"
+	"Exit status: 0 written (or sent), or nothing to report, 1 no atomic job has complete runs on all\n"
 	"the commits, the database cannot be read or sending failed, 2 bad usage or\n"
 	"unknown commit.\n";
 
@@ -333,6 +337,22 @@ static int emit(const struct report_args *a, const struct report *r,
 	return ret;
 }
 
+/*
+ * An email is a report someone must act on: none unless a KPI changed in
+ * an undisturbed column (report_headline()).  Say so, write nothing.
+ */
+static bool nothing_to_report(const struct report_args *a, const struct report *r)
+{
+	size_t job, col;
+
+	if (a->format != FORMAT_EMAIL || a->all || report_headline(r, &job, &col, NULL))
+		return false;
+	fprintf(stderr, "perfbot: report: nothing to report: no KPI changed "
+		"(perfbot compare shows every verdict); no email %s\n",
+		a->send ? "sent" : "written");
+	return true;
+}
+
 static int run_report(struct store *s, const struct report_args *a)
 {
 	struct gather ga = {
@@ -377,7 +397,7 @@ static int run_report(struct store *s, const struct report_args *a)
 	ga.report.link = a->link;
 	ga.report.opts = &o;
 	ga.report.show_all = a->all;
-	ret = emit(a, &ga.report, NULL);
+	ret = nothing_to_report(a, &ga.report) ? EXIT_OK : emit(a, &ga.report, NULL);
 out:
 	for (size_t j = 0; gc && j < a->nr_commits; j++)
 		git_commit_release(&gc[j]);

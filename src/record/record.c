@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int grow(void **v, size_t *cap, size_t n, size_t size)
 {
@@ -327,14 +328,38 @@ bool stat_is_pct(const char *name)
 	return n && name[n - 1] == '%';
 }
 
+/*
+ * Does `word` stand in name as a word of its own: between the start or
+ * end and one of . _ - : / % or a blank, in any case?  "time" is a word
+ * of "will-it-scale.time.elapsed_time" but not of
+ * "interrupts.LOC:Local_timer_interrupts" nor of "uptime.idle".
+ */
+static bool has_word(const char *name, const char *word)
+{
+	static const char seps[] = "._-:/% ";
+	size_t wl = strlen(word);
+
+	for (const char *p = name; *p; ) {
+		size_t n = strcspn(p, seps);
+
+		if (n == wl && !strncasecmp(p, word, wl))
+			return true;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return false;
+}
+
 int stat_rule_better(const char *name)
 {
 	if (stat_is_failure(name))
 		return STAT_BETTER_LOWER;
 	if (has_suffix(name, "_ops") || strstr(name, "throughput") ||
-	    strstr(name, "Throughput_") || strstr(name, "workload"))
+	    strstr(name, "Throughput") || strstr(name, "workload"))
 		return STAT_BETTER_HIGHER;
-	if (strstr(name, "time") || strstr(name, "latency"))
+	if (has_word(name, "time") || has_word(name, "elapsed") ||
+	    has_word(name, "latency"))
 		return STAT_BETTER_LOWER;
 	return STAT_BETTER_NONE;
 }

@@ -102,9 +102,13 @@ void stat_meta_release(struct stat_meta_list *l);
  * The one rule for stats no run declares -- imported results, monitors,
  * an exec job's parsed output (docs/compare.md, "Direction"):
  *  - failure stats (stat_is_failure()) are better lower;
- *  - a name ending in "_ops", or containing "throughput", "Throughput_"
- *    or "workload", is better higher;
- *  - else a name containing "time" or "latency" is better lower;
+ *  - a name ending in "_ops", or containing "throughput", "Throughput"
+ *    (netperf's ThroughputBoth_Mbps too) or "workload", is better higher;
+ *  - else a name with "time", "elapsed" or "latency" as a word of its
+ *    own (between the ends and . _ - : / % or a blank, in any case:
+ *    "time.elapsed_time", "hackbench.time", "wakeup_latency_us") is
+ *    better lower -- not a name that merely contains the letters
+ *    ("interrupts.LOC:Local_timer_interrupts", "uptime.idle", "runtime");
  *  - anything else: STAT_BETTER_NONE.
  */
 int stat_rule_better(const char *name);

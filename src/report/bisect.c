@@ -4,6 +4,7 @@
  * printed, the level a report blames and the change it leads with.
  */
 #include "report/bisect_internal.h"
+#include "stats/summary.h"
 #include "report/report.h"
 #include "util/bug.h"
 
@@ -223,4 +224,46 @@ bool rb_has_baseline(const struct bisect_level *lv)
 {
 	return lv->baseline.good.n >= 0 || isfinite(lv->baseline.good.mean) ||
 	       rb_change_known(&lv->baseline.change);
+}
+
+bool rb_robust(const struct bisect_sample *s, double *median, double *mad)
+{
+	struct summary sm;
+	double sigma;
+
+	if (!s->values.present || s->values.n < 3)
+		return false;
+	summarize(s->values.v, s->values.n, &sm);
+	sigma = 1.4826 * sm.mad;
+	*median = sm.median;
+	*mad = sm.mad;
+	if (sigma == 0)
+		return sm.mean != sm.median;
+	return sm.stddev > 2 * sigma || fabs(sm.mean - sm.median) > sigma;
+}
+
+double rb_median_change(const struct bisect_sample *a, const struct bisect_sample *b)
+{
+	double ma, mb, da, db;
+	bool ra = rb_robust(a, &ma, &da), rbb = rb_robust(b, &mb, &db);
+	struct summary sm;
+
+	if (!ra && !rbb)
+		return NAN;
+	if (!a->values.present || a->values.n < 1 || !b->values.present || b->values.n < 1)
+		return NAN;
+	summarize(a->values.v, a->values.n, &sm);
+	ma = sm.median;
+	summarize(b->values.v, b->values.n, &sm);
+	mb = sm.median;
+	if (ma == 0 || !isfinite(ma) || !isfinite(mb))
+		return NAN;
+	return 100 * (mb - ma) / fabs(ma);
+}
+
+bool rb_interval_shown(const struct bisect_change *c)
+{
+	if (!isfinite(c->low) || !isfinite(c->high))
+		return false;
+	return !(c->verdict && !strcmp(c->verdict, "changed") && c->low <= 0 && c->high >= 0);
 }

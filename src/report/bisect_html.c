@@ -46,8 +46,10 @@ static void html_change_cells(FILE *out, const struct bisect_change *c)
 		return;
 	}
 	fprintf(out, "<td class=\"num\">%+.1f%%</td>", c->pct);
-	if (isfinite(c->low) && isfinite(c->high))
+	if (rb_interval_shown(c))
 		fprintf(out, "<td class=\"num\">[%+.1f%%, %+.1f%%]</td>", c->low, c->high);
+	else if (isfinite(c->low) && isfinite(c->high))
+		fputs("<td>holds 0, against the verdict: outlier runs</td>", out);
 	else
 		fputs("<td></td>", out);
 	if (isfinite(c->p))
@@ -77,10 +79,29 @@ static void html_sample_row(FILE *out, const struct bisect_view *v, const char *
 	report_html_short_id(out, sha);
 	html_given(out, given);
 	fputs("</td>", out);
+	double med, mad;
+
 	html_count(out, s->n);
 	html_num(out, v, s->mean);
 	html_num(out, v, s->stddev);
+	if (rb_robust(s, &med, &mad)) {
+		html_num(out, v, med);
+		html_num(out, v, mad);
+	} else {
+		fputs("<td></td><td></td>", out);
+	}
 	fputs("</tr>\n", out);
+}
+
+/* The medians' change when outliers make them tell it better. */
+static void html_median_change(FILE *out, const struct bisect_sample *a,
+			       const struct bisect_sample *b)
+{
+	double m = rb_median_change(a, b);
+
+	if (isfinite(m))
+		fprintf(out, "<p>The medians differ by %+.1f%% (outlier runs move the means).</p>\n",
+			m);
 }
 
 static void html_change_table(FILE *out, const struct bisect_view *v,
@@ -99,7 +120,7 @@ static void html_change_table(FILE *out, const struct bisect_view *v,
 
 static const char sample_head[] =
 	"<table>\n<tr><th></th><th>commit</th><th>runs</th><th>mean</th>"
-	"<th>stddev</th></tr>\n";
+	"<th>stddev</th><th>median</th><th>MAD</th></tr>\n";
 
 static void html_baseline(FILE *out, const struct bisect_view *v,
 			  const struct bisect_level *lv)
@@ -110,6 +131,7 @@ static void html_baseline(FILE *out, const struct bisect_view *v,
 	html_sample_row(out, v, "bad", lv->bad.commit.sha, lv->bad.given, &lv->baseline.bad);
 	fputs("</table>\n", out);
 	html_change_table(out, v, &lv->baseline.change);
+	html_median_change(out, &lv->baseline.good, &lv->baseline.bad);
 }
 
 static void html_confirmation(FILE *out, const struct bisect_view *v,
@@ -122,6 +144,7 @@ static void html_confirmation(FILE *out, const struct bisect_view *v,
 	html_sample_row(out, v, "culprit", c->culprit.sha, NULL, &c->culprit);
 	fputs("</table>\n", out);
 	html_change_table(out, v, &c->change);
+	html_median_change(out, &c->parent, &c->culprit);
 }
 
 static void html_entries(FILE *out, const struct bisect_entries *a)

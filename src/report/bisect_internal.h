@@ -57,6 +57,27 @@ bool rb_skipped(const struct bisect_entry *e);
 const char *rb_state(const struct bisect_entry *e);
 /* The culprit's sha when lv found one, else NULL: the row to mark. */
 const char *rb_culprit_sha(const struct bisect_level *lv);
+/*
+ * The median and MAD (raw) of a sample's runs, when they tell another
+ * story than its mean ± stddev (docs/report.md, "Outliers"): at least 3
+ * runs, and the stddev above twice the robust sigma (1.4826 MAD) or the
+ * mean further than one robust sigma from the median (a MAD of 0: mean
+ * and median differ at all).  false: mean ± stddev says it.
+ */
+bool rb_robust(const struct bisect_sample *s, double *median, double *mad);
+/*
+ * The change of the medians, 100 (median_b - median_a) / |median_a|, when
+ * either sample is rb_robust(); NaN otherwise or when not computable.
+ */
+double rb_median_change(const struct bisect_sample *a, const struct bisect_sample *b);
+/*
+ * May the interval be shown beside the verdict?  Not when the verdict is
+ * "changed" and the interval holds 0: the two would contradict each
+ * other (a mean's interval widened by an outlier run while the verdict
+ * rests on a robust test).  Unknown intervals are not shown anyway.
+ */
+bool rb_interval_shown(const struct bisect_change *c);
+
 /* The baseline was measured: a section to show. */
 bool rb_has_baseline(const struct bisect_level *lv);
 

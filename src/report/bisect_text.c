@@ -23,9 +23,11 @@
 static void put_change(FILE *out, const struct bisect_change *c, bool interval_words)
 {
 	fprintf(out, "%+.1f%%", c->pct);
-	if (isfinite(c->low) && isfinite(c->high))
+	if (rb_interval_shown(c))
 		fprintf(out, " [%+.1f%%, %+.1f%%]%s", c->low, c->high,
 			interval_words ? " (95% interval)" : "");
+	else if (isfinite(c->low) && isfinite(c->high))
+		fputs(" (the means' interval holds 0, against the verdict: outlier runs)", out);
 	if (isfinite(c->p))
 		fprintf(out, ", p=%.2g", c->p);
 	if (c->verdict)
@@ -37,11 +39,27 @@ static void put_sample(FILE *out, const struct bisect_view *v, const struct bise
 {
 	char a[64], b[64];
 
+	double med, mad;
+
 	fputs(rb_num(a, sizeof(a), v, s->mean), out);
 	if (isfinite(s->stddev))
 		fprintf(out, " ± %s", rb_num(b, sizeof(b), v, s->stddev));
 	if (s->n >= 0)
 		fprintf(out, " (%ld run%s)", s->n, s->n == 1 ? "" : "s");
+	/* outliers: the median and MAD, which they do not move, beside */
+	if (rb_robust(s, &med, &mad))
+		fprintf(out, "; median %s, MAD %s", rb_num(a, sizeof(a), v, med),
+			rb_num(b, sizeof(b), v, mad));
+}
+
+/* "median change +23.4%" when outliers make the medians tell it better */
+static void put_median_change(FILE *out, const struct bisect_sample *a,
+			      const struct bisect_sample *b, const char *indent)
+{
+	double m = rb_median_change(a, b);
+
+	if (isfinite(m))
+		fprintf(out, "%smedians  %+.1f%%\n", indent, m);
 }
 
 static const char *subject_of(const struct bisect_entry *e)
@@ -182,6 +200,7 @@ static void put_confirmation(FILE *out, const struct bisect_view *v,
 		fputs("not computed", out);
 	}
 	fputc('\n', out);
+	put_median_change(out, &c->parent, &c->culprit, indent);
 }
 
 static void put_end(FILE *out, const struct bisect_view *v, const char *what,
@@ -205,6 +224,7 @@ static void put_baseline(FILE *out, const struct bisect_view *v,
 		put_change(out, &lv->baseline.change, true);
 		fputc('\n', out);
 	}
+	put_median_change(out, &lv->baseline.good, &lv->baseline.bad, indent);
 }
 
 /* "metric: NAME (lower is better)" */

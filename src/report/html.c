@@ -74,34 +74,62 @@ void report_html_short_id(FILE *out, const char *id)
 static void put_mean(FILE *out, const struct summary *s)
 {
 	char num[64];
-	double rel = report_shown_stddev_pct(s);
+	long long rel;
 
 	report_format_number(num, sizeof(num), s->mean);
 	fprintf(out, "<td class=\"num\">%s", num);
-	if (rel)
-		fprintf(out, " &plusmn;%.0f%%", rel);
+	if (report_lkp_stddev(s, &rel))
+		fprintf(out, " &plusmn;%lld%%", rel);
 	fputs("</td>", out);
 }
 
 static void put_change(FILE *out, const struct pct_change *c)
 {
-	if (!isfinite(c->pct))
-		fputs("<td class=\"num\">-</td>", out);
-	else
-		fprintf(out, "<td class=\"num\">%+.1f%s</td>", c->pct,
-			c->absolute ? "" : "%");
+	char buf[64];
+
+	report_format_change(buf, sizeof(buf), c);
+	fprintf(out, "<td class=\"num\">%s</td>", buf);
 }
 
-static void put_verdict(FILE *out, enum verdict v)
+/* One class a verdict: v-changed, v-small, v-new, v-gone, v-unknown, ... */
+static const char *verdict_class(enum verdict v)
 {
-	fprintf(out, "<td class=\"v-%s\">%s</td>",
-		v == VERDICT_CHANGED ? "changed" : v == VERDICT_SAME ? "same" : "other",
-		verdict_name(v));
+	switch (v) {
+	case VERDICT_SAME:
+		return "same";
+	case VERDICT_CHANGED:
+		return "changed";
+	case VERDICT_UNKNOWN:
+		return "unknown";
+	case VERDICT_FEW_RUNS:
+		return "few-runs";
+	case VERDICT_SMALL:
+		return "small";
+	case VERDICT_NEW:
+		return "new";
+	case VERDICT_GONE:
+		return "gone";
+	}
+	return "other";
 }
 
-static bool row_shown(const struct report *r, const struct stat_row *row)
+static void put_verdict(FILE *out, const struct stat_row *row, size_t col)
 {
-	return r->show_all || report_row_changed(row, r->ncommits - 1);
+	struct strbuf sb = STRBUF_INIT;
+	const struct stat_vs *v = &row->vs[col];
+
+	report_verdict_words(&sb, row, col, true);
+	fprintf(out, "<td class=\"v-%s%s\">", verdict_class(v->verdict),
+		v->disturbed ? " disturbed" : "");
+	report_html_puts(out, strbuf_error(&sb) ? verdict_name(v->verdict) : sb.buf);
+	fputs("</td>", out);
+	strbuf_release(&sb);
+}
+
+static bool row_shown(const struct report *r, const struct report_job *j,
+		      const struct stat_row *row)
+{
+	return report_row_shown(r, j, row);
 }
 
 static void put_fails(FILE *out, unsigned fails, unsigned runs)
@@ -138,7 +166,7 @@ static size_t failure_table(FILE *out, const struct report *r,
 	for (size_t i = 0; i < j->nr_rows; i++) {
 		const struct stat_row *row = &j->rows[i];
 
-		if (row->family != FAMILY_FAILURE || !row_shown(r, row))
+		if (row->family != FAMILY_FAILURE || !row_shown(r, j, row))
 			continue;
 		if (!shown++) {
 			fputs("<table class=\"cmp\">\n", out);
@@ -152,12 +180,12 @@ static size_t failure_table(FILE *out, const struct report *r,
 		for (size_t c = 0; c + 1 < r->ncommits; c++) {
 			const struct stat_vs *v = &row->vs[c];
 
-			if (v->reproduction)
-				fprintf(out, "<td class=\"num\">%+.0f%%</td>", v->reproduction);
-			else
-				fputs("<td></td>", out);
+			char rep[64];
+
+			report_format_reproduction(rep, sizeof(rep), v->reproduction);
+			fprintf(out, "<td class=\"num\">%s</td>", rep);
 			put_fails(out, v->fails, v->runs);
-			put_verdict(out, v->verdict);
+			put_verdict(out, row, c);
 		}
 		fputs("</tr>\n", out);
 	}
@@ -174,7 +202,7 @@ static size_t numeric_table(FILE *out, const struct report *r,
 	for (size_t i = 0; i < j->nr_rows; i++) {
 		const struct stat_row *row = &j->rows[i];
 
-		if (row->family == FAMILY_FAILURE || !row_shown(r, row))
+		if (row->family == FAMILY_FAILURE || !row_shown(r, j, row))
 			continue;
 		if (!shown++) {
 			fputs("<table class=\"cmp\">\n", out);
@@ -189,7 +217,7 @@ static size_t numeric_table(FILE *out, const struct report *r,
 		for (size_t c = 0; c + 1 < r->ncommits; c++) {
 			put_change(out, &row->vs[c].change);
 			put_mean(out, &row->vs[c].s);
-			put_verdict(out, row->vs[c].verdict);
+			put_verdict(out, row, c);
 		}
 		fputs("</tr>\n", out);
 	}
@@ -421,7 +449,11 @@ const char report_html_css[] =
 	"tr.kpi td.name{font-weight:bold}\n"
 	".v-changed{color:#b00;font-weight:bold}\n"
 	".v-same{color:#070}\n"
-	".v-other{color:#777}\n"
+	".v-other,.v-few-runs{color:#777}\n"
+	".v-small{color:#a60}\n"
+	".v-new,.v-gone{color:#06c;font-weight:bold}\n"
+	".v-unknown{color:#777;font-style:italic}\n"
+	".disturbed{color:#a0a}\n"
 	".unsupported{color:#777;font-style:italic}\n"
 	"dt{font-weight:bold;float:left;clear:left;width:8em}\n"
 	"dd{margin-left:9em}\n"
@@ -471,6 +503,28 @@ static void unsupported(FILE *out, const struct report *r, const struct report_j
 	}
 }
 
+/* A column whose runs were disturbed otherwise than the base's says so. */
+static void disturbed(FILE *out, const struct report *r, const struct report_job *j)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t c = 0; c + 1 < r->ncommits; c++) {
+		struct compare_disturbance d;
+
+		report_column_disturbance(j, c, &d);
+		if (!d.differs)
+			continue;
+		strbuf_reset(&sb);
+		report_disturbance_words(&sb, &d);
+		fputs("<p class=\"disturbed\">commit ", out);
+		report_html_short_id(out, r->commits[c + 1].id);
+		fputs(": ", out);
+		report_html_puts(out, strbuf_error(&sb) ? "machine disturbed" : sb.buf);
+		fputs("</p>\n", out);
+	}
+	strbuf_release(&sb);
+}
+
 static void job_section(FILE *out, const struct report *r, const struct report_job *j)
 {
 	size_t shown;
@@ -506,6 +560,8 @@ static void job_section(FILE *out, const struct report *r, const struct report_j
 	}
 	if (!shown)
 		fprintf(out, "<p>no stat changed (%zu compared)</p>\n", j->nr_rows);
+	if (!report_job_unsupported(r, j))
+		disturbed(out, r, j);
 
 	for (size_t i = 0; i < j->nr_rows; i++)
 		if (wants_plot(r, j, &j->rows[i]))

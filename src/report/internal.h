@@ -16,16 +16,30 @@
 /* ---- numbers (table.c), as every format shows them ---- */
 
 /*
- * A mean as LKP shows it: "-" when not finite, 4 significant digits from
- * 1e9, no decimals for integers and from 1000, 1 from 100, 2 from 0.01,
- * else an exponent.
+ * A mean as LKP's compare prints it (lib/compare.rb, show_perf_change):
+ * "%.2f" below 1000 in size ("754.30", "4.10", "0.00"), "%.4g" above 1e8
+ * ("1.759e+09"), else the whole number truncated towards zero ("%d" of a
+ * Ruby float: 6105969.9 prints 6105969); "-" when not finite.
  */
 void report_format_number(char *buf, size_t len, double v);
 /*
- * The stddev relative to the mean, in %, when it is worth showing (above
- * 2%: under that it is noise about noise), else 0.
+ * A %change as LKP prints it: "%+.1f" ("+2.6", "+1196.5"), "%+.2g" from
+ * 100000 in size ("+1.2e+05"), then "%" unless c->absolute (a base of 0:
+ * the difference in the stat's unit); "-" when not finite.
  */
-double report_shown_stddev_pct(const struct summary *s);
+void report_format_change(char *buf, size_t len, const struct pct_change *c);
+/* %reproduction as LKP prints it: "%.0f%%" ("-100%", "30%", "0%"). */
+void report_format_reproduction(char *buf, size_t len, double pct);
+/*
+ * LKP's "± N%": the population stddev (n, not n - 1) over the mean, in %,
+ * truncated to an integer; shown (true, *pct set) when above 2, as LKP
+ * does -- so never for a negative mean nor for fewer than 2 runs, and for
+ * a mean of 0 the stddev itself, as LKP compares it.  The statistics keep
+ * the sample stddev (summary.stddev); this is only how the table shows it.
+ */
+bool report_lkp_stddev(const struct summary *s, long long *pct);
+/* The population stddev of s (0 for n < 2). */
+double report_population_stddev(const struct summary *s);
 /*
  * A job unsupported on every commit for the same reason: one line says it
  * (else one a commit).  j->unsupported must not be NULL.

@@ -5,6 +5,7 @@
  * write it; docs/compare.md ("JSON") is its schema.
  */
 #include "report/report.h"
+#include "report/internal.h"
 #include "util/quote.h"
 
 #include <errno.h>
@@ -13,7 +14,7 @@
 
 /* What a reader checks before it reads on; bump on any incompatible change. */
 #define SCHEMA_NAME "perfbot-compare"
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 /* JSON has no NaN or infinity: null says "not computed". */
 static json_t *num(double v)
@@ -35,12 +36,28 @@ static void append(json_t **arr, json_t *v)
 
 static json_t *summary_json(const struct summary *s)
 {
-	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	double pop = report_population_stddev(s);
+
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "n", (json_int_t)s->n, "mean", num(s->mean),
 			 "stddev", num(s->stddev),
 			 "stddev_pct", num(s->mean ? 100 * s->stddev / fabs(s->mean) : 0),
+			 "stddev_pop", num(pop),
+			 "stddev_pop_pct", num(s->mean ? 100 * pop / fabs(s->mean) : 0),
 			 "sem", num(s->sem), "min", num(s->min), "max", num(s->max),
 			 "median", num(s->median), "mad", num(s->mad));
+}
+
+/* The table's words for a column, as the text writes them (with --all). */
+static json_t *words_json(const struct stat_row *row, size_t col)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *v;
+
+	report_verdict_words(&sb, row, col, true);
+	v = strbuf_error(&sb) ? NULL : json_string(sb.buf);
+	strbuf_release(&sb);
+	return v;
 }
 
 static const char *family_name(enum stat_family f)
@@ -61,17 +78,21 @@ static json_t *vs_json(const struct report *r, const struct stat_row *row, size_
 			  report_better_word(row->better, v->change.pct) : NULL;
 
 	return json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:o, s:I, s:I, s:o}",
+		"{s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:o, s:o, s:I, s:b,"
+		" s:I, s:I, s:o}",
 		"commit", str(r->commits[j + 1].id), "summary", summary_json(&v->s),
 		"pct", num(v->change.pct), "low", num(v->change.low),
 		"high", num(v->change.high), "absolute", v->change.absolute,
 		"p", num(v->p), "q", num(v->q), "mwu_p", num(v->mwu_p),
-		"verdict", verdict_name(v->verdict), "direction", str(dir),
+		"verdict", verdict_name(v->verdict), "words", words_json(row, j),
+		"direction", str(dir), "more_runs", (json_int_t)v->more_runs,
+		"disturbed", v->disturbed,
 		"fails", (json_int_t)v->fails, "runs", (json_int_t)v->runs,
 		"reproduction", num(v->reproduction));
 }
 
-static json_t *row_json(const struct report *r, const struct stat_row *row)
+static json_t *row_json(const struct report *r, const struct report_job *j,
+		       const struct stat_row *row)
 {
 	size_t ncols = r->ncommits - 1;
 	json_t *vs = json_array(), *base = summary_json(&row->base);
@@ -83,17 +104,20 @@ static json_t *row_json(const struct report *r, const struct stat_row *row)
 	}
 	for (size_t j = 0; j < ncols; j++)
 		append(&vs, vs_json(r, row, j));
-	return json_pack("{s:o, s:s, s:b, s:o, s:o, s:b, s:o, s:o}",
+	return json_pack("{s:o, s:s, s:b, s:o, s:o, s:b, s:b, s:o, s:o}",
 			 "name", str(row->name), "family", family_name(row->family),
 			 "kpi", row->kpi, "better", better_json(row->better),
 			 "unit", str(row->unit),
-			 "changed", report_row_changed(row, ncols), "base", base, "vs", vs);
+			 "changed", report_row_changed(row, ncols),
+			 "shown", report_row_shown(&(struct report){ .commits = r->commits,
+					.ncommits = r->ncommits }, j, row),
+			 "base", base, "vs", vs);
 }
 
 static json_t *job_json(const struct report *r, const struct report_job *j)
 {
 	json_t *params = json_object(), *runs = json_array(), *rows = json_array(),
-	       *unsupported = json_array();
+	       *unsupported = json_array(), *disturbance = json_array();
 
 	for (size_t i = 0; params && j->params && i < j->params->n; i++)
 		if (json_object_set_lossy(params, j->params->v[i].key,
@@ -106,12 +130,23 @@ static json_t *job_json(const struct report *r, const struct report_job *j)
 		append(&unsupported, str(j->unsupported ? j->unsupported[c] : NULL));
 	}
 	for (size_t i = 0; i < j->nr_rows; i++)
-		append(&rows, row_json(r, &j->rows[i]));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		append(&rows, row_json(r, j, &j->rows[i]));
+	for (size_t c = 0; c + 1 < r->ncommits; c++) {
+		struct compare_disturbance d;
+
+		report_column_disturbance(j, c, &d);
+		append(&disturbance, json_pack("{s:b, s:o, s:o, s:o, s:o}",
+				"differs", d.differs, "what", str(d.what),
+				"base", d.what ? num(d.base) : json_null(),
+				"other", d.what ? num(d.other) : json_null(),
+				"limit", d.what ? num(d.limit) : json_null()));
+	}
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "testbox", str(j->testbox), "testcase", str(j->testcase),
 			 "job", str(j->job), "params", params, "kpi", str(j->kpi),
 			 "machine", str(j->machine), "job_text", str(j->job_text),
-			 "runs", runs, "unsupported", unsupported, "rows", rows);
+			 "runs", runs, "unsupported", unsupported,
+			 "disturbance", disturbance, "rows", rows);
 }
 
 static json_t *opts_json(const struct compare_opts *o)

@@ -13,8 +13,10 @@
 
 #include "record/record.h"
 #include "stats/compare.h"
+#include "util/strbuf.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 struct report_commit {
@@ -41,6 +43,12 @@ struct report_job {
 	 * carry only nr_runs.
 	 */
 	const char *const *unsupported;
+	/*
+	 * [ncommits - 1], or NULL: how the runs of commit c + 1 were disturbed
+	 * against the base's (stats/compare.h, compare_disturbance()).  NULL:
+	 * the writers ask compare_disturbance() of sets themselves.
+	 */
+	const struct compare_disturbance *disturbance;
 };
 
 struct report {
@@ -69,12 +77,55 @@ const char *report_better_word(int better, double change);
 const char *report_direction_word(const char *name, double change);
 /* Did the row change against any of the other commits? */
 int report_row_changed(const struct stat_row *row, size_t ncols);
+/*
+ * Is the row in the default view (docs/report.md, "Which rows")?  Every
+ * row LKP's compare would show, whatever perfbot's verdict: a verdict
+ * changed, new or gone in some column; a failure stat whose fail rate
+ * differs; a number that moved by more than LKP's floor (1% for the
+ * job's KPIs and the benchmark's own stats, `TESTCASE.*`, 5% for the
+ * rest), decided or not.  r->show_all: every row.
+ */
+bool report_row_shown(const struct report *r, const struct report_job *j,
+		      const struct stat_row *row);
+/*
+ * The verdict of column col (0: the first commit after the base) in
+ * words, appended to sb: "improvement" or "regression" (or "changed"
+ * when neither way is better) for a change, and only for a change;
+ * "small", "new", "gone", "same", "few runs"; "unknown — N more runs"
+ * (more_runs), "unknown — machine disturbed" (disturbed).  full: a change
+ * is "changed  improvement", as --all writes it.
+ */
+void report_verdict_words(struct strbuf *sb, const struct stat_row *row,
+			  size_t col, bool full);
+/* j->disturbance[col], else compare_disturbance() of the base and col + 1. */
+void report_column_disturbance(const struct report_job *j, size_t col,
+			       struct compare_disturbance *out);
+/*
+ * "machine disturbed: disturbance.others_cpu 0.02 vs 0.98 CPUs, limit
+ * 0.25 — no verdict", appended to sb (d->differs must be set).
+ */
+void report_disturbance_words(struct strbuf *sb, const struct compare_disturbance *d);
+/*
+ * What a report is about: the first job (in order) whose KPI changed,
+ * and the first commit (column, 0 the first after the base) where it did
+ * -- of base, culprit and tip, the culprit.  The job's KPI is j->kpi,
+ * else its first KPI row that changed.  A verdict of a disturbed column
+ * never counts.  false when no KPI changed anywhere.
+ */
+bool report_headline(const struct report *r, size_t *job, size_t *col,
+		     const struct stat_row **row);
 /* Was the job unsupported here on some commit (j->unsupported)? */
 int report_job_unsupported(const struct report *r, const struct report_job *j);
 
 /* The LKP-style table of one job (docs/design.md §7), as compare prints it. */
 int report_write_table(FILE *out, const struct report *r,
 		       const struct report_job *j, int with_ci);
+/*
+ * "commit X: machine disturbed: ... — no verdict", one line for each
+ * column whose runs were disturbed otherwise than the base's.
+ */
+int report_write_disturbed(FILE *out, const struct report *r,
+			   const struct report_job *j);
 /*
  * A job's header: testbox, job and parameters (full: also its testcase,
  * machine and KPI, as reports show them).
@@ -98,7 +149,7 @@ int report_text(FILE *out, const struct report *r);
 int report_email(FILE *out, const struct report *r);
 /*
  * The one JSON document of a comparison ("schema": "perfbot-compare",
- * "version": 2, docs/compare.md), for perfbot compare --json and perfbot
+ * "version": 3, docs/report.md, "JSON"), for perfbot compare --json and perfbot
  * report --format json alike: every row of every job, every number.
  */
 int report_json(FILE *out, const struct report *r);

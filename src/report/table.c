@@ -19,47 +19,68 @@ void report_format_number(char *buf, size_t len, double v)
 
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
-	else if (m >= 1e9)
-		snprintf(buf, len, "%.4g", v);
-	else if (m >= 1000 || m == 0 || v == rint(v))
-		snprintf(buf, len, "%.0f", v);
-	else if (m >= 100)
-		snprintf(buf, len, "%.1f", v);
-	else if (m >= 0.01)
+	else if (m < 1000)
 		snprintf(buf, len, "%.2f", v);
+	else if (m > 1e8)
+		snprintf(buf, len, "%.4g", v);
 	else
-		snprintf(buf, len, "%.2e", v);
+		snprintf(buf, len, "%lld", (long long)v);	/* truncated, as Ruby's %d */
 }
 
-double report_shown_stddev_pct(const struct summary *s)
+void report_format_change(char *buf, size_t len, const struct pct_change *c)
 {
-	double rel = s->mean != 0 ? 100 * s->stddev / fabs(s->mean) : 0;
+	const char *unit = c->absolute ? "" : "%";
 
-	return rel > 2 ? rel : 0;
-}
-
-/* "± N%" fills 6 columns, but '±' takes 2 bytes: pad by hand. */
-static void print_mean(FILE *out, int width, const struct summary *s)
-{
-	char num[64];
-	double rel = report_shown_stddev_pct(s);
-
-	report_format_number(num, sizeof(num), s->mean);
-	fprintf(out, "%*s", width, num);
-	if (rel)
-		fprintf(out, " ±%3.0f%%", rel);
-	else
-		fputs("      ", out);
-}
-
-static void format_change(char *buf, size_t len, const struct pct_change *c)
-{
 	if (!isfinite(c->pct))
 		snprintf(buf, len, "-");
-	else if (c->absolute)
-		snprintf(buf, len, "%+.1f", c->pct);
+	else if (fabs(c->pct) < 100000)
+		snprintf(buf, len, "%+.1f%s", c->pct, unit);
 	else
-		snprintf(buf, len, "%+.1f%%", c->pct);
+		snprintf(buf, len, "%+.2g%s", c->pct, unit);
+}
+
+void report_format_reproduction(char *buf, size_t len, double pct)
+{
+	if (!isfinite(pct))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.0f%%", pct);
+}
+
+double report_population_stddev(const struct summary *s)
+{
+	if (s->n < 2)
+		return 0;
+	return s->stddev * sqrt((double)(s->n - 1) / (double)s->n);
+}
+
+bool report_lkp_stddev(const struct summary *s, long long *pct)
+{
+	double sd, rel;
+
+	/* LKP's stddev is -1 for fewer than 2 values: never above 2 */
+	if (s->n < 2 || !isfinite(s->mean) || !isfinite(s->stddev))
+		return false;
+	sd = report_population_stddev(s);
+	rel = s->mean != 0 ? 100 * sd / s->mean : sd;
+	if (!(rel > 2) || rel > 1e15)
+		return false;
+	*pct = (long long)rel;
+	return true;
+}
+
+/* A mean in LKP's 10 columns, then " ±NNN%" or 6 blanks ('±' is 2 bytes). */
+static void print_mean(FILE *out, const struct summary *s)
+{
+	char num[64];
+	long long rel;
+
+	report_format_number(num, sizeof(num), s->mean);
+	fprintf(out, "%10s", num);
+	if (report_lkp_stddev(s, &rel))
+		fprintf(out, " ±%3lld%%", rel);
+	else
+		fputs("      ", out);
 }
 
 const char *report_better_word(int better, double change)
@@ -83,6 +104,156 @@ int report_row_changed(const struct stat_row *r, size_t ncols)
 	return 0;
 }
 
+/* LKP's floor for what its compare shows: 1% for perf metrics, else 5%. */
+static double lkp_floor(const struct report_job *j, const struct stat_row *row)
+{
+	size_t tl = j && j->testcase ? strlen(j->testcase) : 0;
+
+	if (row->kpi || row->family == FAMILY_KPI ||
+	    (tl && !strncmp(row->name, j->testcase, tl) && row->name[tl] == '.'))
+		return 1;
+	return 5;
+}
+
+static bool moved(const struct stat_row *row, const struct stat_vs *v, double floor)
+{
+	double a = row->base.mean, b = v->s.mean, lo, hi;
+
+	if (!isfinite(a) || !isfinite(b) || a == b)
+		return false;
+	if (a <= 0 || b <= 0)
+		return true;	/* LKP's ratio is then its maximum, 5 */
+	lo = a < b ? a : b;
+	hi = a < b ? b : a;
+	return hi / lo > 1 + floor / 100;
+}
+
+bool report_row_shown(const struct report *r, const struct report_job *j,
+		      const struct stat_row *row)
+{
+	size_t ncols = r->ncommits - 1;
+
+	if (r->show_all)
+		return true;
+	for (size_t c = 0; c < ncols; c++) {
+		const struct stat_vs *v = &row->vs[c];
+
+		switch (v->verdict) {
+		case VERDICT_CHANGED:
+		case VERDICT_NEW:
+		case VERDICT_GONE:
+			return true;
+		default:
+			break;
+		}
+		if (row->family == FAMILY_FAILURE) {
+			if (v->reproduction != 0 && isfinite(v->reproduction))
+				return true;
+		} else if (moved(row, v, lkp_floor(j, row))) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void report_verdict_words(struct strbuf *sb, const struct stat_row *row,
+			  size_t col, bool full)
+{
+	const struct stat_vs *v = &row->vs[col];
+	const char *dir;
+
+	switch (v->verdict) {
+	case VERDICT_CHANGED:
+		dir = report_better_word(row->better, v->change.pct);
+		if (full || !dir)
+			strbuf_addstr(sb, "changed");
+		if (dir)
+			strbuf_addf(sb, "%s%s", full ? "  " : "", dir);
+		break;
+	case VERDICT_UNKNOWN:
+		strbuf_addstr(sb, "unknown");
+		if (v->disturbed)
+			strbuf_addstr(sb, " — machine disturbed");
+		else if (v->more_runs)
+			strbuf_addf(sb, " — %u more run%s", v->more_runs,
+				    v->more_runs == 1 ? "" : "s");
+		break;
+	default:
+		strbuf_addstr(sb, verdict_name(v->verdict));
+		break;
+	}
+}
+
+void report_column_disturbance(const struct report_job *j, size_t col,
+			       struct compare_disturbance *out)
+{
+	if (j->disturbance) {
+		*out = j->disturbance[col];
+		return;
+	}
+	*out = (struct compare_disturbance){ .differs = false };
+	if (j->sets && j->sets[0].names && j->sets[col + 1].names)
+		compare_disturbance(&j->sets[0], &j->sets[col + 1], out);
+}
+
+void report_disturbance_words(struct strbuf *sb, const struct compare_disturbance *d)
+{
+	const char *unit = d->what && strstr(d->what, "runnable") ? "tasks" : "CPUs";
+
+	if (d->what)
+		strbuf_addf(sb, "machine disturbed: %s %.2f vs %.2f %s, limit %.2f — no verdict",
+			    d->what, d->base, d->other, unit, d->limit);
+	else
+		strbuf_addstr(sb, "machine disturbed — no verdict");
+}
+
+/* The column's KPI verdict counts for a report: changed, not disturbed. */
+static bool counts(const struct report_job *j, const struct stat_row *row, size_t col)
+{
+	struct compare_disturbance d;
+
+	if (row->vs[col].verdict != VERDICT_CHANGED || row->vs[col].disturbed)
+		return false;
+	report_column_disturbance(j, col, &d);
+	return !d.differs;
+}
+
+bool report_headline(const struct report *r, size_t *job, size_t *col,
+		     const struct stat_row **row)
+{
+	size_t ncols = r->ncommits < 2 ? 0 : r->ncommits - 1;
+
+	for (size_t i = 0; i < r->njobs; i++) {
+		const struct report_job *j = &r->jobs[i];
+		const struct stat_row *best = NULL;
+		size_t best_col = 0;
+
+		/* the job's KPI first; else the first KPI row, in row order */
+		for (int pass = 0; pass < 2 && !best; pass++)
+			for (size_t k = 0; k < j->nr_rows && !best; k++) {
+				const struct stat_row *rw = &j->rows[k];
+
+				if (rw->family != FAMILY_KPI)
+					continue;
+				if (!pass && (!j->kpi || strcmp(rw->name, j->kpi)))
+					continue;
+				for (size_t c = 0; c < ncols && !best; c++)
+					if (counts(j, rw, c)) {
+						best = rw;
+						best_col = c;
+					}
+			}
+		if (best) {
+			*job = i;
+			*col = best_col;
+			if (row)
+				*row = best;
+			return true;
+		}
+	}
+	return false;
+}
+
 int report_job_unsupported(const struct report *r, const struct report_job *j)
 {
 	for (size_t c = 0; j->unsupported && c < r->ncommits; c++)
@@ -94,17 +265,14 @@ int report_job_unsupported(const struct report *r, const struct report_job *j)
 static void print_mark(FILE *out, const struct report *rp, int with_ci,
 		       const struct stat_row *r, size_t ncols)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	for (size_t j = 0; j < ncols; j++) {
 		const struct stat_vs *v = &r->vs[j];
-		const char *dir = v->verdict == VERDICT_CHANGED ?
-				  report_better_word(r->better, v->change.pct) : NULL;
 
-		if (j)
-			fputs("  |", out);
-		if (rp->show_all || v->verdict != VERDICT_CHANGED)
-			fprintf(out, "  %s", verdict_name(v->verdict));
-		if (dir)
-			fprintf(out, "  %s", dir);
+		strbuf_reset(&sb);
+		report_verdict_words(&sb, r, j, rp->show_all);
+		fprintf(out, "%s  %s", j ? "  |" : "", sb.len ? sb.buf : "?");
 		if (with_ci) {
 			const char *unit = v->change.absolute ? "" : "%";
 
@@ -116,41 +284,47 @@ static void print_mark(FILE *out, const struct report *rp, int with_ci,
 				fprintf(out, " q=%.3g", v->q);
 		}
 	}
+	strbuf_release(&sb);
 }
 
+/*
+ * LKP's commit line: the base's first 16 characters right-aligned in 16
+ * columns, each other's first 27 in 27, one blank apart (no blank after
+ * the last, as no line of the table ends in one).
+ */
 static void print_commits(FILE *out, const struct report *rp)
 {
-	fprintf(out, "%-16.16s", rp->commits[0].id);
-	/* the last column unpadded: no trailing blanks after a short label */
+	fprintf(out, "%16.16s", rp->commits[0].id);
 	for (size_t j = 1; j < rp->ncommits; j++)
-		fprintf(out, j + 1 < rp->ncommits ? " %-27.27s" : " %.27s",
-			rp->commits[j].id);
+		fprintf(out, " %27.27s", rp->commits[j].id);
 	fputs("\n----------------", out);
 	for (size_t j = 1; j < rp->ncommits; j++)
 		fputs(" ---------------------------", out);
 	fputc('\n', out);
 }
 
+/* LKP's fails:runs: the count in 11 columns (blank for 0), ':', runs in 4. */
+static void print_fails(FILE *out, unsigned fails, unsigned runs)
+{
+	if (fails)
+		fprintf(out, "%11u", fails);
+	else
+		fputs("           ", out);
+	fprintf(out, ":%-4u", runs);
+}
+
 static void print_failure_row(FILE *out, const struct report *rp, int with_ci,
 			      const struct stat_row *r, size_t ncols)
 {
-	char buf[64];
-
-	if (r->base_fails)
-		snprintf(buf, sizeof(buf), "%u:%u", r->base_fails, r->base_runs);
-	else
-		snprintf(buf, sizeof(buf), ":%u", r->base_runs);
-	fprintf(out, "%13s   ", buf);
+	print_fails(out, r->base_fails, r->base_runs);
 	for (size_t j = 0; j < ncols; j++) {
 		const struct stat_vs *v = &r->vs[j];
-		char rep[32];
+		char rep[64];
 
-		snprintf(rep, sizeof(rep), "%+.0f%%", v->reproduction);
-		if (v->fails)
-			snprintf(buf, sizeof(buf), "%u:%u", v->fails, v->runs);
-		else
-			snprintf(buf, sizeof(buf), ":%u", v->runs);
-		fprintf(out, "%11s%14s   ", v->reproduction ? rep : "", buf);
+		report_format_reproduction(rep, sizeof(rep), v->reproduction);
+		/* "%10.0f%% ": the number in 10 columns, then "% " */
+		fprintf(out, "%11s ", rep);
+		print_fails(out, v->fails, v->runs);
 	}
 	fputs("  ", out);
 	quote_fputs(r->name, out);
@@ -161,13 +335,18 @@ static void print_failure_row(FILE *out, const struct report *rp, int with_ci,
 static void print_numeric_row(FILE *out, const struct report *rp, int with_ci,
 			      const struct stat_row *r, size_t ncols)
 {
-	print_mean(out, 10, &r->base);
+	print_mean(out, &r->base);
 	for (size_t j = 0; j < ncols; j++) {
 		char change[64];
+		const struct pct_change *c = &r->vs[j].change;
 
-		format_change(change, sizeof(change), &r->vs[j].change);
-		fprintf(out, "%11s", change);
-		print_mean(out, 11, &r->vs[j].s);
+		/* "%+10.1f%% " or, for a difference, "%+10.1f  " */
+		report_format_change(change, sizeof(change), c);
+		if (c->absolute || !isfinite(c->pct))
+			fprintf(out, "%10s  ", change);
+		else
+			fprintf(out, "%11s ", change);
+		print_mean(out, &r->vs[j].s);
 	}
 	fputs("  ", out);
 	quote_fputs(r->name, out);
@@ -198,7 +377,7 @@ static size_t print_block(FILE *out, const struct report *rp,
 		const struct stat_row *r = &jb->rows[i];
 
 		if ((r->family == FAMILY_FAILURE) != b->failure ||
-		    !(show_all || report_row_changed(r, ncols)))
+		    !(show_all || report_row_shown(rp, jb, r)))
 			continue;
 		if (!shown) {
 			fputs(b->title, out);
@@ -234,6 +413,33 @@ int report_write_table(FILE *out, const struct report *rp,
 	if (!shown)
 		fprintf(out, "no stat changed (%zu compared; --all shows them)\n",
 			jb->nr_rows);
+	return report_write_disturbed(out, rp, jb);
+}
+
+int report_write_disturbed(FILE *out, const struct report *rp,
+			   const struct report_job *jb)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int err;
+
+	for (size_t c = 0; c + 1 < rp->ncommits; c++) {
+		struct compare_disturbance d;
+
+		report_column_disturbance(jb, c, &d);
+		if (!d.differs)
+			continue;
+		strbuf_reset(&sb);
+		report_disturbance_words(&sb, &d);
+		fputs("commit ", out);
+		quote_fputs(rp->commits[c + 1].id, out);
+		fputs(": ", out);
+		quote_line_fputs(sb.buf, out);
+		fputc('\n', out);
+	}
+	err = strbuf_error(&sb);
+	strbuf_release(&sb);
+	if (err)
+		return err;
 	return ferror(out) ? -EIO : 0;
 }
 

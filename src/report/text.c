@@ -17,34 +17,27 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The KPI row of a job, or NULL: the stat the job exists for. */
-static const struct stat_row *kpi_row(const struct report_job *j)
+/*
+ * What the report says of job j: its KPI row and the first column where
+ * it changed (report_headline() for one job), else NULL.
+ */
+static const struct stat_row *job_change(const struct report *r, const struct report_job *j,
+					 size_t *col)
 {
-	if (!j->kpi)
+	struct report one = *r;
+	const struct stat_row *row = NULL;
+	size_t job;
+
+	one.jobs = j;
+	one.njobs = 1;
+	if (!report_headline(&one, &job, col, &row))
 		return NULL;
-	for (size_t i = 0; i < j->nr_rows; i++)
-		if (j->rows[i].family == FAMILY_KPI && !strcmp(j->rows[i].name, j->kpi))
-			return &j->rows[i];
-	return NULL;
+	return row;
 }
 
-/* The report is about the last commit against the base. */
-static const struct stat_vs *kpi_change(const struct report *r,
-					const struct report_job *j)
+static const char *change_word(const struct stat_row *row, size_t col)
 {
-	const struct stat_row *row = kpi_row(j);
-
-	if (!row || r->ncommits < 2)
-		return NULL;
-	if (row->vs[r->ncommits - 2].verdict != VERDICT_CHANGED)
-		return NULL;
-	return &row->vs[r->ncommits - 2];
-}
-
-static const char *change_word(const struct report_job *j, const struct stat_vs *v)
-{
-	const struct stat_row *row = kpi_row(j);
-	const char *w = row ? report_better_word(row->better, v->change.pct) : NULL;
+	const char *w = report_better_word(row->better, row->vs[col].change.pct);
 
 	return w ? w : "change";
 }
@@ -187,11 +180,11 @@ static void dashes(FILE *out, size_t w1, size_t w2)
 
 /* "testcase: kpi 5.0% regression", whole: a KPI's name may be 4 KiB. */
 static void impact_line(struct strbuf *sb, const struct report_job *j,
-			const struct stat_vs *v)
+			const struct stat_row *row, size_t col)
 {
 	strbuf_reset(sb);
 	strbuf_addf(sb, "%s: %s %.1f%% %s", j->testcase ? j->testcase : j->job,
-		    j->kpi, fabs(v->change.pct), change_word(j, v));
+		    row->name, fabs(row->vs[col].change.pct), change_word(row, col));
 }
 
 static size_t display_width(const char *s)
@@ -233,11 +226,12 @@ static int print_impact(FILE *out, const struct report *r, size_t headline)
 
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct report_job *j = &r->jobs[i];
-		const struct stat_vs *v = kpi_change(r, j);
+		size_t col;
+		const struct stat_row *row = job_change(r, j, &col);
 
-		if (i == headline || !v)
+		if (i == headline || !row)
 			continue;
-		impact_line(&buf, j, v);
+		impact_line(&buf, j, row, col);
 		if (cell_width(buf.buf) > w2)
 			w2 = cell_width(buf.buf);
 		if (cell_width(j->machine ? j->machine : j->testbox) > w2)
@@ -257,11 +251,12 @@ static int print_impact(FILE *out, const struct report *r, size_t headline)
 	dashes(out, 16, w2);
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct report_job *j = &r->jobs[i];
-		const struct stat_vs *v = kpi_change(r, j);
+		size_t col;
+		const struct stat_row *row = job_change(r, j, &col);
 
-		if (i == headline || !v)
+		if (i == headline || !row)
 			continue;
-		impact_line(&buf, j, v);
+		impact_line(&buf, j, row, col);
 		cell(out, "testcase: change", buf.buf, w2);
 		cell(out, "test machine", j->machine ? j->machine : j->testbox, w2);
 		for (size_t k = 0; j->params && k < j->params->n; k++) {
@@ -289,22 +284,49 @@ static void print_commits_of(FILE *out, const struct report *r)
 	fputc('\n', out);
 }
 
-static int write_body(FILE *out, const struct report *r, size_t headline)
+/*
+ * Of base, culprit and tip, the culprit: the commit where the KPI first
+ * changed; the commits after it say what they show against the base.
+ */
+static void print_later(FILE *out, const struct report *r, const struct stat_row *row,
+			size_t col)
 {
-	const struct report_commit *c = &r->commits[r->ncommits - 1];
+	struct strbuf sb = STRBUF_INIT;
+	char pct[64];
+
+	for (size_t c = col + 1; c + 1 < r->ncommits; c++) {
+		strbuf_reset(&sb);
+		report_verdict_words(&sb, row, c, false);
+		report_format_change(pct, sizeof(pct), &row->vs[c].change);
+		fputs("later: ", out);
+		quote_fputs(r->commits[c + 1].id, out);
+		fprintf(out, " %s against the base: %s\n", pct,
+			strbuf_error(&sb) ? verdict_name(row->vs[c].verdict) : sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+static int write_body(FILE *out, const struct report *r, size_t headline, size_t col)
+{
 	const struct report_job *h = &r->jobs[headline < r->njobs ? headline : 0];
-	const struct stat_vs *v = headline < r->njobs ? kpi_change(r, h) : NULL;
+	size_t hcol = 0;
+	const struct stat_row *row = headline < r->njobs ? job_change(r, h, &hcol) : NULL;
+	const struct report_commit *c = &r->commits[row ? col + 1 : r->ncommits - 1];
 	int err = 0;
 
-	if (v)
-		fprintf(out, "perfbot noticed a %.1f%% %s of ", fabs(v->change.pct),
-			change_word(h, v));
-	else
+	if (row) {
+		fprintf(out, "perfbot noticed a %.1f%% %s of ",
+			fabs(row->vs[col].change.pct), change_word(row, col));
+		quote_fputs(row->name, out);
+	} else {
 		fputs("perfbot noticed no significant change of ", out);
-	quote_fputs(h->kpi ? h->kpi : "the KPI", out);
+		quote_fputs(h->kpi ? h->kpi : "the KPI", out);
+	}
 	fputs(" on:\n\n", out);
 	fprintf(out, "commit: ");
 	print_commit(out, c);
+	if (row)
+		print_later(out, r, row, col);
 	if (c->author)
 		report_field(out, "author: ", c->author);
 	if (c->date)
@@ -355,16 +377,18 @@ static int write_body(FILE *out, const struct report *r, size_t headline)
 	return ferror(out) ? -EIO : 0;
 }
 
-static void subject(struct strbuf *sb, const struct report *r, size_t headline)
+static void subject(struct strbuf *sb, const struct report *r, size_t headline,
+		    size_t col)
 {
-	const char *id = r->commits[r->ncommits - 1].id;
 	const struct report_job *j = headline < r->njobs ? &r->jobs[headline] : NULL;
-	const struct stat_vs *v = j ? kpi_change(r, j) : NULL;
+	size_t hcol = 0;
+	const struct stat_row *row = j ? job_change(r, j, &hcol) : NULL;
+	const char *id = r->commits[row ? col + 1 : r->ncommits - 1].id;
 
 	/* the id's first 10 characters, as LKP's subjects abbreviate it */
-	if (v)
-		strbuf_addf(sb, "[perfbot] %.10s: %s %+.1f%% %s", id, j->kpi,
-			    v->change.pct, change_word(j, v));
+	if (row)
+		strbuf_addf(sb, "[perfbot] %.10s: %s %+.1f%% %s", id, row->name,
+			    row->vs[col].change.pct, change_word(row, col));
 	else
 		strbuf_addf(sb, "[perfbot] %.10s: no significant change", id);
 }
@@ -432,7 +456,7 @@ int report_email_message(FILE *out, const char *from, const char *to,
 
 int report_email(FILE *out, const struct report *r)
 {
-	size_t headline = r->njobs, len = 0;
+	size_t headline = r->njobs, col = 0, len = 0;
 	struct strbuf subj = STRBUF_INIT;
 	char *body = NULL;
 	FILE *mem;
@@ -440,20 +464,19 @@ int report_email(FILE *out, const struct report *r)
 
 	if (r->ncommits < 2 || !r->njobs)
 		return -EINVAL;
-	for (size_t i = 0; i < r->njobs && headline == r->njobs; i++)
-		if (kpi_change(r, &r->jobs[i]))
-			headline = i;
+	if (!report_headline(r, &headline, &col, NULL))
+		headline = r->njobs;
 	mem = open_memstream(&body, &len);
 	if (!mem)
 		return -errno;
-	err = write_body(mem, r, headline);
+	err = write_body(mem, r, headline, col);
 	if (fclose(mem) && !err)
 		err = -EIO;
 	if (err) {
 		free(body);
 		return err;
 	}
-	subject(&subj, r, headline);
+	subject(&subj, r, headline, col);
 	err = strbuf_error(&subj) ?: report_email_message(out, r->from, r->to, subj.buf,
 							  body, len);
 	strbuf_release(&subj);

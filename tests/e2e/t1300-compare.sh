@@ -37,7 +37,8 @@ check "setup: 12 runs stored" $ok_runs
 
 run_perfbot 30 compare --db "$DB" base new
 check "default: exit 0" [ "$rc" -eq 0 ]
-check "default: commits line, base first" grep -qx 'base             new' "$SANDBOX/out"
+check "default: commits line, base first, right-aligned as LKP's" grep -qx \
+	'            base                         new' "$SANDBOX/out"
 check "default: the rule" grep -qx -- '---------------- ---------------------------' "$SANDBOX/out"
 check "default: %stddev header and guides" bash -c \
 	'grep -qx "         %stddev     %change         %stddev" "$1" &&
@@ -50,11 +51,11 @@ check "default: no failure block (nothing failed)" bash -c '! grep -q fail:runs 
 run_perfbot 30 compare --db "$DB" base new --all
 check "--all: every stat with its verdict" bash -c \
 	'grep -q "t\.throughput  changed  improvement$" "$1" &&
-	 grep -qE "^ +50 +\+0\.4% +50\.20 +t\.other  same$" "$1"' _ "$SANDBOX/out"
+	 grep -qE "^ +50\.00 +\+0\.4% +50\.20 +t\.other  same$" "$1"' _ "$SANDBOX/out"
 check "--all: failure rows as fail:runs with guides" bash -c \
 	'grep -qx "       fail:runs  %reproduction    fail:runs" "$1" &&
 	 grep -qx "           |             |             |" "$1" &&
-	 grep -qE "^           :5 +:5     t\.exit_fail  same$" "$1"' _ "$SANDBOX/out"
+	 grep -qx "           :5            0%            :5     t.exit_fail  same" "$1"' _ "$SANDBOX/out"
 check "--all: KPI first" bash -c \
 	'[ "$(grep -n t.throughput "$1" | cut -d: -f1)" -lt "$(grep -n t.other "$1" | cut -d: -f1)" ]' _ "$SANDBOX/out"
 
@@ -63,10 +64,10 @@ check "--ci: interval and p" grep -qE \
 	't\.throughput  improvement  \[\+[0-9.]+%, \+[0-9.]+%\]  p=[0-9.e-]+$' "$SANDBOX/out"
 
 run_perfbot 30 compare --db "$DB" base new --json
-check "--json: the documented fields (docs/compare.md, version 2)" python3 -c '
+check "--json: the documented fields (docs/report.md, version 3)" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["schema"] == "perfbot-compare" and r["version"] == 2
+assert r["schema"] == "perfbot-compare" and r["version"] == 3
 assert [c["id"] for c in r["commits"]] == ["base", "new"] and r["opts"]["alpha"] == 0.05
 assert [c["given"] for c in r["commits"]] == ["base", "new"]
 assert r["opts"]["kpi_min_pct"] == 1 and r["opts"]["other_min_pct"] == 5 and r["opts"]["level"] == 0.95

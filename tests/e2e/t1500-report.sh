@@ -57,10 +57,10 @@ check "send: a failing sendmail exits 1" [ "$rc" -eq 1 ]
 
 run_perfbot 10 report --db "$db" --format json $base $new
 check "json: exit 0" [ "$rc" -eq 0 ]
-check "json: documented fields (docs/compare.md, version 2)" python3 - "$SANDBOX/out" <<'PY'
+check "json: documented fields (docs/report.md, version 3)" python3 - "$SANDBOX/out" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r['schema'] == 'perfbot-compare' and r['version'] == 2
+assert r['schema'] == 'perfbot-compare' and r['version'] == 3
 assert r['opts']['alpha'] == 0.05 and r['opts']['min_change'] == []
 assert [c['id'] for c in r['commits']] == ['b121b341e5983bdc', '492e639f0c222784e2e0f121966']
 assert {'subject', 'author', 'date'} <= set(r['commits'][0])

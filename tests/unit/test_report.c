@@ -1,6 +1,6 @@
 /*
  * Unit tests: report/ text, email and json writers -- the one JSON schema
- * (docs/compare.md, version 2), direction words from the rows, and jobs
+ * (docs/report.md, version 3), direction words from the rows, and jobs
  * that were unsupported here, written by every format.
  */
 #include <setjmp.h>
@@ -160,7 +160,7 @@ static void json_schema(void **state)
 	out = render(report_json, &f.r);
 	j = load(out);
 	assert_string_equal(json_string_value(json_object_get(j, "schema")), "perfbot-compare");
-	assert_int_equal(json_integer_value(json_object_get(j, "version")), 2);
+	assert_int_equal(json_integer_value(json_object_get(j, "version")), 3);
 	o = json_object_get(j, "opts");
 	assert_true(json_real_value(json_object_get(o, "alpha")) == COMPARE_ALPHA);
 	assert_true(json_real_value(json_object_get(o, "kpi_min_pct")) == COMPARE_KPI_MIN_PCT);

@@ -640,6 +640,43 @@ static void test_minimal(void **state)
 	json_decref(r);
 }
 
+/*
+ * A loaded machine: one good run at 7.3 s against a 1.56 s median (the
+ * real case printed "good 2.7 ± 2.6" and an interval holding 0 beside
+ * "changed").  The medians and MAD are shown beside, the medians' change
+ * too, and no interval contradicts the verdict shown with it.
+ */
+static void test_outliers(void **state)
+{
+	json_t *r = fixture(), *base = json_object_get(r, "baseline");
+	char *t, *h;
+
+	(void)state;
+	json_object_set_new(base, "good", json_pack("{s:i, s:f, s:f, s:[fffff]}",
+		"n", 5, "mean", 2.708, "stddev", 2.5658,
+		"values", 1.55, 1.56, 1.56, 1.57, 7.3));
+	json_object_set_new(base, "bad", json_pack("{s:i, s:f, s:f, s:[fffff]}",
+		"n", 5, "mean", 1.932, "stddev", 0.013,
+		"values", 1.92, 1.92, 1.93, 1.94, 1.95));
+	json_object_set_new(base, "change", json_pack("{s:f, s:f, s:f, s:f, s:s}",
+		"pct", -28.7, "low", -105.0, "high", 47.5, "p", 0.004, "verdict", "changed"));
+	t = render(r, TEXT, NULL);
+	has(t, "(5 runs); median 1.56");
+	has(t, ", MAD 0.01");
+	has(t, "medians  +23.7%");
+	has(t, "-28.7% (the means' interval holds 0, against the verdict: outlier runs)");
+	lacks(t, "[-105.0%");
+	/* the fixture's confirmation has no outlier: mean ± stddev alone */
+	lacks(t, "(6 runs); median");
+	h = render(r, HTML, NULL);
+	has(h, "<th>median</th><th>MAD</th>");
+	has(h, "The medians differ by +23.7%");
+	lacks(h, "[-105.0%");
+	free(t);
+	free(h);
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -655,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_outliers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
