@@ -37,6 +37,17 @@ static void sort_doubles(double *x, size_t n)
  */
 #define SCALE_LIMIT 0x1p400
 
+/* Values trimmed a side: floor(gamma n), at least 1 from SUMMARY_TRIM_MIN_N values on. */
+static size_t trim_count(size_t n, double gamma)
+{
+	/* the 1e-9 keeps 0.2 * 10 from flooring below 2 on any libm */
+	size_t g = (size_t)floor(gamma * (double)n + 1e-9);
+
+	if (gamma > 0 && n >= SUMMARY_TRIM_MIN_N && g < 1)
+		g = 1;
+	return g;
+}
+
 /* The trimmed mean and Yuen's standard error from the sorted sample. */
 static void trim(const double *sorted, size_t n, size_t g, struct summary *out)
 {
@@ -81,7 +92,7 @@ static void summarize_scaled(const double *x, size_t n, double gamma,
 	if (out->min == out->max) {
 		out->mean = out->median = out->tmean = out->min;
 		out->stddev = out->sem = out->tsem = out->mad = 0;
-		g = (size_t)floor(gamma * (double)n + 1e-9);
+		g = trim_count(n, gamma);
 		out->h = 2 * g < n ? n - 2 * g : n;
 		return;
 	}
@@ -99,8 +110,7 @@ static void summarize_scaled(const double *x, size_t n, double gamma,
 	sort_doubles(sorted, n);
 	out->median = n % 2 ? sorted[n / 2]
 			    : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-	/* the 1e-9 keeps 0.2 * 10 from flooring below 2 on any libm */
-	g = (size_t)floor(gamma * (double)n + 1e-9);
+	g = trim_count(n, gamma);
 	if (g > 0 && 2 * g < n)
 		trim(sorted, n, g, out);
 	/* the sorted copy is no longer needed: reuse it for the deviations */

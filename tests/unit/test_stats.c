@@ -150,7 +150,7 @@ static void ratio_ci(void **state)
 static void trimmed(void **state)
 {
 	/*
-	 * x = 1..9, 100: n 10, g = floor(0.2 10) = 2, h 6.  Trimmed mean
+	 * x = 1..9, 100 trimmed at 0.2: n 10, g = floor(0.2 10) = 2, h 6.  Trimmed mean
 	 * mean(3..8) = 5.5; winsorized {3,3,3,4,5,6,7,8,8,8}, mean 5.5,
 	 * squares 6 (2.5^2) + 2 (1.5^2) + 2 (0.5^2) = 42.5; tsem =
 	 * sqrt(42.5 / (6 5)) = 1.1902381.
@@ -161,13 +161,13 @@ static void trimmed(void **state)
 	struct welch w;
 
 	(void)state;
-	summarize(x, 10, &a);
+	summarize_trim(x, 10, 0.2, &a);
 	assert_int_equal(a.h, 6);
 	assert_float_equal(a.tmean, 5.5, 1e-12);
 	assert_float_equal(a.tsem, 1.1902381, 1e-7);
 	assert_float_equal(a.mean, 14.5, 1e-12);
 	/* y: trimmed 7..12, mean 9.5; winsorized {7,7,7,8,9,10,11,12,12,12}: same squares */
-	summarize(y, 10, &b);
+	summarize_trim(y, 10, 0.2, &b);
 	assert_float_equal(b.tmean, 9.5, 1e-12);
 	assert_float_equal(b.tsem, 1.1902381, 1e-7);
 	/*
@@ -182,10 +182,18 @@ static void trimmed(void **state)
 	assert_float_equal(yuen_df(&a, &b), 10, 1e-12);
 	/* Welch on the means is blinded by the 100 */
 	assert_true(welch_test(&a, &b).p > 0.5);
-	/* gamma 0.1: one a side, x trimmed 2..9 */
-	summarize_trim(x, 10, 0.1, &c);
+	/* SUMMARY_TRIM, 0.1: one a side, x trimmed 2..9 */
+	summarize(x, 10, &c);
 	assert_int_equal(c.h, 8);
 	assert_float_equal(c.tmean, 5.5, 1e-12);
+	/* from 5 values on, at least one a side: 1, 2, 4, 5 and 100 -> 2, 4, 5 */
+	{
+		const double five[] = { 100, 2, 4, 1, 5 };
+
+		summarize(five, 5, &c);
+		assert_int_equal(c.h, 3);
+		assert_float_equal(c.tmean, 11.0 / 3, 1e-12);
+	}
 	/* fewer than 5 values: untrimmed, Yuen is Welch bit for bit */
 	summarize(x, 4, &a);
 	summarize(y, 4, &b);
