@@ -117,8 +117,10 @@ static void meta_index_release(struct meta_index *mi)
 }
 
 /*
- * fails:runs of a failure stat in one set.  A run without the stat did not
- * fail that way, so runs is the set's run count, never fewer than values.
+ * fails:runs of a failure stat in one set.  A run failed that way when the
+ * stat is at least 1 (it counts occurrences: 1, 2, 7 times); 0, a fraction
+ * or no value at all is no failure.  A run without the stat did not fail
+ * that way, so runs is the set's run count, never fewer than values.
  */
 static void count_fails(const struct sample_set *set, long at,
 			unsigned *fails, unsigned *runs)
@@ -128,7 +130,7 @@ static void count_fails(const struct sample_set *set, long at,
 	*fails = 0;
 	if (at >= 0) {
 		for (size_t k = 0; k < set->counts[at]; k++)
-			*fails += set->values[at][k] != 0;
+			*fails += set->values[at][k] >= COMPARE_FAIL_AT;
 		if (set->counts[at] > n)
 			n = set->counts[at];
 	}
@@ -186,21 +188,6 @@ static void compare_failure(const struct stat_row *row, struct stat_vs *v,
 		v->verdict = VERDICT_UNKNOWN;
 }
 
-/*
- * A %-unit stat changes by its difference: shifting both summaries by the
- * base mean gives decide() a base of 0, which makes it work in absolute
- * terms (the difference and its Welch interval, in percentage points,
- * against the family's floor read as points).  Shifting keeps the
- * variances, so p and the constant-sample rule are unchanged.
- */
-static void shift(struct summary *s, double by)
-{
-	s->mean -= by;
-	s->min -= by;
-	s->max -= by;
-	s->median -= by;
-}
-
 /* The family's floor unless a rule names the stat; the last match wins. */
 static double min_change(const struct stat_row *row, const struct compare_opts *o)
 {
@@ -210,29 +197,51 @@ static double min_change(const struct stat_row *row, const struct compare_opts *
 	return row->family == FAMILY_KPI ? o->kpi_min_pct : o->other_min_pct;
 }
 
+/*
+ * A stat with values on one side only: NEW (absolute: the new side's
+ * mean) or GONE (-100%, as LKP prints), when both sides have the runs a
+ * verdict needs; FEW_RUNS otherwise, and when neither side has it.
+ */
+static void decide_one_sided(const struct stat_row *row, struct stat_vs *v)
+{
+	const struct summary *a = &row->base, *b = &v->s;
+	bool enough = row->base_runs >= COMPARE_MIN_RUNS && v->runs >= COMPARE_MIN_RUNS;
+
+	v->change = (struct pct_change){ .pct = NAN, .low = NAN, .high = NAN };
+	v->verdict = VERDICT_FEW_RUNS;
+	if (!a->n && b->n) {
+		v->change.pct = b->mean;
+		v->change.absolute = true;
+		if (enough && b->n >= COMPARE_MIN_RUNS)
+			v->verdict = VERDICT_NEW;
+	} else if (a->n && !b->n) {
+		v->change.pct = -100;
+		if (enough && a->n >= COMPARE_MIN_RUNS)
+			v->verdict = VERDICT_GONE;
+	}
+}
+
 static void decide_numeric(const struct stat_row *row, struct stat_vs *v,
 			   const struct compare_opts *o)
 {
-	struct summary a = row->base, b = v->s;
 	bool kpi = row->family == FAMILY_KPI;
-	/* a percentage changes by points: by its name, or its declared unit */
-	bool pct = stat_is_pct(row->name) || (row->unit && !strcmp(row->unit, "%"));
 	struct verdict_input in = {
-		.a = &a, .b = &b, .p = kpi ? v->p : v->q,
+		.a = &row->base, .b = &v->s, .p = kpi ? v->p : v->q,
 		.min_size_pct = min_change(row, o),
 		.alpha = kpi ? o->alpha : o->q,
 		.level = o->level,
+		/* a percentage changes by points: by its name, or its declared unit */
+		.points = stat_is_pct(row->name) || (row->unit && !strcmp(row->unit, "%")),
 	};
 
-	if (pct) {
-		double base = a.mean;
-
-		shift(&a, base);
-		shift(&b, base);
+	v->more_runs = 0;
+	if (!row->base.n || !v->s.n) {
+		decide_one_sided(row, v);
+		return;
 	}
 	v->verdict = decide(&in, &v->change);
-	if (pct)
-		v->change.absolute = true;
+	if (v->verdict == VERDICT_UNKNOWN)
+		v->more_runs = verdict_more_runs(&in);
 }
 
 static int row_rank(const struct stat_row *r)
@@ -299,14 +308,32 @@ static int union_names(const struct sample_set *sets, size_t nsets,
 	return 0;
 }
 
-/* Numeric stats must be on every side: a missing one has nothing to test. */
-static bool on_every_side(const struct sample_set *sets, size_t nsets,
-			  const long *at)
+/* A numeric stat is a row when some side has a value of it. */
+static bool on_some_side(const struct sample_set *sets, size_t nsets,
+			 const long *at)
 {
 	for (size_t i = 0; i < nsets; i++)
-		if (at[i] < 0 || !sets[i].counts[at[i]])
-			return false;
-	return true;
+		if (at[i] >= 0 && sets[i].counts[at[i]])
+			return true;
+	return false;
+}
+
+/* The summary of the stat at index `at` of a set; n = 0 when it has none. */
+static void summarize_at(const struct sample_set *set, long at, struct summary *s)
+{
+	if (at < 0)
+		summarize(NULL, 0, s);
+	else
+		summarize(set->values[at], set->counts[at], s);
+}
+
+/* The %change of the means, as LKP prints it; NaN for a base mean of 0 or a missing side. */
+static double mean_pct(const struct summary *a, const struct summary *b)
+{
+	if (!a->n || !b->n || a->mean == 0)
+		return NAN;
+	/* the ratio first: 1e300 / 1e300, not (1.1e300 - 1e300) * 100 */
+	return 100 * (b->mean / fabs(a->mean) - copysign(1, a->mean));
 }
 
 /*
@@ -348,20 +375,23 @@ static int fill_row(const struct sample_set *sets, size_t nsets,
 		}
 		return 0;
 	}
-	summarize(sets[0].values[at0], sets[0].counts[at0], &row->base);
+	summarize_at(&sets[0], at0, &row->base);
 	row->base_runs = (unsigned)sets[0].nr_runs;
 	for (size_t j = 1; j < nsets; j++) {
 		struct stat_vs *v = &row->vs[j - 1];
-		struct mwu m;
 
-		summarize(sets[j].values[at[j]], sets[j].counts[at[j]], &v->s);
+		summarize_at(&sets[j], at[j], &v->s);
 		v->runs = (unsigned)sets[j].nr_runs;
-		v->p = welch_test(&row->base, &v->s).p;
-		v->q = v->p;
-		m = mann_whitney(sets[0].values[at0], sets[0].counts[at0],
-				 sets[j].values[at[j]], sets[j].counts[at[j]]);
-		v->mwu_p = m.p;
+		v->p = v->q = v->mwu_p = NAN;
 		v->reproduction = NAN;
+		v->mean_pct = mean_pct(&row->base, &v->s);
+		if (!row->base.n || !v->s.n)
+			continue;
+		/* the test of the statistic decide() shows: trimmed means */
+		v->p = yuen_test(&row->base, &v->s).p;
+		v->q = v->p;
+		v->mwu_p = mann_whitney(sets[0].values[at0], sets[0].counts[at0],
+					sets[j].values[at[j]], sets[j].counts[at[j]]).p;
 	}
 	return 0;
 }
@@ -418,7 +448,7 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 		const long *in = at + k * nsets;
 		bool failure = stat_is_failure(names[k]);
 
-		if (!failure && !on_every_side(sets, nsets, in))
+		if (!failure && !on_some_side(sets, nsets, in))
 			continue;
 		err = fill_row(sets, nsets, names[k], failure, in, &mi, opts, &r[n++]);
 		if (err)
@@ -432,6 +462,21 @@ int compare_sets(const struct sample_set *sets, size_t nsets,
 			continue;
 		for (size_t j = 0; j < nsets - 1; j++)
 			decide_numeric(&r[i], &r[i].vs[j], opts);
+	}
+	/* a column whose sides ran on a machine disturbed differently decides nothing */
+	for (size_t j = 0; j < nsets - 1; j++) {
+		struct compare_disturbance d;
+
+		compare_disturbance(&sets[0], &sets[j + 1], &d);
+		for (size_t i = 0; d.differs && i < n; i++) {
+			struct stat_vs *v = &r[i].vs[j];
+
+			if (r[i].family == FAMILY_FAILURE ||
+			    (v->verdict != VERDICT_CHANGED && v->verdict != VERDICT_SMALL))
+				continue;
+			v->verdict = VERDICT_UNKNOWN;
+			v->disturbed = true;
+		}
 	}
 	/* the rows are in name order already: a stable pass per family */
 	sorted = malloc((n ? n : 1) * sizeof(*sorted));
@@ -460,13 +505,61 @@ out:
 	return err;
 }
 
+static int cmp_name(const void *key, const void *elt)
+{
+	return strcmp(key, *(char *const *)elt);
+}
+
+/* The mean of a set's stat `name`; false when the set has no value of it. */
+static bool set_mean(const struct sample_set *set, const char *name, double *mean)
+{
+	char **at = set->nr ? bsearch(name, set->names, set->nr, sizeof(*set->names),
+				       cmp_name) : NULL;
+	size_t i, n;
+	double sum = 0;
+
+	if (!at)
+		return false;
+	i = (size_t)(at - set->names);
+	n = set->counts[i];
+	if (!n)
+		return false;
+	for (size_t k = 0; k < n; k++)
+		sum += set->values[i][k];
+	*mean = sum / (double)n;
+	return isfinite(*mean);
+}
+
 void compare_disturbance(const struct sample_set *base,
 			 const struct sample_set *other,
 			 struct compare_disturbance *out)
 {
-	(void)base;
-	(void)other;
-	*out = (struct compare_disturbance){ .differs = false };
+	static const struct {
+		const char *name;
+		double limit;
+	} measures[] = {
+		{ STAT_DISTURBANCE_CPU, COMPARE_DISTURBANCE_CPU },
+		{ STAT_DISTURBANCE_RUNNABLE, COMPARE_DISTURBANCE_RUNNABLE },
+		{ STAT_DISTURBANCE_STEAL, COMPARE_DISTURBANCE_STEAL },
+	};
+
+	*out = (struct compare_disturbance){ .differs = false, .base = NAN, .other = NAN,
+					     .limit = NAN };
+	for (size_t k = 0; k < sizeof(measures) / sizeof(measures[0]); k++) {
+		double a, b;
+
+		/* a side that did not record it (imported, older runs): not gated */
+		if (!set_mean(base, measures[k].name, &a) ||
+		    !set_mean(other, measures[k].name, &b))
+			continue;
+		if (fabs(b - a) > measures[k].limit) {
+			*out = (struct compare_disturbance){
+				.differs = true, .what = measures[k].name,
+				.base = a, .other = b, .limit = measures[k].limit,
+			};
+			return;
+		}
+	}
 }
 
 void compare_release(struct stat_row *rows, size_t nr_rows)

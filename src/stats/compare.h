@@ -6,19 +6,25 @@
  * store_load_samples() gives, copied by pointer (this module does not
  * include the store) -- with what the runs declare of their stats
  * (struct stat_meta: unit, which way is better, KPI).  Output: one row per
- * stat present on every side (failure stats: on any side), with the
- * base's summary and, for each other commit, its summary, %change with
- * its interval, p, q and verdict.
+ * stat with a value on ANY side (numeric and failure stats alike), with
+ * the base's summary and, for each other commit, its summary, %change
+ * with its interval, p, q and verdict.  A numeric stat missing on a side
+ * has a summary of n = 0 there: the column is NEW (base lacks it), GONE
+ * (the other side lacks it) or, when neither side of that column has it,
+ * FEW_RUNS (verdict.h).
  *
  * Families (so thousands of monitor stats do not dilute the KPI):
  *   KPI      the stats a run declares KPIs and the names in opts->kpis:
- *            Welch at alpha, min change kpi_min_pct;
- *   OTHER    every other numeric stat: Welch p through Benjamini-Hochberg
+ *            Yuen's trimmed-mean test at alpha, min change kpi_min_pct;
+ *   OTHER    every other numeric stat: Yuen's p through Benjamini-Hochberg
  *            (over all OTHER stats of that comparison) at q, min other_min_pct;
- *   FAILURE  0/1 stats (record.h's stat_is_failure()): fails:runs per
- *            side, %reproduction = 100 (f_b/n_b - f_a/n_a), Fisher's exact
- *            test at alpha (a run without the stat counts as 0).
- * Mann-Whitney U is computed beside Welch as a cross-check (mwu_p).
+ *   FAILURE  failure stats (record.h's stat_is_failure()): a run failed
+ *            when its value is >= COMPARE_FAIL_AT; fails:runs per side,
+ *            %reproduction = 100 (f_b/n_b - f_a/n_a), Fisher's exact
+ *            test at alpha (a run without the stat counts as not failed).
+ * The verdict and the interval shown come from the same statistic
+ * (verdict.h decide()), so they never contradict each other.
+ * Mann-Whitney U is computed beside as a cross-check (mwu_p).
  * Which way is better is the declared direction, else the one rule for
  * undeclared stats, record.h's stat_rule_better() (docs/compare.md,
  * "Direction").
@@ -52,6 +58,25 @@
 #define COMPARE_OTHER_MIN_PCT	5.0	/* ... of every other stat, % (points for %-units) */
 #define COMPARE_LEVEL		0.95	/* of every interval shown */
 #define COMPARE_MIN_RUNS	VERDICT_MIN_RUNS	/* a side, for a verdict */
+/* a failure stat's run failed when its value is at least this (a count) */
+#define COMPARE_FAIL_AT		1.0
+
+/*
+ * The largest difference between two sides' mean disturbance
+ * (record.h's STAT_DISTURBANCE_*, per-run means) under which their
+ * verdicts stand (docs/compare.md, "Disturbance"):
+ *   others_cpu  a quarter of a CPU of other processes' work: a single
+ *               busy process on the machine is 1.0, a quiet machine's
+ *               daemons stay well below 0.1;
+ *   runnable    half a task waiting on average: the A/A case of issue 12
+ *               went 3.1 -> 4.0; a quiet machine moves by tenths;
+ *   steal       a tenth of a CPU taken by the hypervisor: steal is near 0
+ *               on a machine of its own, and 10% of a CPU is as large as
+ *               the KPI changes the floor reports.
+ */
+#define COMPARE_DISTURBANCE_CPU		0.25	/* CPUs */
+#define COMPARE_DISTURBANCE_RUNNABLE	0.5	/* tasks */
+#define COMPARE_DISTURBANCE_STEAL	0.1	/* CPUs */
 
 /* One commit's samples of every stat (parallel arrays, as the store gives). */
 struct sample_set {
@@ -102,16 +127,23 @@ void compare_opts_init(struct compare_opts *o);
 /* One other commit against the base, for one stat. */
 struct stat_vs {
 	struct summary s;
-	struct pct_change change;	/* vs the base; absolute for %-unit stats */
-	double p;		/* Welch (KPI/OTHER) or Fisher (FAILURE) */
+	/*
+	 * vs the base, of the trimmed means (verdict.h); absolute for %-unit
+	 * stats, a zero base and NEW; -100 for GONE.
+	 */
+	struct pct_change change;
+	/* LKP's %change: 100 (mean_b - mean_a) / |mean_a|; NaN for a base mean of 0 or a side missing */
+	double mean_pct;
+	double p;		/* Yuen (KPI/OTHER; NaN when a side lacks the stat) or Fisher (FAILURE) */
 	double q;		/* BH-adjusted p for OTHER; = p otherwise */
 	double mwu_p;		/* Mann-Whitney cross-check; NaN for FAILURE */
 	enum verdict verdict;
-	unsigned fails, runs;	/* FAILURE: runs with the stat at 1, of all runs */
+	unsigned fails, runs;	/* FAILURE: runs with the stat >= COMPARE_FAIL_AT, of all runs */
 	double reproduction;	/* FAILURE: 100 (f_b/n_b - f_a/n_a) */
 	/*
 	 * UNKNOWN: the runs a side that would likely decide it, from the
-	 * observed variance and the minimum change (0: nothing can be said).
+	 * observed variance and the minimum change (0: nothing can be said;
+	 * VERDICT_MORE_RUNS_MAX: that many or more), verdict_more_runs().
 	 */
 	unsigned more_runs;
 	/*

@@ -180,34 +180,76 @@ double t_quantile(double p, double df)
 	return t;
 }
 
-/* Welch-Satterthwaite degrees of freedom from the two squared SEMs. */
-static double welch_df(const struct summary *a, const struct summary *b)
+/*
+ * Welch-Satterthwaite degrees of freedom from two standard errors and the
+ * degrees of freedom of each side, (va + vb)^2 / (va^2 / fa + vb^2 / fb)
+ * with v = se^2: scaled by the larger se so that neither 1e300 nor a
+ * subnormal over- or underflows.  NaN when both are 0.
+ */
+static double satterthwaite(double sa, double fa, double sb, double fb)
 {
-	double va = a->sem * a->sem, vb = b->sem * b->sem;
-	double den = va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1);
+	double big = fmax(sa, sb), va, vb;
 
-	return den > 0 ? (va + vb) * (va + vb) / den : NAN;
+	if (!(big > 0))
+		return NAN;
+	va = (sa / big) * (sa / big);
+	vb = (sb / big) * (sb / big);
+	return (va + vb) * (va + vb) / (va * va / fa + vb * vb / fb);
+}
+
+/* The power of two of the largest of four magnitudes: dividing by it is exact. */
+static int common_exponent(double w, double x, double y, double z)
+{
+	double big = fmax(fmax(fabs(w), fabs(x)), fmax(fabs(y), fabs(z)));
+
+	return big > 0 && isfinite(big) ? ilogb(big) : 0;
+}
+
+/*
+ * The two-sample t test of locations ma, mb with standard errors sa, sb
+ * on ha, hb values (Welch: means, sems, n; Yuen: trimmed means, their
+ * standard errors, the values kept), every quotient taken on values
+ * scaled by a common power of two.
+ */
+static struct welch two_sample(double ma, double sa, size_t ha,
+			       double mb, double sb, size_t hb)
+{
+	struct welch w = { .t = NAN, .df = NAN, .p = NAN };
+	int e = common_exponent(ma, mb, sa, sb);
+	double d, se;
+
+	if (ha < 2 || hb < 2)
+		return w;
+	d = ldexp(mb, -e) - ldexp(ma, -e);
+	se = hypot(ldexp(sa, -e), ldexp(sb, -e));
+	if (se == 0) {
+		/* two constant samples: equal or not, there is no doubt */
+		w.t = d == 0 ? 0 : copysign(INFINITY, d);
+		w.df = (double)(ha + hb - 2);
+		w.p = d == 0 ? 1 : 0;
+		return w;
+	}
+	w.t = d / se;
+	w.df = satterthwaite(sa, (double)(ha - 1), sb, (double)(hb - 1));
+	w.p = 2 * t_cdf(-fabs(w.t), w.df);
+	return w;
 }
 
 struct welch welch_test(const struct summary *a, const struct summary *b)
 {
-	struct welch w = { .t = NAN, .df = NAN, .p = NAN };
-	double se;
+	return two_sample(a->mean, a->sem, a->n, b->mean, b->sem, b->n);
+}
 
-	if (a->n < 2 || b->n < 2)
-		return w;
-	se = sqrt(a->sem * a->sem + b->sem * b->sem);
-	if (se == 0) {
-		/* two constant samples: equal or not, there is no doubt */
-		w.t = a->mean == b->mean ? 0 : copysign(INFINITY, b->mean - a->mean);
-		w.df = (double)(a->n + b->n - 2);
-		w.p = a->mean == b->mean ? 1 : 0;
-		return w;
-	}
-	w.t = (b->mean - a->mean) / se;
-	w.df = welch_df(a, b);
-	w.p = 2 * t_cdf(-fabs(w.t), w.df);
-	return w;
+struct welch yuen_test(const struct summary *a, const struct summary *b)
+{
+	return two_sample(a->tmean, a->tsem, a->h, b->tmean, b->tsem, b->h);
+}
+
+double yuen_df(const struct summary *a, const struct summary *b)
+{
+	if (a->h < 2 || b->h < 2)
+		return NAN;
+	return satterthwaite(a->tsem, (double)(a->h - 1), b->tsem, (double)(b->h - 1));
 }
 
 double mean_half_interval(const struct summary *s, double level)
@@ -228,7 +270,8 @@ struct ratio_interval ratio_interval(const struct summary *a,
 		return r;
 	rel = hypot(a->sem / a->mean, b->sem / b->mean);
 	se = fabs(r.ratio) * rel;
-	df = welch_df(a, b);
+	df = a->n > 1 && b->n > 1 ?
+		     satterthwaite(a->sem, (double)(a->n - 1), b->sem, (double)(b->n - 1)) : NAN;
 	if (se == 0 || isnan(df)) {
 		r.low = r.high = r.ratio;
 		return r;

@@ -1,6 +1,7 @@
 /*
- * ttest.h - Student's t distribution and Welch's unequal-variance t-test,
- * and the confidence interval of a ratio of two means.
+ * ttest.h - Student's t distribution, Welch's unequal-variance t-test and
+ * Yuen's trimmed-mean version of it, and the confidence interval of a
+ * ratio of two means.
  *
  * All own code (no GPL-3 libraries): the t distribution goes through the
  * regularized incomplete beta function, evaluated by its continued
@@ -32,6 +33,20 @@ struct welch {
  * t = 0 and p = 1).
  */
 struct welch welch_test(const struct summary *a, const struct summary *b);
+
+/*
+ * Yuen's test: Welch's test of the trimmed means (struct summary's tmean,
+ * tsem, h; Welch-Satterthwaite degrees of freedom on h - 1 a side).  With
+ * no trimming (samples of fewer than 1 / SUMMARY_TRIM values) it is
+ * Welch's test exactly.  One outlier run a side moves the trimmed means
+ * little, where it blinds the means' test.  p is NaN when a side keeps
+ * fewer than 2 values; two constant samples give p 1 (equal) or 0.
+ * Scale-free: computed on values divided by a common power of two.
+ */
+struct welch yuen_test(const struct summary *a, const struct summary *b);
+
+/* Its degrees of freedom alone; NaN when undefined (as yuen_test()'s). */
+double yuen_df(const struct summary *a, const struct summary *b);
 
 /*
  * Half the width of the `level` confidence interval of one sample's mean,

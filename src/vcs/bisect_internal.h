@@ -123,7 +123,7 @@ struct level {
 int assemble_commit(struct session *ss, const char *sha, struct bisect_commit *out);
 /* n, mean, stddev and values of a side. */
 int assemble_sample(struct session *ss, const struct side *sd, struct bisect_sample *out);
-/* Welch's test and the KPI family's verdict of b against a, in *out. */
+/* Yuen's trimmed-mean test and the KPI family's verdict (decide()) of b against a, in *out. */
 int assemble_judge(struct session *ss, const struct side *a, const struct side *b,
 		   struct bisect_change *out, enum verdict *v);
 /* The candidates measured or skipped, in commit order, for the plot. */

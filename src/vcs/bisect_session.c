@@ -194,7 +194,7 @@ static void level_progress(void *ctx, struct bisect *b, const struct bisect_step
 /*
  * The evidence: the culprit and the commit before it (G when the culprit
  * is the first candidate) brought to CONFIRM_RUNS runs each, alternating,
- * and judged as compare judges a KPI.
+ * and judged as compare judges a KPI (assemble_judge(): Yuen and decide()).
  */
 static int confirm(struct session *ss, struct level *lv, size_t culprit,
 		   size_t before, const struct side *g, struct bisect_confirmation *out)

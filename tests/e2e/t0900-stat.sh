@@ -52,7 +52,12 @@ j = json.load(open(sys.argv[1]))
 c, = j["comparisons"]
 assert c["significant"] is True and c["p"] < 0.05 and c["verdict"] == "changed", c
 assert 0 <= c["mwu_p"] <= 1 and c["low"] < c["pct"] < c["high"], c
-assert abs(c["pct"] - 100 * (c["ratio"] - 1)) < 1e-6, c
+# pct is compare'"'"'s: of the trimmed means (6 runs: the lowest and highest dropped)
+def tmean(cmd):
+    v = sorted(r["elapsed_s"] for r in cmd["runs"] if r["ok"])
+    return sum(v[1:-1]) / (len(v) - 2)
+ta, tb = (tmean(x) for x in j["commands"])
+assert abs(c["pct"] - 100 * (tb - ta) / ta) < 1e-6, (c, ta, tb)
 assert j["alpha"] == 0.05 and j["min_change_pct"] == 1 and j["level"] == 0.95 and j["min_runs"] == 3
 ' "$SANDBOX/out"
 run_perfbot 60 stat -r 2 --vs 'sleep 0.02' -- sleep 0.01

@@ -110,9 +110,13 @@ static void families(void **state)
 	compare_opts_init(&o);
 	o.kpis = kpis;
 	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
-	/* only.base is on one side only: no row */
-	assert_int_equal(n, 6);
-	assert_null(row_named(rows, n, "only.base"));
+	/* only.base is on one side only: a row, gone (issue 12) */
+	assert_int_equal(n, 7);
+	r = row_named(rows, n, "only.base");
+	assert_non_null(r);
+	assert_int_equal(r->vs[0].verdict, VERDICT_GONE);
+	assert_true(fabs(r->vs[0].change.pct + 100) < 1e-12);
+	assert_int_equal(r->vs[0].s.n, 0);
 	assert_string_equal(rows[0].name, KPI);
 	assert_string_equal(rows[1].name, "dmesg.BUG");
 
@@ -360,6 +364,295 @@ static void declared(void **state)
 	stat_meta_release(&new_meta);
 }
 
+/* set helpers for the issue 12 cases: one stat, n runs a side */
+#define SET(name, nstats, names, values, counts, runs) \
+	{ name, nstats, names, values, counts, runs, NULL }
+
+/* one-sided numeric stats: new, gone, and neither side of a column */
+static void one_sided(void **state)
+{
+	char *n0[] = { "only.base", "x.both" }, *n1[] = { "only.new", "x.both" },
+	     *n2[] = { "only.base", "only.new", "x.both" };
+	double ob[] = { 5, 6, 7 }, on[] = { 3, 3, 3 }, xb[] = { 1, 1.01, 0.99 };
+	double *v0[] = { ob, xb }, *v1[] = { on, xb }, *v2[] = { ob, on, xb };
+	size_t c2[] = { 3, 3 }, c3[] = { 3, 3, 3 };
+	struct sample_set sets[] = {
+		SET("a", 2, n0, v0, c2, 3),
+		SET("b", 2, n1, v1, c2, 3),
+		SET("c", 3, n2, v2, c3, 3),
+	};
+	struct compare_opts o;
+	struct stat_row *rows;
+	const struct stat_row *r;
+	size_t n;
+
+	(void)state;
+	compare_opts_init(&o);
+	assert_int_equal(compare_sets(sets, 3, &o, &rows, &n), 0);
+	assert_int_equal(n, 3);
+	r = row_named(rows, n, "only.new");
+	assert_non_null(r);
+	assert_int_equal(r->base.n, 0);
+	/* b and c have it, the base not: new, the new side's mean, absolute */
+	assert_int_equal(r->vs[0].verdict, VERDICT_NEW);
+	assert_true(r->vs[0].change.absolute);
+	assert_true(fabs(r->vs[0].change.pct - 3) < 1e-12);
+	assert_true(isnan(r->vs[0].change.low) && isnan(r->vs[0].p));
+	assert_int_equal(r->vs[1].verdict, VERDICT_NEW);
+	r = row_named(rows, n, "only.base");
+	/* b lacks it: gone, -100%; c has it: an ordinary comparison */
+	assert_int_equal(r->vs[0].verdict, VERDICT_GONE);
+	assert_false(r->vs[0].change.absolute);
+	assert_true(fabs(r->vs[0].change.pct + 100) < 1e-12);
+	assert_int_equal(r->vs[1].verdict, VERDICT_UNKNOWN);
+	assert_true(r->vs[1].change.pct == 0 && !r->vs[1].change.absolute);
+	compare_release(rows, n);
+
+	/* b as the base: only.base is in neither b nor ... a column of neither */
+	{
+		struct sample_set two[] = { sets[1], sets[1] };
+
+		two[1].names = n0;
+		two[1].values = v0;
+		two[1].nr = 2;
+		assert_int_equal(compare_sets(two, 2, &o, &rows, &n), 0);
+		r = row_named(rows, n, "only.new");
+		assert_int_equal(r->vs[0].verdict, VERDICT_GONE);
+		r = row_named(rows, n, "only.base");
+		assert_int_equal(r->vs[0].verdict, VERDICT_NEW);
+		compare_release(rows, n);
+	}
+	/* three columns where the middle one lacks a stat the third has */
+	{
+		struct sample_set t[] = { sets[1], sets[0], sets[2] };
+
+		assert_int_equal(compare_sets(t, 3, &o, &rows, &n), 0);
+		r = row_named(rows, n, "only.base");
+		assert_int_equal(r->base.n, 0);
+		assert_int_equal(r->vs[0].verdict, VERDICT_NEW);
+		assert_int_equal(r->vs[1].verdict, VERDICT_NEW);
+		compare_release(rows, n);
+	}
+	/* a column where neither side has the stat: n = 0, few runs */
+	{
+		struct sample_set t[] = { sets[1], sets[1], sets[0] };
+
+		assert_int_equal(compare_sets(t, 3, &o, &rows, &n), 0);
+		r = row_named(rows, n, "only.base");
+		assert_int_equal(r->base.n, 0);
+		assert_int_equal(r->vs[0].s.n, 0);
+		assert_int_equal(r->vs[0].verdict, VERDICT_FEW_RUNS);
+		assert_int_equal(r->vs[1].verdict, VERDICT_NEW);
+		compare_release(rows, n);
+	}
+	/* two runs on the side that lacks it: few runs, not new */
+	{
+		struct sample_set t[] = { sets[0], sets[1] };
+
+		t[0].nr_runs = 2;
+		assert_int_equal(compare_sets(t, 2, &o, &rows, &n), 0);
+		r = row_named(rows, n, "only.new");
+		assert_int_equal(r->vs[0].verdict, VERDICT_FEW_RUNS);
+		assert_true(fabs(r->vs[0].change.pct - 3) < 1e-12);
+		compare_release(rows, n);
+	}
+}
+
+/* zero and negative bases, constants, outliers, 1e300: through compare_sets() */
+static void edges(void **state)
+{
+	char *names[] = { "c.count", "d.neg", "e.const", "f.big", KPI };
+	double c0[] = { 0, 0, 0, 0, 0 }, c1[] = { 3, 3, 3, 3, 3 };
+	double d0[] = { -1.01e6, -1.005e6, -1e6, -0.995e6, -0.99e6 };
+	double d1[] = { -0.91e6, -0.905e6, -0.9e6, -0.895e6, -0.89e6 };
+	double e0[] = { 7, 7, 7, 7, 7 }, e1[] = { 9, 9, 9, 9, 9 };
+	double f0[] = { 1e300, 1.01e300, 0.99e300, 1.005e300, 0.995e300 };
+	double f1[] = { 1.1e300, 1.11e300, 1.09e300, 1.105e300, 1.095e300 };
+	/* 10 runs, 1% noise, one run a side +20%, a real -5% */
+	double k0[] = { 100.3, 99.1, 100.8, 99.6, 100.1, 98.9, 100.4, 99.8, 101.0, 120.0 };
+	double k1[] = { 95.2, 94.6, 95.9, 94.1, 95.0, 95.6, 94.4, 95.3, 94.8, 114.0 };
+	double *va[] = { c0, d0, e0, f0, k0 }, *vb[] = { c1, d1, e1, f1, k1 };
+	size_t ca[] = { 5, 5, 5, 5, 10 };
+	struct sample_set sets[] = {
+		SET("base", 5, names, va, ca, 10),
+		SET("new", 5, names, vb, ca, 10),
+	};
+	struct compare_opts o;
+	struct stat_row *rows;
+	const struct stat_vs *v;
+	size_t n;
+
+	(void)state;
+	compare_opts_init(&o);
+	o.kpis = kpis;
+	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
+	assert_int_equal(n, 5);
+	/* 0 -> 3 in every run: changed, absolute, p 0 */
+	v = &row_named(rows, n, "c.count")->vs[0];
+	assert_int_equal(v->verdict, VERDICT_CHANGED);
+	assert_true(v->change.absolute);
+	assert_true(v->change.pct == 3 && v->change.low == 3 && v->change.high == 3);
+	assert_true(v->p == 0);
+	assert_true(isnan(v->mean_pct));
+	/* -1e6 -> -0.9e6: +10%, an increase */
+	v = &row_named(rows, n, "d.neg")->vs[0];
+	assert_int_equal(v->verdict, VERDICT_CHANGED);
+	assert_true(fabs(v->change.pct - 10) < 1e-9 && v->change.low > 0);
+	assert_true(fabs(v->mean_pct - 10) < 1e-9);
+	/* two different constants: changed, +28.6% */
+	v = &row_named(rows, n, "e.const")->vs[0];
+	assert_int_equal(v->verdict, VERDICT_CHANGED);
+	assert_true(fabs(v->change.pct - 200.0 / 7) < 1e-9);
+	/* 1e300: finite, +10%, changed (5% floor of the others) */
+	v = &row_named(rows, n, "f.big")->vs[0];
+	assert_int_equal(v->verdict, VERDICT_CHANGED);
+	assert_true(fabs(v->change.pct - 10) < 0.01);
+	assert_true(isfinite(v->change.low) && v->change.low > 5 && isfinite(v->s.stddev));
+	assert_true(fabs(v->mean_pct - 10) < 1e-9);
+	/* the outlier runs do not hide -5% */
+	v = &rows[0].vs[0];
+	assert_string_equal(rows[0].name, KPI);
+	assert_int_equal(v->verdict, VERDICT_CHANGED);
+	assert_true(v->change.pct < -4 && v->change.high < 0);
+	assert_true(v->mwu_p < 0.05);
+	compare_release(rows, n);
+}
+
+/* a run failed when its value is >= 1 (a count); 0 and fractions are no failure */
+static void failure_counts(void **state)
+{
+	char *names[] = { "dmesg.WARNING" };
+	double f0[] = { 0, 0.5, 0, 0.99 }, f1[] = { 1, 2, 7, 0 };
+	double *va[] = { f0 }, *vb[] = { f1 };
+	size_t ca[] = { 4 }, cb[] = { 4 };
+	struct sample_set sets[] = {
+		SET("base", 1, names, va, ca, 5),
+		SET("new", 1, names, vb, cb, 5),
+	};
+	struct compare_opts o;
+	struct stat_row *rows;
+	size_t n;
+
+	(void)state;
+	compare_opts_init(&o);
+	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0].base_fails, 0);
+	assert_int_equal(rows[0].base_runs, 5);
+	assert_int_equal(rows[0].vs[0].fails, 3);
+	assert_int_equal(rows[0].vs[0].runs, 5);
+	assert_true(fabs(rows[0].vs[0].reproduction - 60) < 1e-9);
+	compare_release(rows, n);
+}
+
+/* UNKNOWN rows say how many runs would likely decide; others say 0 */
+static void more_runs(void **state)
+{
+	char *names[] = { "x.noisy", KPI };
+	double x0[] = { 100, 104, 96 }, x1[] = { 103, 107, 99 }, k[] = { 10, 10.01, 9.99 };
+	double *va[] = { x0, k }, *vb[] = { x1, k };
+	size_t c[] = { 3, 3 };
+	struct sample_set sets[] = {
+		SET("base", 2, names, va, c, 3),
+		SET("new", 2, names, vb, c, 3),
+	};
+	struct compare_opts o;
+	struct stat_row *rows;
+	const struct stat_vs *v;
+	size_t n;
+
+	(void)state;
+	compare_opts_init(&o);
+	o.kpis = (const char *const[]){ "x.noisy", NULL };
+	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
+	v = &row_named(rows, n, "x.noisy")->vs[0];
+	/* +3% at 4% CV, 3 runs: unknown; ~(2 + 0.84)^2 2 16 / 9 ~ 29 a side */
+	assert_int_equal(v->verdict, VERDICT_UNKNOWN);
+	assert_in_range(v->more_runs, 20, 40);
+	v = &row_named(rows, n, KPI)->vs[0];
+	assert_int_not_equal(v->verdict, VERDICT_UNKNOWN);
+	assert_int_equal(v->more_runs, 0);
+	compare_release(rows, n);
+}
+
+/* the disturbance gate: differing sides turn changed into unknown, both ways */
+static void disturbance(void **state)
+{
+	char *names[] = { "dmesg.BUG", STAT_DISTURBANCE_CPU, STAT_DISTURBANCE_RUNNABLE,
+			  "t.small", KPI };
+	double f0[] = { 0, 0, 0, 0, 0 }, f1[] = { 1, 1, 1, 1, 1 };
+	double q0[] = { 0.02, 0.03, 0.02, 0.01, 0.02 }, h1[] = { 1.02, 1.0, 0.98, 1.01, 1.0 };
+	double r0[] = { 3.1, 3.0, 3.2, 3.1, 3.1 }, r1[] = { 4.0, 4.1, 3.9, 4.0, 4.0 };
+	double s0[] = { 1000, 1001, 999, 1000.5, 999.5 }, s1[] = { 1010, 1011, 1009, 1010.5, 1009.5 };
+	double k0[] = { 100, 101, 99, 100.5, 99.5 }, k1[] = { 110, 111, 109, 110.5, 109.5 };
+	double *va[] = { f0, q0, r0, s0, k0 }, *quiet[] = { f1, q0, r0, s1, k1 },
+	       *hog[] = { f1, h1, r0, s1, k1 }, *busy[] = { f1, q0, r1, s1, k1 };
+	size_t c[] = { 5, 5, 5, 5, 5 };
+	struct sample_set sets[] = {
+		SET("base", 5, names, va, c, 5),
+		SET("quiet", 5, names, quiet, c, 5),
+		SET("hog", 5, names, hog, c, 5),
+		SET("busy", 5, names, busy, c, 5),
+	};
+	struct compare_disturbance d;
+	struct compare_opts o;
+	struct stat_row *rows;
+	const struct stat_row *r;
+	size_t n;
+
+	(void)state;
+	compare_disturbance(&sets[0], &sets[1], &d);
+	assert_false(d.differs);
+	assert_null(d.what);
+	compare_disturbance(&sets[0], &sets[2], &d);
+	assert_true(d.differs);
+	assert_string_equal(d.what, STAT_DISTURBANCE_CPU);
+	assert_true(fabs(d.base - 0.02) < 1e-12 && fabs(d.other - 1.002) < 1e-12);
+	assert_true(d.limit == COMPARE_DISTURBANCE_CPU);
+	compare_disturbance(&sets[0], &sets[3], &d);
+	assert_true(d.differs);
+	assert_string_equal(d.what, STAT_DISTURBANCE_RUNNABLE);
+	/* runs that recorded nothing (imported, older): not gated */
+	{
+		char *plain[] = { KPI };
+		double *pk[] = { k1 };
+		struct sample_set imported = SET("imported", 1, plain, pk, c, 5);
+
+		compare_disturbance(&sets[0], &imported, &d);
+		assert_false(d.differs);
+		compare_disturbance(&imported, &sets[2], &d);
+		assert_false(d.differs);
+	}
+
+	compare_opts_init(&o);
+	o.kpis = kpis;
+	assert_int_equal(compare_sets(sets, 4, &o, &rows, &n), 0);
+	r = &rows[0];
+	assert_string_equal(r->name, KPI);
+	/* quiet: +10% changed, not disturbed */
+	assert_int_equal(r->vs[0].verdict, VERDICT_CHANGED);
+	assert_false(r->vs[0].disturbed);
+	/* hog and busy: the same +10% is unknown, disturbed */
+	for (int j = 1; j < 3; j++) {
+		assert_int_equal(r->vs[j].verdict, VERDICT_UNKNOWN);
+		assert_true(r->vs[j].disturbed);
+		/* the numbers stay for the report */
+		assert_true(r->vs[j].change.low > 0);
+	}
+	/* +1% under the 5% floor: small when quiet, unknown when disturbed */
+	r = row_named(rows, n, "t.small");
+	assert_int_equal(r->vs[0].verdict, VERDICT_SMALL);
+	assert_int_equal(r->vs[1].verdict, VERDICT_UNKNOWN);
+	assert_true(r->vs[1].disturbed);
+	/* failure verdicts are not gated */
+	r = row_named(rows, n, "dmesg.BUG");
+	for (int j = 0; j < 3; j++) {
+		assert_int_equal(r->vs[j].verdict, VERDICT_CHANGED);
+		assert_false(r->vs[j].disturbed);
+	}
+	compare_release(rows, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +663,11 @@ int main(void)
 		cmocka_unit_test(families),
 		cmocka_unit_test(three_commits),
 		cmocka_unit_test(min_change_rules),
+		cmocka_unit_test(one_sided),
+		cmocka_unit_test(edges),
+		cmocka_unit_test(failure_counts),
+		cmocka_unit_test(more_runs),
+		cmocka_unit_test(disturbance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -147,6 +147,99 @@ static void ratio_ci(void **state)
 	assert_true(isnan(r.low) && isnan(r.high));
 }
 
+static void trimmed(void **state)
+{
+	/*
+	 * x = 1..9, 100 trimmed at 0.2: n 10, g = floor(0.2 10) = 2, h 6.  Trimmed mean
+	 * mean(3..8) = 5.5; winsorized {3,3,3,4,5,6,7,8,8,8}, mean 5.5,
+	 * squares 6 (2.5^2) + 2 (1.5^2) + 2 (0.5^2) = 42.5; tsem =
+	 * sqrt(42.5 / (6 5)) = 1.1902381.
+	 */
+	const double x[] = { 7, 2, 100, 4, 1, 9, 5, 3, 8, 6 };
+	const double y[] = { 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 };
+	struct summary a, b, c;
+	struct welch w;
+
+	(void)state;
+	summarize_trim(x, 10, 0.2, &a);
+	assert_int_equal(a.h, 6);
+	assert_float_equal(a.tmean, 5.5, 1e-12);
+	assert_float_equal(a.tsem, 1.1902381, 1e-7);
+	assert_float_equal(a.mean, 14.5, 1e-12);
+	/* y: trimmed 7..12, mean 9.5; winsorized {7,7,7,8,9,10,11,12,12,12}: same squares */
+	summarize_trim(y, 10, 0.2, &b);
+	assert_float_equal(b.tmean, 9.5, 1e-12);
+	assert_float_equal(b.tsem, 1.1902381, 1e-7);
+	/*
+	 * Yuen: t = 4 / (1.1902381 sqrt 2) = 2.3763541 on (5 + 5) = 10 df
+	 * (equal variances: Satterthwaite gives 2 (h - 1)); t_0.975,10 =
+	 * 2.228139, t_0.98,10 ~ 2.359 < t < t_0.985,10 ~ 2.527: 0.03 < p < 0.04.
+	 */
+	w = yuen_test(&a, &b);
+	assert_float_equal(w.t, 2.3763541, 1e-6);
+	assert_float_equal(w.df, 10, 1e-12);
+	assert_true(w.p > 0.03 && w.p < 0.04);
+	assert_float_equal(yuen_df(&a, &b), 10, 1e-12);
+	/* Welch on the means is blinded by the 100 */
+	assert_true(welch_test(&a, &b).p > 0.5);
+	/* SUMMARY_TRIM, 0.1: one a side, x trimmed 2..9 */
+	summarize(x, 10, &c);
+	assert_int_equal(c.h, 8);
+	assert_float_equal(c.tmean, 5.5, 1e-12);
+	/* from 5 values on, at least one a side: 1, 2, 4, 5 and 100 -> 2, 4, 5 */
+	{
+		const double five[] = { 100, 2, 4, 1, 5 };
+
+		summarize(five, 5, &c);
+		assert_int_equal(c.h, 3);
+		assert_float_equal(c.tmean, 11.0 / 3, 1e-12);
+	}
+	/* fewer than 5 values: untrimmed, Yuen is Welch bit for bit */
+	summarize(x, 4, &a);
+	summarize(y, 4, &b);
+	assert_int_equal(a.h, 4);
+	assert_true(a.tmean == a.mean && a.tsem == a.sem);
+	assert_true(yuen_test(&a, &b).p == welch_test(&a, &b).p);
+	/* constants: no spread, their own mean */
+	{
+		const double k[] = { 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1 };
+
+		summarize(k, 7, &a);
+		assert_true(a.mean == 0.1 && a.tmean == 0.1 && a.tsem == 0 && a.stddev == 0);
+	}
+}
+
+static void extreme_scale(void **state)
+{
+	/* sums and squares of 1e300 and of subnormals, finite and exact in ratio */
+	const double big[] = { 1.7e308, 1.6e308, 1.75e308, 1.65e308, 1.7e308 };
+	const double sub[] = { 4e-320, 5e-320, 6e-320 };
+	const double mid[] = { 4, 5, 6 };
+	struct summary a, b;
+
+	(void)state;
+	summarize(big, 5, &a);
+	assert_true(isfinite(a.mean) && isfinite(a.stddev) && isfinite(a.tsem));
+	assert_float_equal((a.mean / 1e308), 1.68, 1e-12);
+	assert_float_equal((a.stddev / 1e308), 0.0570088, 1e-6);
+	assert_float_equal((a.tmean / 1e308), 1.6833333, 1e-6);
+	summarize(sub, 3, &a);
+	summarize(mid, 3, &b);
+	assert_float_equal((a.mean / 1e-320), 5, 1e-3);
+	assert_float_equal((a.stddev / 1e-320), 1, 1e-3);
+	assert_true(a.sem > 0 && a.mad > 0);
+	/* the test does not see the scale */
+	assert_float_equal(welch_test(&a, &a).p, 1, 1e-12);
+	{
+		const double sub2[] = { 6e-320, 7e-320, 8e-320 }, mid2[] = { 6, 7, 8 };
+		struct summary c, d;
+
+		summarize(sub2, 3, &c);
+		summarize(mid2, 3, &d);
+		assert_float_equal(welch_test(&a, &c).p, welch_test(&b, &d).p, 1e-3);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +249,8 @@ int main(void)
 		cmocka_unit_test(welch_reference),
 		cmocka_unit_test(welch_edges),
 		cmocka_unit_test(ratio_ci),
+		cmocka_unit_test(trimmed),
+		cmocka_unit_test(extreme_scale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
