@@ -539,7 +539,6 @@ void compare_disturbance(const struct sample_set *base,
 		double limit;
 	} measures[] = {
 		{ STAT_DISTURBANCE_CPU, COMPARE_DISTURBANCE_CPU },
-		{ STAT_DISTURBANCE_RUNNABLE, COMPARE_DISTURBANCE_RUNNABLE },
 		{ STAT_DISTURBANCE_STEAL, COMPARE_DISTURBANCE_STEAL },
 	};
 
