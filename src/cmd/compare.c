@@ -179,7 +179,8 @@ static void print_perf_stat(const struct report *rp, const struct report_job *jb
 		}
 		putchar('\n');
 		for (size_t j = 1; j < rp->ncommits; j++) {
-			const struct summary *s = &r->vs[j - 1].s;
+			const struct stat_vs *v = &r->vs[j - 1];
+			const struct summary *s = &v->s;
 			struct ratio_interval ri = ratio_interval(&r->base, s, o->level);
 			const char *word;
 
@@ -189,10 +190,11 @@ static void print_perf_stat(const struct report *rp, const struct report_job *jb
 				word = report_better_word(r->better, ri.ratio - 1);
 			printf("%.5g / %.5g = %.4f ( %.2f%% ) %s", s->mean, r->base.mean,
 			       ri.ratio, 100 * (ri.ratio - 1), word ? word : "change");
-			if (isfinite(ri.low))
-				printf(", %g%% interval %.4f .. %.4f", 100 * o->level,
-				       ri.low, ri.high);
-			printf(" [%s]\n", verdict_name(r->vs[j - 1].verdict));
+			/* the verdict's own interval, never one that contradicts it */
+			if (isfinite(v->change.low) && !v->change.absolute)
+				printf(", %g%% interval of the change %+.2f%% .. %+.2f%%",
+				       100 * o->level, v->change.low, v->change.high);
+			printf(" [%s]\n", verdict_name(v->verdict));
 		}
 		shown++;
 	}

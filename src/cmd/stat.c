@@ -52,9 +52,10 @@ static const char stat_usage[] =
 	"\n"
 	"A run that exits non-zero, is killed by a signal or times out is\n"
 	"reported and left out of the statistics. With variants, each is\n"
-	"compared with COMMAND: the ratio of mean times with its %2$g%% interval,\n"
-	"Welch's t-test (Mann-Whitney's beside it) and perfbot compare's verdict\n"
-	"for a KPI: changed when p < %3$g and the time changed by %4$g%% or more,\n"
+	"compared with COMMAND: the ratio of mean times, then perfbot compare's\n"
+	"verdict for a KPI with its own %2$g%% interval of the change (trimmed\n"
+	"means, Yuen's test; Mann-Whitney's p beside it): changed when p < %3$g\n"
+	"and the time changed by %4$g%% or more, small when sure but smaller,\n"
 	"same when the whole interval is within +-%4$g%%, else unknown (more runs\n"
 	"would decide); a verdict needs %5$d successful runs of each. Exit\n"
 	"status: 0 done, 1 a run failed with --fail-fast or a command never\n"
@@ -477,8 +478,13 @@ static void print_comparisons(const struct stat_opts *o)
 			printf("      needs 2 or more successful runs of each for an interval and a test\n");
 			continue;
 		}
-		printf("      %g%% interval of the ratio %.4f .. %.4f; Welch's t-test p = %.3g",
-		       100 * COMPARE_LEVEL, c.r.low, c.r.high, c.v.p);
+		/*
+		 * The verdict's own interval (compare's statistic: trimmed
+		 * means, Yuen's test), so that the two never disagree; the
+		 * ratio of the means above is perf's form.
+		 */
+		printf("      %g%% interval of the change %+.2f%% .. %+.2f%%; Yuen's test p = %.3g",
+		       100 * COMPARE_LEVEL, c.v.change.low, c.v.change.high, c.v.p);
 		if (isfinite(c.v.mwu_p))
 			printf(", Mann-Whitney p = %.3g", c.v.mwu_p);
 		printf(": %s", verdict_name(c.v.verdict));

@@ -42,7 +42,7 @@ line=$(grep -E '^ +[0-9.]+ / [0-9.]+ = [0-9.]+ \( [0-9.]+% \) slowdown' "$SANDBO
 ratio=$(echo "$line" | awk '{ print $5 }')
 check "--vs: seed 004's ratio line, ratio $ratio near 1.2" awk -v r="${ratio:-0}" 'BEGIN { exit !(r > 1.1 && r < 1.3) }'
 if ! check "--vs: called changed (compare's verdict) with an interval" \
-	grep -qE "95% interval of the ratio .*; Welch's t-test p = .*, Mann-Whitney p = .*: changed$" "$SANDBOX/out"; then
+	grep -qE "95% interval of the change \\+[0-9.]+% \\.\\. \\+[0-9.]+%; Yuen's test p = .*, Mann-Whitney p = .*: changed$" "$SANDBOX/out"; then
 	diag "$out"
 fi
 run_perfbot 60 stat -r 6 --json --vs 'sleep 0.06' -- sleep 0.05
@@ -62,7 +62,7 @@ assert j["alpha"] == 0.05 and j["min_change_pct"] == 1 and j["level"] == 0.95 an
 ' "$SANDBOX/out"
 run_perfbot 60 stat -r 2 --vs 'sleep 0.02' -- sleep 0.01
 check "--vs with 2 runs: the numbers, and few runs" \
-	grep -qE "interval of the ratio .*: few runs \(a verdict needs 3 runs of each\)$" "$SANDBOX/out"
+	grep -qE "interval of the change .*: few runs \(a verdict needs 3 runs of each\)$" "$SANDBOX/out"
 
 # A B A B: the commands take turns
 cd "$SANDBOX" || exit 1
