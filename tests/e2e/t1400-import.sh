@@ -145,6 +145,7 @@ check "compare -s K=V selects the imported runs" bash -c \
 	'[ "$2" -eq 0 ] && grep -q "p.ops" "$1"' _ "$SANDBOX/out" "$rc"
 run_perfbot 10 compare pa pb -s nr_task=4 --db "$db"
 check "compare -s with another value selects none (exit 1)" [ "$rc" -eq 1 ]
+before=$(runs_now)
 bad 2 "--param 'nr_task': expected KEY=VALUE" csv "$SANDBOX/p1.csv" --param nr_task "${id[@]}"
 bad 2 "--param 'a=2': a given twice" csv "$SANDBOX/p1.csv" --param a=1 --param a=2 "${id[@]}"
 
@@ -158,8 +159,11 @@ check "already imported: says how to delete them or import anyway" \
 	grep -qF "from $SANDBOX/p1.csv (csv); nothing imported: \`perfbot results delete $((last - 5)) $((last - 4)) $((last - 3)) --yes\` deletes them, --force imports the file again" "$SANDBOX/err"
 run_perfbot 10 import csv "$SANDBOX/p1-copy.csv" --commit other --job j --db "$db" --force
 check "--force: imported again" bash -c '[ "$2" -eq 0 ] && grep -q "imported 3 runs of j at other" "$1"' _ "$SANDBOX/out" "$rc"
-# once its runs are deleted, a file may be imported again
+# once its runs are deleted (both imports of it), a file may be imported again
 run_perfbot 10 results delete --commit pa --db "$db" --yes
+run_perfbot 10 import csv "$SANDBOX/p1.csv" --commit pa --job p-2-thread --db "$db"
+check "one import of the content left: still refused" [ "$rc" -eq 1 ]
+run_perfbot 10 results delete --commit other --db "$db" --yes
 run_perfbot 10 import csv "$SANDBOX/p1.csv" --commit pa --job p-2-thread --db "$db"
 check "after its runs are deleted, the file imports again" [ "$rc" -eq 0 ]
 
