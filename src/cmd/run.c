@@ -47,7 +47,10 @@ static const char run_usage[] =
 	"                        (default HEAD), checked out in a git worktree where\n"
 	"                        the job's build: runs and exec: commands find it as\n"
 	"                        $PERFBOT_SRC\n"
-	"      --repo DIR        the git repository of the commit\n"
+	"      --repo DIR        the git repository of the commit; a job's build:\n"
+	"                        needs it.  A Linux kernel tree is refused: perfbot\n"
+	"                        cannot boot the kernel under test yet, and would\n"
+	"                        measure the running one under the commit's name\n"
 	CMD_DB_USAGE
 	"      --no-monitors     run the benchmarks alone\n"
 	"      --dry-run         print what would run; run and store nothing\n"

@@ -1,7 +1,8 @@
 /*
  * sqlite_runs.c - runs in the SQLite backend: writing one (store_put_run),
- * listing the groups, a group's runs, one run in full, resolving a
- * commit (docs/store.md).
+ * an imported file's with their content hash (store_put_import), finding
+ * an import by its hash, deleting runs, listing the groups, a group's
+ * runs, one run in full, resolving a commit (docs/store.md).
  *
  * A run is written in one BEGIN IMMEDIATE transaction.  Stat names are
  * interned through an in-memory name -> id table so a 10,000-stat run
