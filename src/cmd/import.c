@@ -221,14 +221,19 @@ static int already_imported(struct store *s, const struct import_opts *o,
 		return EXIT_FAILED;
 	}
 	t = (time_t)first.started;
-	if (localtime_r(&t, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	/* as `perfbot results show` prints a run's start */
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	from = strmap_get(&first.env, "imported_from");
 	format = strmap_get(&first.env, "import_format");
 	strbuf_addf(&msg, "%s was imported already (the same content, SHA-256 %.12s...)"
 		    " as %s %" PRId64, o->file, hash, n == 1 ? "run" : "runs", ids[0]);
-	if (n > 1)
+	if (n > 1 && ids[n - 1] - ids[0] == (int64_t)(n - 1))
 		strbuf_addf(&msg, "%s%" PRId64, n == 2 ? " and " : " to ", ids[n - 1]);
+	else
+		/* not one range (some deleted, or imported with --force) */
+		for (size_t i = 1; i < n; i++)
+			strbuf_addf(&msg, "%s%" PRId64, i + 1 == n ? " and " : ", ", ids[i]);
 	strbuf_addf(&msg, " (%zu run%s of %s at %s on %s), imported %s from %s",
 		    n, n == 1 ? "" : "s", first.job, first.commit, first.testbox, when,
 		    from ? from : "?");
@@ -326,7 +331,8 @@ int cmd_import(int argc, char **argv)
 	struct import_opts o = { 0 };
 	int ret = parse_args(argc, argv, &o);
 
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
-	return import(&o);
+	if (!ret)
+		ret = import(&o);
+	vec_free(&o.params);
+	return ret < 0 ? EXIT_OK : ret;
 }

@@ -100,10 +100,9 @@ static int parse_delete(int argc, char **argv, struct results_opts *o,
 		if (vec_push(&o->ids, (int64_t)id))
 			return failure("out of memory");
 	}
-	if (!o->ids.n && !o->filter.commit)
-		return usage_error(filter_opt ? "delete %s needs --commit: which commit's runs?"
-					      : "delete what? give run ids, or --commit C%s",
-				   filter_opt ? filter_opt : "");
+	if (!o->ids.n && !filter_opt)
+		return usage_error("delete what? give run ids, or --commit C");
+	/* a filter alone would select the runs of every commit */
 	if (!o->filter.commit && filter_opt)
 		return usage_error("delete %s needs --commit: which commit's runs?", filter_opt);
 	if (o->yes && o->dry_run)
