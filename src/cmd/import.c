@@ -11,10 +11,12 @@
 #include "run/env.h"
 #include "store/store.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,11 +28,14 @@
 
 static const char import_usage[] =
 	"usage: perfbot import lkp-matrix|csv FILE --commit C --job NAME\n"
-	"                      [--testbox T] [--testcase TC] [--db PATH]\n"
+	"                      [--param K=V ...] [--testbox T] [--testcase TC]\n"
+	"                      [--force] [--db PATH]\n"
 	"\n"
 	"Load results made elsewhere into the store, one run record per run in\n"
 	"FILE, all of atomic job NAME at commit C.  Nothing is written unless\n"
-	"the whole file is valid.\n"
+	"the whole file is valid; all its runs are written in one transaction.\n"
+	"A file whose content was imported already (its SHA-256 is stored with\n"
+	"the runs) is refused, naming the runs it became.\n"
 	"\n"
 	"  lkp-matrix  LKP's matrix.json: an object of stat name -> array of\n"
 	"              per-run values; run i has every stat's i-th value that is\n"
@@ -42,27 +47,36 @@ static const char import_usage[] =
 	"\n"
 	"      --commit C        the commit the results are of (required)\n"
 	"      --job NAME        the atomic job they are of (required)\n"
+	"      --param K=V       a parameter of the job they ran (repeatable), as\n"
+	"                        perfbot run stores a job's (nr_task=100%%): compare\n"
+	"                        -s K=V selects them\n"
 	"      --testbox T       the machine they ran on (default: this hostname)\n"
 	"      --testcase TC     default: the first stat name's part before '.'\n"
 	"                        that is not a monitor's (dmesg, proc-vmstat, ...),\n"
 	"                        else NAME's part before the first '-'\n"
+	"      --force           import a file imported before once more (its runs\n"
+	"                        are then in the store twice)\n"
 	CMD_DB_USAGE
 	"  -h, --help            show this help\n"
 	"\n"
-	"Exit status: 0 imported, 1 a file that cannot be read or parsed, or a\n"
-	"store that cannot be written, 2 bad usage.\n";
+	"Exit status: 0 imported, 1 a file that cannot be read or parsed, a file\n"
+	"imported already, or a store that cannot be written, 2 bad usage.\n";
 
 struct import_opts {
 	const char *format, *file, *commit, *job, *testbox, *testcase;
+	struct { const char **v; size_t n, cap; } params;	/* "K=V", as given */
+	bool force;
 };
 
 #define failure(...) cmd_failure("import", __VA_ARGS__)
 
 static int parse_args(int argc, char **argv, struct import_opts *o)
 {
-	enum { OPT_TESTCASE = 256, OPT_COMMIT, OPT_JOB, OPT_TESTBOX };
+	enum { OPT_TESTCASE = 256, OPT_COMMIT, OPT_JOB, OPT_TESTBOX, OPT_PARAM, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "testcase", required_argument, NULL, OPT_TESTCASE },
+		{ "param", required_argument, NULL, OPT_PARAM },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "testbox", required_argument, NULL, OPT_TESTBOX },
@@ -89,6 +103,22 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
 		case OPT_TESTBOX:
 			to = &o->testbox;
 			break;
+		case OPT_PARAM: {
+			const char *eq = strchr(optarg, '=');
+
+			if (!eq || eq == optarg)
+				return usage_error("--param '%s': expected KEY=VALUE", optarg);
+			for (size_t i = 0; i < o->params.n; i++)
+				if (!strncmp(o->params.v[i], optarg, (size_t)(eq - optarg) + 1))
+					return usage_error("--param '%s': %.*s given twice", optarg,
+							   (int)(eq - optarg), optarg);
+			if (vec_push(&o->params, optarg))
+				return failure("out of memory");
+			continue;
+		}
+		case OPT_FORCE:
+			o->force = true;
+			continue;
 		case 'h':
 			fputs(import_usage, stdout);
 			return -1;
@@ -150,12 +180,75 @@ static int set_identity(struct import_data *d, const struct import_opts *o,
 		err |= strmap_set(&r->env, "testbox", testbox);
 		err |= strmap_set(&r->env, "imported_from", o->file);
 		err |= strmap_set(&r->env, "import_format", o->format);
+		for (size_t k = 0; k < o->params.n; k++) {
+			const char *kv = o->params.v[k], *eq = strchr(kv, '=');
+			char *key = strndup(kv, (size_t)(eq - kv));
+
+			err |= !key || strmap_set(&r->params, key, eq + 1);
+			free(key);
+		}
 		r->status = RUN_COMPLETE;
 		/* the file keeps no times: the runs are as old as the import */
 		r->started = started;
 		r->duration_s = 0;
 	}
 	return err ? -ENOMEM : 0;
+}
+
+/*
+ * Whether content with this hash is in the store already: 0 (not), or
+ * EXIT_FAILED after saying what it was imported as, when and from where.
+ */
+static int already_imported(struct store *s, const struct import_opts *o,
+			    const char *hash)
+{
+	struct run_record first = { 0 };
+	struct strbuf msg = STRBUF_INIT;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	const char *from, *format;
+	char when[64] = "?";
+	struct tm tm;
+	time_t t;
+
+	if (store_import_runs(s, hash, &ids, &n))
+		return failure("%s", store_error(s));
+	if (!n)
+		return 0;
+	if (store_get_run(s, ids[0], &first)) {
+		failure("%s", store_error(s));
+		free(ids);
+		return EXIT_FAILED;
+	}
+	t = (time_t)first.started;
+	/* as `perfbot results show` prints a run's start */
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	from = strmap_get(&first.env, "imported_from");
+	format = strmap_get(&first.env, "import_format");
+	strbuf_addf(&msg, "%s was imported already (the same content, SHA-256 %.12s...)"
+		    " as %s %" PRId64, o->file, hash, n == 1 ? "run" : "runs", ids[0]);
+	if (n > 1 && ids[n - 1] - ids[0] == (int64_t)(n - 1))
+		strbuf_addf(&msg, "%s%" PRId64, n == 2 ? " and " : " to ", ids[n - 1]);
+	else
+		/* not one range (some deleted, or imported with --force) */
+		for (size_t i = 1; i < n; i++)
+			strbuf_addf(&msg, "%s%" PRId64, i + 1 == n ? " and " : ", ", ids[i]);
+	strbuf_addf(&msg, " (%zu run%s of %s at %s on %s), imported %s from %s",
+		    n, n == 1 ? "" : "s", first.job, first.commit, first.testbox, when,
+		    from ? from : "?");
+	if (format)
+		strbuf_addf(&msg, " (%s)", format);
+	strbuf_addstr(&msg, "; nothing imported: `perfbot results delete");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&msg, " %" PRId64, ids[i]);
+	strbuf_addf(&msg, " --yes` deletes %s, --force imports the file again",
+		    n == 1 ? "it" : "them");
+	failure("%s", strbuf_error(&msg) ? "out of memory" : msg.buf);
+	strbuf_release(&msg);
+	run_record_release(&first);
+	free(ids);
+	return EXIT_FAILED;
 }
 
 static int import(const struct import_opts *o)
@@ -165,7 +258,8 @@ static int import(const struct import_opts *o)
 	struct strbuf file = STRBUF_INIT, err = STRBUF_INIT;
 	const char *db;
 	char *text, *testbox = NULL, *testcase = NULL;
-	size_t len = 0, done = 0;
+	char hash[IMPORT_HASH_LEN + 1];
+	size_t len = 0;
 	int ret = EXIT_FAILED, e;
 
 	e = strbuf_read_file(&file, o->file, 0);
@@ -196,17 +290,26 @@ static int import(const struct import_opts *o)
 		failure("out of memory");
 		goto out;
 	}
+	import_sha256(text, len, hash);
 	db = cmd_store_location("import");
 	if (!db || cmd_store_open("import", STORE_WRITE, &s))
 		goto out;
-	for (; done < d.nr; done++) {
-		int64_t id;
-
-		if (store_put_run(s, &d.runs[done], &id)) {
-			failure("%s (after %zu of %zu runs were written)", store_error(s),
-				done, d.nr);
+	if (!o->force) {
+		/* said before anything is written; the write checks again under its lock */
+		e = already_imported(s, o, hash);
+		if (e)
 			goto out;
-		}
+	}
+	e = store_put_import(s, d.runs, d.nr, hash, !o->force, NULL);
+	if (e == -EEXIST) {
+		/* another import of the same content came in between */
+		if (!already_imported(s, o, hash))
+			failure("%s", store_error(s));
+		goto out;
+	}
+	if (e) {
+		failure("%s (nothing was imported)", store_error(s));
+		goto out;
 	}
 	if (d.skipped)
 		printf("skipped %zu non-numeric key%s\n", d.skipped, d.skipped == 1 ? "" : "s");
@@ -228,7 +331,8 @@ int cmd_import(int argc, char **argv)
 	struct import_opts o = { 0 };
 	int ret = parse_args(argc, argv, &o);
 
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
-	return import(&o);
+	if (!ret)
+		ret = import(&o);
+	vec_free(&o.params);
+	return ret < 0 ? EXIT_OK : ret;
 }

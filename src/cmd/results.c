@@ -12,8 +12,10 @@
 #include "util/parse.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
@@ -29,6 +31,8 @@ static const char results_usage[] =
 	"usage: perfbot results [--db PATH] [--testcase T] [--commit C] [--job NAME]\n"
 	"                       [--testbox HOST] [--json]\n"
 	"       perfbot results show RUN_ID [--db PATH] [--json]\n"
+	"       perfbot results delete [RUN_ID ...] [--commit C [--testcase T]\n"
+	"                       [--job NAME] [--testbox HOST]] [-n | --yes] [--db PATH]\n"
 	"\n"
 	"List the stored results: one line per group of runs of one atomic job\n"
 	"on one testbox at one commit, with how many runs completed, failed or\n"
@@ -38,6 +42,13 @@ static const char results_usage[] =
 	"one run in full: its fields, parameters, environment, every stat and the\n"
 	"job it ran.\n"
 	"\n"
+	"'delete' removes runs with everything they hold (parameters,\n"
+	"environment, stats, declarations): the runs given by id, and every run\n"
+	"of commit C that the other filters select.  It lists them, and deletes\n"
+	"them, in one transaction, only with --yes; -n only lists them.\n"
+	"Bisections are left as they are (a finished one keeps its result; a\n"
+	"resumed one measures a deleted commit again).\n"
+	"\n"
 	CMD_DB_USAGE
 	"      --testcase T      only runs of testcase T (will-it-scale, hackbench, ...)\n"
 	"      --commit C        only runs of commit C: a full sha, a unique prefix of\n"
@@ -45,6 +56,8 @@ static const char results_usage[] =
 	"      --job NAME        only runs of the atomic job NAME\n"
 	"      --testbox HOST    only runs on HOST\n"
 	"      --json            print JSON instead of text\n"
+	"  -n, --dry-run         delete: list what would be deleted, delete nothing\n"
+	"      --yes             delete: delete what is listed\n"
 	"  -h, --help            show this help\n"
 	"\n"
 	"The KPI of a group is the stat its runs' environment names as 'kpi',\n"
@@ -54,29 +67,62 @@ static const char results_usage[] =
 	"netperf.Throughput_Mbps, netperf.Throughput_tps and\n"
 	"<testcase>.time.elapsed_time, as its latest complete run has them.\n"
 	"\n"
-	"Exit status: 0 done, 1 no database, an unknown run or commit, or a\n"
-	"database that cannot be read, 2 bad usage.\n";
+	"Exit status: 0 done (delete -n: listed; a selection of no run), 1 no\n"
+	"database, a database that cannot be read or written, 2 bad usage: an\n"
+	"unknown or ambiguous commit, an unknown run id, delete without --yes\n"
+	"or -n (the runs are listed, nothing is deleted).\n";
 
 struct results_opts {
 	struct store_filter filter;
 	bool json;
 	bool show;
 	int64_t run_id;
+	/* delete */
+	bool del, yes, dry_run;
+	struct { int64_t *v; size_t n, cap; } ids;
 };
 
 #define usage_error(...) cmd_usage_error("results", __VA_ARGS__)
 
 #define failure(...) cmd_failure("results", __VA_ARGS__)
 
+/* `delete [RUN_ID ...]` and its options, already read by getopt. */
+static int parse_delete(int argc, char **argv, struct results_opts *o,
+			const char *filter_opt)
+{
+	unsigned long id;
+
+	o->del = true;
+	for (optind++; optind < argc; optind++) {
+		if (parse_ulong(argv[optind], 1, INT64_MAX, &id) != PARSE_OK)
+			return usage_error("invalid run id '%s': expected a number of at least 1",
+					   argv[optind]);
+		if (vec_push(&o->ids, (int64_t)id))
+			return failure("out of memory");
+	}
+	if (!o->ids.n && !filter_opt)
+		return usage_error("delete what? give run ids, or --commit C");
+	/* a filter alone would select the runs of every commit */
+	if (!o->filter.commit && filter_opt)
+		return usage_error("delete %s needs --commit: which commit's runs?", filter_opt);
+	if (o->yes && o->dry_run)
+		return usage_error("--yes and -n contradict each other");
+	if (o->json)
+		return usage_error("--json is for listing and show, not for delete");
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct results_opts *o)
 {
-	enum { OPT_TESTCASE = 256, OPT_COMMIT, OPT_JOB, OPT_TESTBOX, OPT_JSON };
+	enum { OPT_TESTCASE = 256, OPT_COMMIT, OPT_JOB, OPT_TESTBOX, OPT_JSON, OPT_YES };
 	static const struct option longopts[] = {
 		{ "testcase", required_argument, NULL, OPT_TESTCASE },
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "testbox", required_argument, NULL, OPT_TESTBOX },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "yes", no_argument, NULL, OPT_YES },
+		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -86,7 +132,7 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hn", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_TESTCASE:
 			o->filter.testcase = optarg;
@@ -107,6 +153,12 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 		case OPT_JSON:
 			o->json = true;
 			break;
+		case OPT_YES:
+			o->yes = true;
+			break;
+		case 'n':
+			o->dry_run = true;
+			break;
 		case 'h':
 			fputs(results_usage, stdout);
 			return -1;
@@ -116,6 +168,10 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (optind < argc && !strcmp(argv[optind], "delete"))
+		return parse_delete(argc, argv, o, filter_opt);
+	if (o->yes || o->dry_run)
+		return usage_error("%s is for delete", o->yes ? "--yes" : "-n");
 	if (optind < argc) {
 		if (strcmp(argv[optind], "show"))
 			return usage_error("unexpected argument '%s'", argv[optind]);
@@ -360,6 +416,24 @@ static int print_groups_json(const struct group_line *lines, size_t n)
 	return err ? -ENOMEM : 0;
 }
 
+/*
+ * A commit as the store resolves it: 0, or EXIT_USAGE for one it does not
+ * hold or an ambiguous prefix (as compare and report say it: the user named
+ * it, nothing was started), EXIT_FAILED when the store cannot be read.
+ */
+static int resolve_commit(struct store *s, const char *given, char **full)
+{
+	int err = store_resolve_commit(s, given, full);
+
+	if (err == -ENOENT)
+		return usage_error("unknown commit '%s' (%s)", given, store_error(s));
+	if (err == -EEXIST)
+		return usage_error("%s", store_error(s));
+	if (err)
+		return failure("%s", store_error(s));
+	return 0;
+}
+
 static int list_results(struct store *s, struct results_opts *o)
 {
 	struct store_group *groups = NULL;
@@ -369,11 +443,10 @@ static int list_results(struct store *s, struct results_opts *o)
 	int ret = EXIT_FAILED, err;
 
 	if (o->filter.commit) {
-		err = store_resolve_commit(s, o->filter.commit, &commit);
-		if (err) {
-			failure("%s", store_error(s));
+		ret = resolve_commit(s, o->filter.commit, &commit);
+		if (ret)
 			goto out;
-		}
+		ret = EXIT_FAILED;
 		o->filter.commit = commit;
 	}
 	err = store_list_groups(s, &o->filter, &groups, &n);
@@ -552,6 +625,8 @@ static int show_run(struct store *s, const struct results_opts *o)
 	struct run_record r;
 	int err = store_get_run(s, o->run_id, &r);
 
+	if (err == -ENOENT)
+		return usage_error("%s", store_error(s));
 	if (err)
 		return failure("%s", store_error(s));
 	if (o->json) {
@@ -565,17 +640,159 @@ static int show_run(struct store *s, const struct results_opts *o)
 	return err ? EXIT_FAILED : EXIT_OK;
 }
 
+/* ---- deleting runs ---- */
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The runs of the commit's groups that the filters select, added to ids. */
+static int select_commit_runs(struct store *s, struct results_opts *o)
+{
+	struct store_group *groups = NULL;
+	char *commit = NULL;
+	size_t n = 0;
+	int ret = resolve_commit(s, o->filter.commit, &commit);
+
+	if (ret)
+		return ret;
+	ret = EXIT_FAILED;
+	o->filter.commit = commit;
+	if (store_list_groups(s, &o->filter, &groups, &n)) {
+		failure("%s", store_error(s));
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int64_t *ids = NULL;
+		size_t nr = 0;
+
+		/* the filter takes a prefix: "6.1" must not select "6.1.0-13" */
+		if (strcmp(groups[i].commit, commit))
+			continue;
+		if (store_group_runs(s, groups[i].testbox, groups[i].job, groups[i].commit,
+				     &ids, &nr)) {
+			failure("%s", store_error(s));
+			goto out;
+		}
+		for (size_t k = 0; k < nr; k++) {
+			if (vec_push(&o->ids, ids[k])) {
+				free(ids);
+				failure("out of memory");
+				goto out;
+			}
+		}
+		free(ids);
+	}
+	ret = 0;
+out:
+	store_groups_release(groups, n);
+	o->filter.commit = NULL;
+	free(commit);
+	return ret;
+}
+
+/* One line per run: what it is, so that the user sees what goes. */
+static int list_runs(struct store *s, const struct results_opts *o, const char *verb)
+{
+	/* every id known before a line is printed: an unknown one lists nothing */
+	for (size_t i = 0; i < o->ids.n; i++) {
+		struct run_record r;
+		int err = store_get_run(s, o->ids.v[i], &r);
+
+		if (err == -ENOENT)
+			return usage_error("%s", store_error(s));
+		if (err)
+			return failure("%s", store_error(s));
+		run_record_release(&r);
+	}
+	for (size_t i = 0; i < o->ids.n; i++) {
+		struct run_record r;
+		char when[64];
+		int err = store_get_run(s, o->ids.v[i], &r);
+
+		if (err == -ENOENT)
+			return usage_error("%s", store_error(s));
+		if (err)
+			return failure("%s", store_error(s));
+		format_time(when, sizeof(when), r.started);
+		printf("%s run %" PRId64 ": ", verb, o->ids.v[i]);
+		quote_fputs(r.testbox, stdout);
+		fputs("  ", stdout);
+		quote_fputs(r.job, stdout);
+		fputs("  ", stdout);
+		quote_fputs(r.commit, stdout);
+		printf("  %s  %s\n", run_status_name(r.status), when);
+		run_record_release(&r);
+	}
+	return 0;
+}
+
+static int delete_runs(struct store **sp, struct results_opts *o, const char *db)
+{
+	struct store *s = *sp;
+	size_t n = 0;
+	int ret;
+
+	if (o->filter.commit && (ret = select_commit_runs(s, o)))
+		return ret;
+	/* sorted, each once: an id given and also of the commit is one run */
+	qsort(o->ids.v, o->ids.n, sizeof(*o->ids.v), cmp_id);
+	for (size_t i = 0; i < o->ids.n; i++)
+		if (!n || o->ids.v[n - 1] != o->ids.v[i])
+			o->ids.v[n++] = o->ids.v[i];
+	o->ids.n = n;
+	if (!n) {
+		printf("no run matches: nothing to delete\n");
+		return EXIT_OK;
+	}
+	ret = list_runs(s, o, o->yes ? "deleting" : "would delete");
+	if (ret)
+		return ret;
+	if (o->dry_run) {
+		printf("would delete %zu run%s from %s (-n: nothing deleted)\n", n,
+		       n == 1 ? "" : "s", db);
+		return EXIT_OK;
+	}
+	if (!o->yes)
+		return usage_error("%zu run%s not deleted: give --yes to delete %s (-n only lists them)",
+				   n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+	/*
+	 * Exactly the runs listed: opened for writing only now, so that a
+	 * missing database is not created; a run gone meanwhile fails the
+	 * whole deletion, and a run added meanwhile was not listed.
+	 */
+	store_close(*sp);
+	*sp = NULL;
+	if (cmd_store_open("results", STORE_WRITE, sp))
+		return EXIT_FAILED;
+	if (store_delete_runs(*sp, o->ids.v, n))
+		return failure("%s (nothing was deleted)", store_error(*sp));
+	printf("deleted %zu run%s from %s\n", n, n == 1 ? "" : "s", db);
+	return EXIT_OK;
+}
+
 int cmd_results(int argc, char **argv)
 {
 	struct results_opts o = { 0 };
 	struct store *s = NULL;
+	const char *db;
 	int ret = parse_args(argc, argv, &o);
 
-	if (ret)
+	if (ret) {
+		vec_free(&o.ids);
 		return ret < 0 ? EXIT_OK : ret;
+	}
 	ret = cmd_store_open("results", STORE_READ, &s);
-	if (!ret)
+	if (!ret && o.del) {
+		db = cmd_store_location("results");
+		ret = db ? delete_runs(&s, &o, db) : EXIT_FAILED;
+	} else if (!ret) {
 		ret = o.show ? show_run(s, &o) : list_results(s, &o);
+	}
 	store_close(s);
+	vec_free(&o.ids);
 	return ret;
 }

@@ -47,7 +47,10 @@ static const char run_usage[] =
 	"                        (default HEAD), checked out in a git worktree where\n"
 	"                        the job's build: runs and exec: commands find it as\n"
 	"                        $PERFBOT_SRC\n"
-	"      --repo DIR        the git repository of the commit\n"
+	"      --repo DIR        the git repository of the commit; a job's build:\n"
+	"                        needs it.  A Linux kernel tree is refused: perfbot\n"
+	"                        cannot boot the kernel under test yet, and would\n"
+	"                        measure the running one under the commit's name\n"
 	CMD_DB_USAGE
 	"      --no-monitors     run the benchmarks alone\n"
 	"      --dry-run         print what would run; run and store nothing\n"
@@ -164,31 +167,99 @@ static void format_left(double secs, char *buf, size_t len)
 		snprintf(buf, len, "%.0fs", secs);
 }
 
-static double estimate_run_s(const struct atomic_job *j)
+/*
+ * How long one run of j takes, in seconds, or -1 when nothing says.  A
+ * benchmark told how long to measure (its table takes the generic key
+ * `runtime`: will-it-scale, netperf) takes about that, plus warm-up and
+ * start-up.  Others (an exec: command, hackbench's fixed work) say
+ * nothing of their length: it is unknown until a run of the job has been
+ * measured, and never BENCH_DEFAULT_RUNTIME_S, which they do not run for
+ * (an exec run of 0.46 s was announced as taking 15.5 s).
+ */
+static double nominal_run_s(const struct atomic_job *j)
 {
-	/* measurement plus the warm-up and start-up a run adds */
-	double rt = j->runtime_s > 0 ? j->runtime_s : BENCH_DEFAULT_RUNTIME_S;
+	const struct bench_type *t = bench_type_find(j->testcase, j->exec.argv != NULL);
+	bool timed = false;
+	double rt;
 
+	/* bench_param_find() looks at job keys only, not the generic ones */
+	for (size_t i = 0; t && i < t->nr_params; i++)
+		timed |= (t->params[i].flags & BENCH_GENERIC) &&
+			 !strcmp(t->params[i].key, "runtime");
+	if (!timed)
+		return -1;
+	rt = j->runtime_s > 0 ? j->runtime_s : BENCH_DEFAULT_RUNTIME_S;
 	return rt * 1.5 + 0.5;
+}
+
+/* The runs of one atomic job measured so far: wall time, whatever their status. */
+struct job_clock {
+	double spent_s;
+	unsigned runs;
+};
+
+/* A run of j: as measured when it has run, else nominal_run_s(). */
+static double expected_run_s(const struct atomic_job *j, const struct job_clock *c)
+{
+	if (c && c->runs)
+		return c->spent_s / c->runs;
+	return nominal_run_s(j);
+}
+
+/* What is left: the known part in seconds, and how many runs are of unknown length. */
+struct time_left {
+	double known_s;
+	size_t unknown_runs;
+};
+
+static void add_runs(struct time_left *t, const struct atomic_job *j,
+		     const struct job_clock *c, unsigned runs)
+{
+	double each = expected_run_s(j, c);
+
+	if (each < 0)
+		t->unknown_runs += runs;
+	else
+		t->known_s += each * runs;
+}
+
+/* "about 1m18s", "at least 12s" (some runs unknown) or "?" (all unknown). */
+static void format_estimate(const struct time_left *t, char *buf, size_t len)
+{
+	char left[32];
+
+	format_left(t->known_s, left, sizeof(left));
+	if (!t->unknown_runs)
+		snprintf(buf, len, "about %s", left);
+	else if (t->known_s > 0)
+		snprintf(buf, len, "at least %s", left);
+	else
+		snprintf(buf, len, "about ?");
 }
 
 static void print_plan(const struct run_opts *o, const struct atomic_job *jobs,
 		       size_t n, const char *commit, const char *db)
 {
-	double total = 0;
-	char left[32];
+	struct time_left t = { 0 };
+	char est[64];
 
 	printf("would run %zu atomic job%s of %s at commit %s into %s:\n", n,
 	       n == 1 ? "" : "s", o->job_path, commit, db);
 	for (size_t i = 0; i < n; i++) {
 		unsigned r = repeat_of(o, &jobs[i]);
 
-		total += r * estimate_run_s(&jobs[i]);
+		add_runs(&t, &jobs[i], NULL, r);
 		printf("  %s  x%u%s\n", jobs[i].name, r,
 		       o->monitors ? "" : "  (no monitors)");
 	}
-	format_left(total, left, sizeof(left));
-	printf("about %s\n", left);
+	format_estimate(&t, est, sizeof(est));
+	if (!t.unknown_runs)
+		printf("%s\n", est);
+	else
+		printf("%s: %zu run%s of jobs that do not say how long they take"
+		       " (no runtime: an exec: command, hackbench), unknown until one has"
+		       " run; perfbot run estimates them from their first run\n",
+		       est, t.unknown_runs, t.unknown_runs == 1 ? "" : "s");
 }
 
 static void print_run(int64_t id, const struct run_record *r)
@@ -210,6 +281,88 @@ static void print_run(int64_t id, const struct run_record *r)
 		printf("  (%s)", why);
 	putchar('\n');
 	fflush(stdout);
+}
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Whether a line of text starts "VAR =" (spaces or tabs around the '='). */
+static bool makefile_sets(const char *text, const char *var)
+{
+	size_t n = strlen(var);
+
+	for (const char *line = text; line && *line;) {
+		if (!strncmp(line, var, n)) {
+			const char *p = line + n;
+
+			p += strspn(p, " \t");
+			if (*p == '=')
+				return true;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return false;
+}
+
+/*
+ * Whether commit sha of repo is a Linux kernel tree: at its top level the
+ * files Kbuild, Kconfig and a Makefile that sets VERSION and PATCHLEVEL,
+ * and the directories kernel, mm and init.  All of them: a project with a
+ * Makefile (or U-Boot, which has Kbuild, Kconfig and such a Makefile but
+ * no mm) is not one.  Read from the commit itself, not from a checkout.
+ * 0, or a negative errno with the message in err.
+ */
+static int is_kernel_tree(const char *repo, const char *sha, bool *yes,
+			  struct strbuf *err)
+{
+	static const char *const want[] = {
+		"blob Kbuild", "blob Kconfig", "blob Makefile", "tree kernel", "tree mm",
+		"tree init",
+	};
+	char *tree = NULL, *makefile = NULL, *spec = NULL;
+	size_t found = 0;
+	int ret;
+
+	*yes = false;
+	ret = git_cmd(repo, &tree, err, "ls-tree", sha, NULL);
+	if (ret)
+		goto out;
+	/* "<mode> <type> <object>\t<name>" per line */
+	for (char *line = tree, *next; line && *line; line = next) {
+		char *tab = strchr(line, '\t'), *type = strchr(line, ' ');
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!tab || !type || type > tab)
+			continue;
+		*tab = '\0';
+		type++;
+		for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+			size_t tl = strcspn(want[i], " ");
+
+			if (!strncmp(type, want[i], tl) && type[tl] == ' ' &&
+			    !strcmp(tab + 1, want[i] + tl + 1))
+				found |= (size_t)1 << i;
+		}
+	}
+	if (found != ((size_t)1 << ARRAY_SIZE(want)) - 1)
+		goto out;
+	if (asprintf(&spec, "%s:Makefile", sha) < 0) {
+		spec = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = git_cmd(repo, &makefile, err, "cat-file", "blob", spec, NULL);
+	if (ret)
+		goto out;
+	*yes = makefile_sets(makefile, "VERSION") && makefile_sets(makefile, "PATCHLEVEL");
+out:
+	free(tree);
+	free(makefile);
+	free(spec);
+	return ret;
 }
 
 /* The local commit label: the running kernel's release (65 bytes at most). */
@@ -235,7 +388,7 @@ int cmd_run(int argc, char **argv)
 	char label[256];
 	size_t nr = 0, total_runs = 0, done = 0, unsupported = 0;
 	bool any_failed = false;
-	double t0;
+	struct job_clock *clocks = NULL;
 	/* recorded as given: --commit is the user's label, of any length */
 	const char *commit;
 	int ret = parse_args(argc, argv, &o);
@@ -269,13 +422,51 @@ int cmd_run(int argc, char **argv)
 		total_runs += repeat_of(&o, &jobs[i]);
 	}
 
+	if (!o.repo && jobs[0].build) {
+		/* build: is the job's, the same in every atomic job */
+		job_error_set(&jerr, jobs[0].file, jobs[0].build_line, jobs[0].build_column,
+			      "build: needs --repo: without a repository nothing is built, and"
+			      " the runs would measure what is installed here under the commit's"
+			      " name; give --repo DIR (and --commit REV), or drop build:");
+		cmd_print_job_error(&jerr);
+		job_error_release(&jerr);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (o.repo) {
+		bool kernel = false;
+
 		if (git_resolve(o.repo, o.commit ? o.commit : "HEAD", &sha, &err)) {
 			fprintf(stderr, "perfbot: run: %s\n", err.buf);
 			ret = EXIT_USAGE;
 			goto out;
 		}
 		commit = sha;
+		if (is_kernel_tree(o.repo, sha, &kernel, &err)) {
+			fprintf(stderr, "perfbot: run: cannot read the tree of %s in %s: %s\n",
+				o.commit ? o.commit : "HEAD", o.repo, err.buf);
+			ret = EXIT_FAILED;
+			goto out;
+		}
+		if (kernel) {
+			/*
+			 * A job cannot say which kernel to boot yet (no kernel:
+			 * key): the runs would measure the running kernel and be
+			 * filed under the commit, a result that lies.
+			 */
+			if (kernel_release(label, sizeof(label)))
+				snprintf(label, sizeof(label), "?");
+			fprintf(stderr,
+				"perfbot: run: %s at %s is a Linux kernel tree: perfbot cannot boot"
+				" the kernel under test yet (a job has no kernel: section), so the"
+				" runs would measure the running kernel (%s) and be stored under"
+				" %s (%.12s); nothing run (to measure the running kernel, leave out"
+				" --repo: its runs are labelled with its release)\n",
+				o.repo, o.commit ? o.commit : "HEAD", label,
+				o.commit ? o.commit : "HEAD", sha);
+			ret = EXIT_USAGE;
+			goto out;
+		}
 	} else if (o.commit) {
 		commit = o.commit;
 	} else {
@@ -314,7 +505,12 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 
-	t0 = mono_now();
+	clocks = calloc(nr, sizeof(*clocks));
+	if (!clocks) {
+		fprintf(stderr, "perfbot: run: out of memory\n");
+		ret = EXIT_FAILED;
+		goto out;
+	}
 	for (size_t i = 0; i < nr && !interrupted; i++) {
 		unsigned reps = repeat_of(&o, &jobs[i]);
 
@@ -324,16 +520,27 @@ int cmd_run(int argc, char **argv)
 				.monitors = o.monitors, .stop = &interrupted,
 			};
 			struct run_record rec;
+			struct time_left t = { 0 };
 			int64_t id = 0;
-			char left[32];
-			double per_run = done ? (mono_now() - t0) / (double)done
-					      : estimate_run_s(&jobs[i]);
+			char est[64];
+			double t0;
 
-			format_left(per_run * (double)(total_runs - done), left,
-				    sizeof(left));
-			fprintf(stderr, "[%zu/%zu] %s: repeat %u/%u, about %s left\n",
-				i + 1, nr, jobs[i].name, r, reps, left);
-			if (runner_run(&jobs[i], &ro, &rec, &err)) {
+			/* this job's runs left, then every later job's, each by its own clock */
+			add_runs(&t, &jobs[i], &clocks[i], reps - r + 1);
+			for (size_t k = i + 1; k < nr; k++)
+				add_runs(&t, &jobs[k], &clocks[k], repeat_of(&o, &jobs[k]));
+			format_estimate(&t, est, sizeof(est));
+			if (t.unknown_runs && !t.known_s)
+				fprintf(stderr, "[%zu/%zu] %s: repeat %u/%u, time left unknown until"
+					" a run has been measured\n", i + 1, nr, jobs[i].name, r, reps);
+			else
+				fprintf(stderr, "[%zu/%zu] %s: repeat %u/%u, %s left\n",
+					i + 1, nr, jobs[i].name, r, reps, est);
+			t0 = mono_now();
+			ret = runner_run(&jobs[i], &ro, &rec, &err);
+			clocks[i].spent_s += mono_now() - t0;
+			clocks[i].runs++;
+			if (ret) {
 				fprintf(stderr, "perfbot: run: %s: %s\n", jobs[i].name,
 					err.buf);
 				any_failed = true;
@@ -372,6 +579,7 @@ out:
 	}
 	if (store)
 		store_close(store);
+	free(clocks);
 	free(sha);
 	atomic_jobs_release(jobs, nr);
 	strbuf_release(&err);

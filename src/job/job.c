@@ -87,6 +87,7 @@ struct loader {
 	bool has_exec;
 	/* the parts every atomic job shares */
 	char **build;
+	unsigned build_line, build_column;	/* where build: is written */
 	bool has_monitors, has_packages;
 	char **monitors, **packages;
 	struct job_exec exec;
@@ -529,6 +530,8 @@ static int read_generic(struct loader *l, const struct ynode *k, struct ynode *v
 		l->has_packages = true;
 		return read_list(l, k, v, &l->packages);
 	case G_BUILD:
+		l->build_line = k->line;
+		l->build_column = k->column;
 		return read_argv(l, k, v, &l->build);
 	case G_EXEC:
 		if (v->origin)
@@ -880,6 +883,8 @@ static int make_job(const struct loader *l, const size_t *choice,
 	    (l->has_packages && !(j->packages = dup_argv(l->packages))) ||
 	    (l->build && !(j->build = dup_argv(l->build))))
 		return -ENOMEM;
+	j->build_line = l->build_line;
+	j->build_column = l->build_column;
 	if (l->has_exec) {
 		if (!(j->exec.argv = dup_argv(l->exec.argv)) ||
 		    !(j->exec.parse = strdup(l->exec.parse)))

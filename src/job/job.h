@@ -84,6 +84,7 @@ struct atomic_job {
 	char **monitors;	/* NULL: the category's default set; NULL-terminated */
 	char **packages;	/* NULL-terminated, may be NULL */
 	char **build;		/* argv of the build command, may be NULL */
+	unsigned build_line, build_column;	/* where `build:` is written; 0: not */
 	char *kpi;		/* the stat the job exists for, may be NULL */
 	struct job_exec exec;	/* exec.argv NULL unless testcase is exec */
 	struct strmap recorded;	/* cpufreq_governor, ucode, kconfig, compiler, rootfs */

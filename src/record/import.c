@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,132 @@ static int fail(struct strbuf *err, int ret, const char *fmt, ...)
 static int no_memory(struct strbuf *err)
 {
 	return fail(err, -ENOMEM, "out of memory");
+}
+
+/* ---- numbers: one rule for both formats ---- */
+
+enum number_status {
+	NUMBER_OK,
+	NUMBER_SYNTAX,		/* not a number, or inf/nan */
+	NUMBER_UNDERFLOW,	/* not zero, yet below the smallest double */
+	NUMBER_OVERFLOW,	/* beyond the largest double */
+};
+
+/*
+ * The whole of s as strtod reads it, by the one rule of docs/import.md:
+ * a subnormal (4e-320) is kept as it is; a value that is not zero yet
+ * would be stored as 0 (1e-400), or that exceeds the largest double
+ * (1e400), is refused, never rounded to a different number.
+ */
+static enum number_status read_number(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || isnan(v))
+		return NUMBER_SYNTAX;
+	if (isinf(v))
+		/* "inf" is no number; 1e400 is one, too large */
+		return errno == ERANGE ? NUMBER_OVERFLOW : NUMBER_SYNTAX;
+	/*
+	 * ERANGE with a non-zero result is a subnormal, which is kept; with
+	 * zero the text named a number the double cannot hold.
+	 */
+	if (errno == ERANGE && v == 0)
+		return NUMBER_UNDERFLOW;
+	*out = v;
+	return NUMBER_OK;
+}
+
+/* Why a value is refused, after "value 'TEXT' of STAT ". */
+static const char *number_problem(enum number_status st)
+{
+	switch (st) {
+	case NUMBER_UNDERFLOW:
+		return "is too small for a double: it would be stored as 0 "
+		       "(the smallest is about 4.9e-324)";
+	case NUMBER_OVERFLOW:
+		return "is too large for a double (the largest is about 1.8e308)";
+	default:
+		return "is not a finite number";
+	}
+}
+
+/* ---- SHA-256 (FIPS 180-4), of a whole imported file ---- */
+
+static const uint32_t sha256_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static uint32_t ror32(uint32_t x, unsigned n)
+{
+	return (x >> n) | (x << (32 - n));
+}
+
+static void sha256_block(uint32_t h[8], const unsigned char *p)
+{
+	uint32_t w[64], a[8];
+
+	for (int i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (int i = 16; i < 64; i++) {
+		uint32_t s0 = ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
+		uint32_t s1 = ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
+
+		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+	}
+	memcpy(a, h, sizeof(a));
+	for (int i = 0; i < 64; i++) {
+		uint32_t s1 = ror32(a[4], 6) ^ ror32(a[4], 11) ^ ror32(a[4], 25);
+		uint32_t ch = (a[4] & a[5]) ^ (~a[4] & a[6]);
+		uint32_t t1 = a[7] + s1 + ch + sha256_k[i] + w[i];
+		uint32_t s0 = ror32(a[0], 2) ^ ror32(a[0], 13) ^ ror32(a[0], 22);
+		uint32_t maj = (a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]);
+
+		memmove(a + 1, a, 7 * sizeof(a[0]));
+		a[4] += t1;
+		a[0] = t1 + s0 + maj;
+	}
+	for (int i = 0; i < 8; i++)
+		h[i] += a[i];
+}
+
+void import_sha256(const void *data, size_t len, char hex[IMPORT_HASH_LEN + 1])
+{
+	uint32_t h[8] = {
+		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+	};
+	const unsigned char *p = data;
+	unsigned char tail[128] = { 0 };
+	uint64_t bits = (uint64_t)len * 8;
+	size_t full = len / 64 * 64, rest = len - full, tail_len;
+
+	for (size_t off = 0; off < full; off += 64)
+		sha256_block(h, p + off);
+	if (rest)
+		memcpy(tail, p + full, rest);
+	tail[rest] = 0x80;
+	tail_len = rest < 56 ? 64 : 128;
+	for (int i = 0; i < 8; i++)
+		tail[tail_len - 1 - i] = (unsigned char)(bits >> (8 * i));
+	for (size_t off = 0; off < tail_len; off += 64)
+		sha256_block(h, tail + off);
+	for (int i = 0; i < 8; i++)
+		snprintf(hex + 8 * i, 9, "%08x", (unsigned)h[i]);
 }
 
 /*
@@ -207,6 +334,90 @@ static int matrix_runs(json_t *root, struct import_data *d, struct strbuf *err)
 	return 0;
 }
 
+/*
+ * Every number of the JSON text by read_number()'s rule, before jansson
+ * reads it: jansson would store 1e-400 as 0, and refuses 1e400 with a
+ * message of its own.  A refused number is named by its position (line,
+ * and column in characters as jansson counts them), its text, and, in a
+ * matrix's shape, its stat and run.  Text that is not JSON is left for
+ * jansson to refuse.
+ */
+static int matrix_numbers(const char *text, size_t len, struct strbuf *err)
+{
+	const char *key = NULL;		/* the last string at depth 1: a stat */
+	size_t key_len = 0, index = 0;	/* the element's index at depth 2 */
+	unsigned line = 1, col = 1;
+	int depth = 0;
+
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c == '"') {
+			size_t j = i + 1;
+
+			for (; j < len && text[j] != '"'; j++)
+				if (text[j] == '\\' && j + 1 < len)
+					j++;
+			if (depth == 1) {
+				key = text + i + 1;
+				key_len = j - (i + 1);
+			}
+			for (; i <= j && i < len; i++)
+				if (((unsigned char)text[i] & 0xc0) != 0x80)
+					col++;
+			continue;
+		}
+		if (c == '-' || (c >= '0' && c <= '9')) {
+			size_t j = i;
+			enum number_status st;
+			char *num;
+			double v;
+
+			while (j < len && text[j] && strchr("+-.eE0123456789", text[j]))
+				j++;
+			num = strndup(text + i, j - i);
+			if (!num)
+				return no_memory(err);
+			st = read_number(num, &v);
+			if (st == NUMBER_UNDERFLOW || st == NUMBER_OVERFLOW) {
+				char *k = key && depth == 2 ? strndup(key, key_len) : NULL;
+				char *q = k ? quote_c(k, true) : NULL;
+
+				if (q)
+					fail(err, -EINVAL, "%u:%u: value '%s' of %s (run %zu) %s",
+					     line, col, num, q, index, number_problem(st));
+				else
+					fail(err, -EINVAL, "%u:%u: value '%s' %s", line, col, num,
+					     number_problem(st));
+				free(q);
+				free(k);
+				free(num);
+				return -EINVAL;
+			}
+			free(num);
+			col += (unsigned)(j - i);
+			i = j;
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			if (++depth == 2)
+				index = 0;
+		} else if (c == '}' || c == ']') {
+			depth--;
+		} else if (c == ',' && depth == 2) {
+			index++;
+		}
+		if (c == '\n') {
+			line++;
+			col = 1;
+		} else if ((c & 0xc0) != 0x80) {
+			col++;
+		}
+		i++;
+	}
+	return 0;
+}
+
 int import_lkp_matrix(const char *text, size_t len, struct import_data *out,
 		      struct strbuf *err)
 {
@@ -215,6 +426,9 @@ int import_lkp_matrix(const char *text, size_t len, struct import_data *out,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	ret = matrix_numbers(text, len, err);
+	if (ret)
+		return ret;
 	/* a key given twice would silently drop one run's worth of values */
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
@@ -323,6 +537,7 @@ static int parse_csv_row(char *line, unsigned lineno, struct csv_row *row,
 {
 	char *f[3], *end;
 	int n = split_fields(line, f, 3);
+	enum number_status st;
 
 	if (n < 0)
 		return fail(err, -EINVAL, "%u: unbalanced double quote", lineno);
@@ -338,12 +553,10 @@ static int parse_csv_row(char *line, unsigned lineno, struct csv_row *row,
 		return fail(err, -EINVAL, "%u: empty stat name", lineno);
 	if (bad_name(f[1], lineno, err))
 		return -EINVAL;
-	errno = 0;
-	row->value = strtod(f[2], &end);
-	if (!*f[2] || *end || errno || !isfinite(row->value))
-		return fail(err, -EINVAL,
-			    "%u: value '%s' of %s is not a finite number", lineno,
-			    f[2], f[1]);
+	st = read_number(f[2], &row->value);
+	if (st != NUMBER_OK)
+		return fail(err, -EINVAL, "%u: value '%s' of %s %s", lineno, f[2], f[1],
+			    number_problem(st));
 	row->stat = strdup(f[1]);
 	row->line = lineno;
 	return row->stat ? 0 : no_memory(err);

@@ -11,6 +11,11 @@
  * file.
  *
  * Ownership: *out is the caller's; import_data_release() frees it.
+ * Numbers, in both formats: a subnormal (4e-320) is kept as it is; a
+ * value that is not zero but would be stored as 0 (1e-400), or that is
+ * beyond the largest double (1e400), is refused with its position and
+ * its text, as are inf and nan.
+ *
  * Errors: 0; -EINVAL (bad input) or -ENOMEM with a message set in err,
  * which names "line L:column C" (JSON) or "line L" (CSV) when there is
  * one, and quotes the input's values whole (a refused stat name by its
@@ -42,5 +47,13 @@ int import_lkp_matrix(const char *text, size_t len, struct import_data *out,
 int import_csv(const char *text, size_t len, struct import_data *out,
 	       struct strbuf *err);
 void import_data_release(struct import_data *d);
+
+/*
+ * The SHA-256 of data, as 64 lowercase hex digits and a NUL: the content
+ * hash `perfbot import` stores with the runs of a file (store.h's
+ * store_put_import()), so that the same file is not imported twice.
+ */
+#define IMPORT_HASH_LEN 64
+void import_sha256(const void *data, size_t len, char hex[IMPORT_HASH_LEN + 1]);
 
 #endif

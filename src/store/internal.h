@@ -13,6 +13,7 @@
 #include "util/strbuf.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 /* Default busy timeout; PERFBOT_DB_BUSY_MS overrides it (tests use 100). */
 #define STORE_BUSY_MS_DEFAULT 5000
@@ -31,6 +32,11 @@ struct store_ops {
 			    const char *job, const char *commit,
 			    struct store_samples *out);
 	int (*resolve_commit)(struct store *s, const char *given, char **full);
+	int (*put_import)(struct store *s, const struct run_record *runs,
+			  size_t nr, const char *sha256, bool once, int64_t *ids);
+	int (*import_runs)(struct store *s, const char *sha256, int64_t **ids,
+			   size_t *nr);
+	int (*delete_runs)(struct store *s, const int64_t *ids, size_t nr);
 	int (*bisect_add)(struct store *s, const char *status, const char *spec,
 			  int64_t *id);
 	int (*bisect_get)(struct store *s, int64_t id, struct store_bisect *out);

@@ -139,6 +139,22 @@ const struct store_migration sqlite_migrations[] = {
 		"	PRIMARY KEY (run_id, name_id)\n"
 		") WITHOUT ROWID;\n",
 	},
+	{
+		.what = "the content hash of imported runs",
+		.sql =
+		/*
+		 * A run made by `perfbot import` keeps the SHA-256 of the file
+		 * it came from, so that the same file is not imported twice
+		 * unnoticed.  It goes with its run (ON DELETE CASCADE): once
+		 * the runs of a file are deleted, the file may be imported
+		 * again.
+		 */
+		"CREATE TABLE run_import (\n"
+		"	run_id INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,\n"
+		"	sha256 TEXT NOT NULL\n"
+		");\n"
+		"CREATE INDEX run_import_sha256 ON run_import (sha256);\n",
+	},
 };
 
 const int sqlite_schema_version =

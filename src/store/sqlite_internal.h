@@ -37,6 +37,7 @@
 /* The schema versions that added what older files lack (schema.c). */
 #define SCHEMA_BISECT 2		/* bisect, bisect_log, bisect_mark */
 #define SCHEMA_STAT_META 3	/* run_stat_meta; status 'unsupported' */
+#define SCHEMA_IMPORT 4		/* run_import */
 
 /* Statement ids, by the file that holds their SQL. */
 enum stmt_id {
@@ -65,6 +66,16 @@ enum stmt_id {
 	ST_STAT_META_GET,
 	ST_COMMIT_EXACT,
 	ST_COMMIT_RANGE,
+	ST_IMPORT_SEEN,
+	ST_IMPORT_ADD,
+	ST_IMPORT_RUNS,
+	ST_RUN_EXISTS,
+	ST_DEL_PARAMS,
+	ST_DEL_ENV,
+	ST_DEL_VALUES,
+	ST_DEL_STAT_META,
+	ST_DEL_IMPORT,
+	ST_DEL_RUN,
 	/* sqlite_samples.c */
 	ST_COMPLETE_RUNS,
 	ST_RUN_VALUES,
@@ -124,6 +135,11 @@ int sqlite_group_runs(struct store *s, const char *testbox, const char *job,
 		      const char *commit, int64_t **ids, size_t *nr);
 int sqlite_get_run(struct store *s, int64_t run_id, struct run_record *r);
 int sqlite_resolve_commit(struct store *s, const char *given, char **full);
+int sqlite_put_import(struct store *s, const struct run_record *runs, size_t nr,
+		      const char *sha256, bool once, int64_t *ids);
+int sqlite_import_runs(struct store *s, const char *sha256, int64_t **ids,
+		       size_t *nr);
+int sqlite_delete_runs(struct store *s, const int64_t *ids, size_t nr);
 
 struct id_vec {
 	int64_t *v;

@@ -1,7 +1,8 @@
 /*
  * sqlite_runs.c - runs in the SQLite backend: writing one (store_put_run),
- * listing the groups, a group's runs, one run in full, resolving a
- * commit (docs/store.md).
+ * an imported file's with their content hash (store_put_import), finding
+ * an import by its hash, deleting runs, listing the groups, a group's
+ * runs, one run in full, resolving a commit (docs/store.md).
  *
  * A run is written in one BEGIN IMMEDIATE transaction.  Stat names are
  * interned through an in-memory name -> id table so a 10,000-stat run
@@ -66,6 +67,16 @@ static const char *const runs_sql[NR_STMTS] = {
 		"SELECT n.name, m.unit, m.better, m.kpi, m.name_id FROM run_stat_meta m"
 		" LEFT JOIN stat_name n ON n.id = m.name_id WHERE m.run_id = ?1",
 	[ST_COMMIT_EXACT] = "SELECT 1 FROM runs WHERE \"commit\" = ?1 LIMIT 1",
+	[ST_IMPORT_SEEN] = "SELECT 1 FROM run_import WHERE sha256 = ?1 LIMIT 1",
+	[ST_IMPORT_ADD] = "INSERT INTO run_import (run_id, sha256) VALUES (?1, ?2)",
+	[ST_IMPORT_RUNS] = "SELECT run_id FROM run_import WHERE sha256 = ?1 ORDER BY run_id",
+	[ST_RUN_EXISTS] = "SELECT 1 FROM runs WHERE id = ?1",
+	[ST_DEL_PARAMS] = "DELETE FROM run_param WHERE run_id = ?1",
+	[ST_DEL_ENV] = "DELETE FROM run_env WHERE run_id = ?1",
+	[ST_DEL_VALUES] = "DELETE FROM stat_value WHERE run_id = ?1",
+	[ST_DEL_STAT_META] = "DELETE FROM run_stat_meta WHERE run_id = ?1",
+	[ST_DEL_IMPORT] = "DELETE FROM run_import WHERE run_id = ?1",
+	[ST_DEL_RUN] = "DELETE FROM runs WHERE id = ?1",
 	[ST_COMMIT_RANGE] =
 		"SELECT DISTINCT \"commit\" FROM runs"
 		" WHERE \"commit\" >= ?1 AND \"commit\" < ?2"
@@ -264,28 +275,19 @@ static int put_meta(struct sqlite_store *ss, int64_t run_id,
 	return 0;
 }
 
-int sqlite_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
+/* One run's rows, inside the caller's write transaction. */
+static int put_one(struct sqlite_store *ss, const struct run_record *r, int64_t *run_id)
 {
-	struct sqlite_store *ss = to_ss(s);
-	size_t names_before = ss->names.n;
 	sqlite3_stmt *st;
 	int64_t id;
 	int rc, err;
 
 	if (!r->testbox || !r->testcase || !r->job || !r->commit)
-		return store_fail(s, -EINVAL, "a run needs a testbox, testcase, job and commit");
-	err = ss_check_writer(ss);
-	if (err)
-		return err;
-	err = ss_begin(ss, true);
-	if (err)
-		return err;
-
+		return store_fail(&ss->base, -EINVAL,
+				  "a run needs a testbox, testcase, job and commit");
 	st = stmt(ss, ST_RUN_ADD);
-	if (!st) {
-		err = ss_prep_err(ss);
-		goto fail;
-	}
+	if (!st)
+		return ss_prep_err(ss);
 	ss_bind_text(st, 1, r->testbox);
 	ss_bind_text(st, 2, r->testcase);
 	ss_bind_text(st, 3, r->job);
@@ -296,10 +298,8 @@ int sqlite_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
 	ss_bind_text(st, 8, r->job_text);
 	rc = sqlite3_step(st);
 	ss_done(st);
-	if (rc != SQLITE_DONE) {
-		err = ss_db_fail(ss, rc, "cannot store the run");
-		goto fail;
-	}
+	if (rc != SQLITE_DONE)
+		return ss_db_fail(ss, rc, "cannot store the run");
 	id = sqlite3_last_insert_rowid(ss->db);
 
 	err = put_strmap(ss, ST_PARAM_ADD, id, &r->params);
@@ -310,18 +310,216 @@ int sqlite_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
 	if (!err)
 		err = put_meta(ss, id, &r->meta);
 	if (!err)
-		err = ss_commit(ss, "cannot commit the run");
-	if (err)
-		goto fail;
-	if (run_id)
 		*run_id = id;
-	return 0;
-fail:
+	return err;
+}
+
+/* Roll back a failed write; names added in it no longer exist. */
+static int put_failed(struct sqlite_store *ss, size_t names_before, int err)
+{
 	ss_rollback(ss);
-	/* names added in the rolled-back transaction no longer exist */
 	if (ss->names.n != names_before)
 		sqlite_names_clear(&ss->names);
 	return err;
+}
+
+int sqlite_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
+{
+	struct sqlite_store *ss = to_ss(s);
+	size_t names_before = ss->names.n;
+	int64_t id = 0;
+	int err;
+
+	if (!r->testbox || !r->testcase || !r->job || !r->commit)
+		return store_fail(s, -EINVAL, "a run needs a testbox, testcase, job and commit");
+	err = ss_check_writer(ss);
+	if (err)
+		return err;
+	err = ss_begin(ss, true);
+	if (err)
+		return err;
+	err = put_one(ss, r, &id);
+	if (!err)
+		err = ss_commit(ss, "cannot commit the run");
+	if (err)
+		return put_failed(ss, names_before, err);
+	if (run_id)
+		*run_id = id;
+	return 0;
+}
+
+/* ---- imports ---- */
+
+/* Whether a stored run was imported from content with this hash. */
+static int import_seen(struct sqlite_store *ss, const char *sha256, bool *seen)
+{
+	sqlite3_stmt *st = stmt(ss, ST_IMPORT_SEEN);
+	int rc;
+
+	if (!st)
+		return ss_prep_err(ss);
+	ss_bind_text(st, 1, sha256);
+	rc = sqlite3_step(st);
+	ss_done(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ss_db_fail(ss, rc, "cannot look up the imports");
+	*seen = rc == SQLITE_ROW;
+	return 0;
+}
+
+int sqlite_put_import(struct store *s, const struct run_record *runs, size_t nr,
+		      const char *sha256, bool once, int64_t *ids)
+{
+	struct sqlite_store *ss = to_ss(s);
+	size_t names_before = ss->names.n;
+	bool seen = false;
+	int err;
+
+	err = ss_check_writer(ss);
+	if (err)
+		return err;
+	err = ss_begin(ss, true);
+	if (err)
+		return err;
+	/* under the write lock: another import of the file cannot slip in */
+	if (once && !(err = import_seen(ss, sha256, &seen)) && seen)
+		err = store_fail(s, -EEXIST, "content with SHA-256 %s was imported already",
+				 sha256);
+	for (size_t i = 0; !err && i < nr; i++) {
+		sqlite3_stmt *st;
+		int64_t id = 0;
+		int rc;
+
+		err = put_one(ss, &runs[i], &id);
+		if (err)
+			break;
+		st = stmt(ss, ST_IMPORT_ADD);
+		if (!st) {
+			err = ss_prep_err(ss);
+			break;
+		}
+		sqlite3_bind_int64(st, 1, id);
+		ss_bind_text(st, 2, sha256);
+		rc = sqlite3_step(st);
+		ss_done(st);
+		if (rc != SQLITE_DONE)
+			err = ss_db_fail(ss, rc, "cannot store the import's hash");
+		else if (ids)
+			ids[i] = id;
+	}
+	if (!err)
+		err = ss_commit(ss, "cannot commit the import");
+	if (err)
+		return put_failed(ss, names_before, err);
+	return 0;
+}
+
+int sqlite_import_runs(struct store *s, const char *sha256, int64_t **ids,
+		       size_t *nr)
+{
+	struct sqlite_store *ss = to_ss(s);
+	struct id_vec found = { 0 };
+	sqlite3_stmt *st;
+	bool has = false;
+	int rc, err = ss_schema_has(ss, SCHEMA_IMPORT, &has);
+
+	/* a file from before the hashes were kept remembers no import */
+	if (err || !has)
+		return err;
+	st = stmt(ss, ST_IMPORT_RUNS);
+	if (!st)
+		return ss_prep_err(ss);
+	ss_bind_text(st, 1, sha256);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id;
+
+		err = col_id(ss, st, 0, "an import", &id);
+		if (!err && found.n && id <= found.v[found.n - 1])
+			err = ss_damaged(ss, "run %lld has two import hashes", (long long)id);
+		if (!err && vec_push(&found, id))
+			err = store_fail(s, -ENOMEM, "out of memory");
+		if (err)
+			break;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ss_db_fail(ss, rc, "cannot look up the imports");
+	ss_done(st);
+	if (err) {
+		vec_free(&found);
+		return err;
+	}
+	*ids = found.v;
+	*nr = found.n;
+	return 0;
+}
+
+/* ---- deleting ---- */
+
+/* Every table that holds rows of a run, the run itself last. */
+static const enum stmt_id run_tables[] = {
+	ST_DEL_PARAMS, ST_DEL_ENV, ST_DEL_VALUES, ST_DEL_STAT_META, ST_DEL_IMPORT,
+	ST_DEL_RUN,
+};
+
+static int delete_one(struct sqlite_store *ss, int64_t id)
+{
+	sqlite3_stmt *st = stmt(ss, ST_RUN_EXISTS);
+	int rc;
+
+	if (!st)
+		return ss_prep_err(ss);
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	ss_done(st);
+	if (rc == SQLITE_DONE)
+		return store_fail(&ss->base, -ENOENT, "no run %lld in %s", (long long)id,
+				  ss->path);
+	if (rc != SQLITE_ROW)
+		return ss_db_fail(ss, rc, "cannot look up a run");
+	/*
+	 * Each table by name rather than through ON DELETE CASCADE: a file
+	 * rebuilt without the foreign keys (docs/store.md) would keep rows of
+	 * a run that no longer exists, and a new run never takes its id.
+	 */
+	for (size_t t = 0; t < ARRAY_LEN(run_tables); t++) {
+		st = stmt(ss, run_tables[t]);
+		if (!st)
+			return ss_prep_err(ss);
+		sqlite3_bind_int64(st, 1, id);
+		rc = sqlite3_step(st);
+		ss_done(st);
+		if (rc != SQLITE_DONE)
+			return ss_db_fail(ss, rc, "cannot delete a run");
+	}
+	return 0;
+}
+
+int sqlite_delete_runs(struct store *s, const int64_t *ids, size_t nr)
+{
+	struct sqlite_store *ss = to_ss(s);
+	int err = ss_check_writer(ss);
+
+	if (err)
+		return err;
+	err = ss_begin(ss, true);
+	if (err)
+		return err;
+	for (size_t i = 0; !err && i < nr; i++) {
+		bool again = false;
+
+		/* an id given twice: its run is gone already, not unknown */
+		for (size_t j = 0; j < i && !again; j++)
+			again = ids[j] == ids[i];
+		if (!again)
+			err = delete_one(ss, ids[i]);
+	}
+	if (!err)
+		err = ss_commit(ss, "cannot commit the deletion");
+	if (err) {
+		ss_rollback(ss);
+		return err;
+	}
+	return 0;
 }
 
 /* ---- listing ---- */

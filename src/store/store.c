@@ -262,6 +262,46 @@ int store_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
 	return s->ops->put_run(s, r, run_id);
 }
 
+static bool is_sha256_hex(const char *h)
+{
+	size_t n = 0;
+
+	for (; h && ((*h >= '0' && *h <= '9') || (*h >= 'a' && *h <= 'f')); h++)
+		n++;
+	return h && !*h && n == 64;
+}
+
+int store_put_import(struct store *s, const struct run_record *runs, size_t nr,
+		     const char *sha256, bool once, int64_t *ids)
+{
+	int ret;
+
+	clear_error(s);
+	if (!is_sha256_hex(sha256))
+		return store_fail(s, -EINVAL, "an import's hash must be 64 lowercase hex digits");
+	for (size_t i = 0; i < nr; i++)
+		if ((ret = check_record(s, &runs[i])))
+			return ret;
+	return s->ops->put_import(s, runs, nr, sha256, once, ids);
+}
+
+int store_import_runs(struct store *s, const char *sha256, int64_t **ids,
+		      size_t *nr)
+{
+	*ids = NULL;
+	*nr = 0;
+	clear_error(s);
+	if (!is_sha256_hex(sha256))
+		return store_fail(s, -EINVAL, "an import's hash must be 64 lowercase hex digits");
+	return s->ops->import_runs(s, sha256, ids, nr);
+}
+
+int store_delete_runs(struct store *s, const int64_t *ids, size_t nr)
+{
+	clear_error(s);
+	return s->ops->delete_runs(s, ids, nr);
+}
+
 int store_list_groups(struct store *s, const struct store_filter *f,
 		      struct store_group **groups, size_t *nr)
 {

@@ -35,6 +35,7 @@
 #include "record/record.h"
 #include "util/strbuf.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -124,6 +125,33 @@ void store_samples_release(struct store_samples *samples);
  * -EEXIST (ambiguous prefix).  *full is malloc'd.
  */
 int store_resolve_commit(struct store *s, const char *given, char **full);
+
+/*
+ * Imported runs (perfbot import): all the runs of one file, written in one
+ * transaction, each with the SHA-256 of the file's content (64 lowercase
+ * hex digits), checked at the door like store_put_run()'s.  With `once`,
+ * a hash some stored run already has is -EEXIST and nothing is written
+ * (checked inside the write transaction, so two imports of one file at
+ * once cannot both succeed).  ids (may be NULL) receives the nr new ids.
+ */
+int store_put_import(struct store *s, const struct run_record *runs, size_t nr,
+		     const char *sha256, bool once, int64_t *ids);
+/*
+ * The ids of the stored runs imported from content with this hash, in id
+ * order; none is 0 with *nr 0 (also on a file from before the hashes were
+ * kept: docs/store.md).  *ids is malloc'd.
+ */
+int store_import_runs(struct store *s, const char *sha256, int64_t **ids,
+		      size_t *nr);
+
+/*
+ * Delete runs and every row they own (params, env, values, declarations,
+ * import hash) in one transaction; other runs, stat names and bisections
+ * are left as they are.  -ENOENT, deleting nothing, when an id names no
+ * run (store_error() names it: "no run 42 in PATH").  An id given twice is
+ * deleted once.
+ */
+int store_delete_runs(struct store *s, const int64_t *ids, size_t nr);
 
 /*
  * Bisections (perfbot bisect): the store keeps each one's specification

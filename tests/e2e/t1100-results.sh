@@ -118,10 +118,70 @@ printf 'testcase: one\nrepeat: 1\nexec:\n  cmd: [sh, -c, "echo v: 1"]\n  parse: 
 run_perfbot 30 run "$SANDBOX/one.yaml" --db "$SANDBOX/runs.db" --no-monitors
 check "a run stored" [ "$rc" -eq 0 ]
 run_perfbot 10 results show 2 --db "$SANDBOX/runs.db"
-check "results show of a missing run: exit 1, named" bash -c \
-	'[ "$2" -eq 1 ] && grep -q "no run 2 in" "$1"' _ "$SANDBOX/err" "$rc"
+check "results show of a missing run: exit 2 (the user named it), named" bash -c \
+	'[ "$2" -eq 2 ] && grep -q "no run 2 in" "$1"' _ "$SANDBOX/err" "$rc"
+# an unknown commit is a usage error, as compare and report say it
+run_perfbot 10 results --commit nope --db "$SANDBOX/runs.db"
+check "results --commit of an unknown commit: exit 2, named as compare names it" bash -c \
+	'[ "$2" -eq 2 ] && grep -q "^perfbot: results: unknown commit .nope." "$1"' _ "$SANDBOX/err" "$rc"
+run_perfbot 10 compare nope other --db "$SANDBOX/runs.db"
+check "compare of an unknown commit: the same exit status (2)" [ "$rc" -eq 2 ]
 run_perfbot 10 results show 1 --db "$SANDBOX/runs.db"
 check "results show 1: the run's stat" bash -c '[ "$2" -eq 0 ] && grep -q "one.v" "$1"' _ "$SANDBOX/out" "$rc"
+
+# results delete: by id and by commit (+ filters), listed; only --yes deletes
+ddb="$SANDBOX/del.db"
+n=0
+for c in aaaa1111 bbbb2222; do
+	for box in box1 box2; do
+		n=$((n + 1))	# each file its own content: the same one twice is refused
+		printf 'run,stat,value\n1,x.ops,%d\n2,x.ops,%d.5\n' $n $n > "$SANDBOX/$c-$box.csv"
+		"$PERFBOT" import csv "$SANDBOX/$c-$box.csv" --commit $c --job x-job --testbox $box \
+			--param nr_task=1 --db "$ddb" > /dev/null || not_ok "import $c $box"
+	done
+done
+# runs 1,2 aaaa/box1; 3,4 aaaa/box2; 5,6 bbbb/box1; 7,8 bbbb/box2
+ids() { sqlite3 "$ddb" 'SELECT group_concat(id) FROM (SELECT id FROM runs ORDER BY id)'; }
+rows() { sqlite3 "$ddb" "SELECT (SELECT count(*) FROM run_param) || ',' || (SELECT count(*) FROM run_env)
+	|| ',' || (SELECT count(*) FROM stat_value) || ',' || (SELECT count(*) FROM run_import)"; }
+check "delete: 8 runs to start with" [ "$(ids)" = "1,2,3,4,5,6,7,8" ]
+rows_before=$(rows)
+run_perfbot 10 results delete 2 --commit bbbb --testbox box2 --db "$ddb"
+check "delete without --yes: exit 2, lists the runs, deletes nothing" bash -c \
+	'[ "$3" -eq 2 ] && [ "$(grep -c "^would delete run " "$1")" -eq 3 ] &&
+	 grep -q "^would delete run 7: box2  x-job  bbbb2222  complete" "$1" &&
+	 grep -q "3 runs not deleted: give --yes" "$2"' _ "$SANDBOX/out" "$SANDBOX/err" "$rc"
+check "delete without --yes: nothing deleted" [ "$(ids)" = "1,2,3,4,5,6,7,8" ]
+run_perfbot 10 results delete 2 --commit bbbb --testbox box2 -n --db "$ddb"
+check "delete -n: exit 0, lists them, deletes nothing" bash -c \
+	'[ "$2" -eq 0 ] && grep -q "^would delete 3 runs from .*(-n: nothing deleted)" "$1"' _ "$SANDBOX/out" "$rc"
+check "delete -n: nothing deleted" [ "$(ids)" = "1,2,3,4,5,6,7,8" ]
+run_perfbot 10 results delete 2 99 --yes --db "$ddb"
+check "delete of an unknown id: exit 2, named, nothing deleted" bash -c \
+	'[ "$3" -eq 2 ] && grep -q "no run 99 in" "$2" && [ ! -s "$1" ]' _ "$SANDBOX/out" "$SANDBOX/err" "$rc"
+check "delete of an unknown id: run 2 still there" [ "$(ids)" = "1,2,3,4,5,6,7,8" ]
+run_perfbot 10 results delete --commit cccc --yes --db "$ddb"
+check "delete of an unknown commit: exit 2, as listing it" [ "$rc" -eq 2 ]
+run_perfbot 10 results delete 2 --commit bbbb --testbox box2 --yes --db "$ddb"
+check "delete --yes: exit 0, says what it deleted" bash -c \
+	'[ "$2" -eq 0 ] && grep -q "^deleted 3 runs from " "$1"' _ "$SANDBOX/out" "$rc"
+check "delete --yes: exactly runs 2, 7 and 8 are gone" [ "$(ids)" = "1,3,4,5,6" ]
+check "delete --yes: every row they owned is gone, the others' kept" \
+	[ "$(rows)" = "$(echo "$rows_before" | awk -F, -v OFS=, '{ for (i = 1; i <= NF; i++) $i = $i / 8 * 5 } 1')" ]
+run_perfbot 10 results --db "$ddb" --json
+check "delete --yes: the listing counts what is left" \
+	jq -e '[.[] | "\(.commit)/\(.testbox)=\(.runs_complete)"] | sort == ["aaaa1111/box1=1", "aaaa1111/box2=2", "bbbb2222/box1=2"]' "$SANDBOX/out"
+run_perfbot 10 results delete --commit bbbb --testbox box2 --yes --db "$ddb"
+check "delete of a selection with no run: exit 0, says so" bash -c \
+	'[ "$2" -eq 0 ] && grep -q "no run matches" "$1"' _ "$SANDBOX/out" "$rc"
+run_perfbot 10 results delete --db "$ddb"
+check "delete without a selection: exit 2" bash -c '[ "$2" -eq 2 ] && grep -q "delete what?" "$1"' _ "$SANDBOX/err" "$rc"
+run_perfbot 10 results delete --job x-job --yes --db "$ddb"
+check "delete --job without --commit: exit 2" bash -c '[ "$2" -eq 2 ] && grep -q "needs --commit" "$1"' _ "$SANDBOX/err" "$rc"
+run_perfbot 10 results delete 1 --yes --db "$SANDBOX/none.db"
+check "delete on a missing database: exit 1, nothing created" bash -c \
+	'[ "$2" -eq 1 ] && [ ! -e "$1" ]' _ "$SANDBOX/none.db" "$rc"
+check "after deleting, the database is sound" [ "$(sqlite3 "$ddb" 'PRAGMA integrity_check')" = ok ]
 
 check_nothing_left "results"
 finish

@@ -219,6 +219,64 @@ check "--repo: the worktree is gone afterwards" [ "$(git -C repo worktree list |
 run_perfbot 30 run repo.yaml --db "$DB" --repo repo --commit nosuchrev
 check "--repo: an unknown revision is named, exit 2" bash -c '[ "$2" -eq 2 ] && grep -q nosuchrev "$1"' _ "$SANDBOX/err" "$rc"
 
+# a job's build: without --repo would build nothing: refused with its position
+printf 'testcase: repobench\nrepeat: 1\nbuild: [sh, -c, "echo 5 > built"]\nexec:\n  cmd: [sh, -c, "echo value: 1"]\n  parse: kv\n' > build-norepo.yaml
+before=$(sqlite3 "$DB" 'SELECT count(*) FROM runs')
+run_perfbot 30 run build-norepo.yaml --db "$DB" --no-monitors
+check "build: without --repo: exit 2, file:line:column, why" bash -c \
+	'[ "$2" -eq 2 ] && grep -q "^perfbot: build-norepo.yaml:3:1: build: needs --repo: without a repository nothing is built" "$1"' \
+	_ "$SANDBOX/err" "$rc"
+run_perfbot 30 run build-norepo.yaml --db "$DB" --no-monitors --commit v1 --dry-run
+check "build: without --repo: refused in a dry run too" [ "$rc" -eq 2 ]
+check "build: without --repo: nothing stored" [ "$(sqlite3 "$DB" 'SELECT count(*) FROM runs')" = "$before" ]
+
+# a Linux kernel tree: the runs would measure the running kernel, filed
+# under the commit; refused before anything is built or run
+kernel_like() {	# DIR DIRS...: Kbuild, Kconfig, a kernel's Makefile and DIRS
+	dir=$1
+	shift
+	git init -q "$dir"
+	printf 'VERSION = 6\nPATCHLEVEL = 8\nSUBLEVEL = 0\nEXTRAVERSION =\n' > "$dir/Makefile"
+	echo 'obj-y += kernel/' > "$dir/Kbuild"
+	echo 'source "init/Kconfig"' > "$dir/Kconfig"
+	for d in "$@"; do mkdir "$dir/$d" && echo x > "$dir/$d/x.c"; done
+	cp repo/bench.sh "$dir/"
+	git -C "$dir" add -A
+	git -C "$dir" -c user.name=t -c user.email=t@example.invalid commit -qm one
+	git -C "$dir" tag v6.8
+}
+kernel_like linux kernel mm init
+kernel_like uboot kernel init arch	# U-Boot's layout: no mm/
+printf 'testcase: repobench\nrepeat: 1\nbuild: [sh, -c, "echo 5 > built; touch $BUILT_MARK"]\nexec:\n  cmd: [sh, -c, "$PERFBOT_SRC/bench.sh"]\n  parse: kv\n' > kernel.yaml
+before=$(sqlite3 "$DB" 'SELECT count(*) FROM runs')
+BUILT_MARK="$SANDBOX/built-mark" run_perfbot 60 run kernel.yaml --db "$DB" --repo linux --commit v6.8 --no-monitors
+check "kernel tree: exit 2, says it would measure the running kernel" bash -c \
+	'[ "$2" -eq 2 ] && grep -q "^perfbot: run: linux at v6.8 is a Linux kernel tree: perfbot cannot boot the kernel under test yet (a job has no kernel: section), so the runs would measure the running kernel ($(uname -r)) and be stored under v6.8 " "$1"' \
+	_ "$SANDBOX/err" "$rc"
+check "kernel tree: nothing built, run or stored, no worktree left" bash -c \
+	'[ ! -e "$1" ] && [ "$(sqlite3 "$2" "SELECT count(*) FROM runs")" = "$3" ] &&
+	 [ "$(git -C linux worktree list | wc -l)" -eq 1 ] && [ ! -s "$4" ]' \
+	_ "$SANDBOX/built-mark" "$DB" "$before" "$SANDBOX/out"
+run_perfbot 60 run kernel.yaml --db "$DB" --repo linux --commit v6.8 --dry-run
+check "kernel tree: refused in a dry run too" [ "$rc" -eq 2 ]
+BUILT_MARK="$SANDBOX/built-mark" run_perfbot 60 run kernel.yaml --db "$DB" --repo uboot --commit v6.8 --no-monitors
+check "a tree with Kbuild, Kconfig and a VERSION = Makefile but no mm/: not a kernel, runs" bash -c \
+	'[ "$2" -eq 0 ] && grep -q "repobench complete" "$1"' _ "$SANDBOX/out" "$rc"
+
+# the time estimate: an exec job says no runtime, so its length is unknown
+# until a run has been measured (not the 10 s default it does not run for)
+printf 'testcase: quick5\nrepeat: 5\nexec:\n  cmd: [sh, -c, "sleep 0.2; echo v: 1"]\n  parse: kv\n' > quick5.yaml
+run_perfbot 30 run quick5.yaml --db "$DB" --no-monitors --dry-run
+check "estimate of an exec job: 'about ?', not a made-up time" bash -c \
+	'grep -q "^about ?: 5 runs of jobs that do not say how long they take" "$1" && ! grep -q "1m18s" "$1"' _ "$SANDBOX/out"
+run_perfbot 30 run wis.yaml --db "$DB" --dry-run
+check "estimate of a will-it-scale job: from its runtime (4 x (0.6 s x 1.5 + 0.5) = 6 s)" grep -qx "about 6s" "$SANDBOX/out"
+run_perfbot 60 run quick5.yaml --db "$DB" --no-monitors
+check "progress of an exec job: unknown before the first run" \
+	grep -qx "\[1/1\] quick5: repeat 1/5, time left unknown until a run has been measured" "$SANDBOX/err"
+check "progress of an exec job: then measured, a few seconds at most" bash -c \
+	'grep -q "^\[1/1\] quick5: repeat 2/5, about [0-4]s left$" "$1" && ! grep -q "[0-9]m[0-9]" "$1"' _ "$SANDBOX/err"
+
 # perfbot install
 printf 'testcase: x\npackages: [coreutils]\nexec:\n  cmd: [true]\n' > pkg.yaml
 if command -v setpriv >/dev/null; then

@@ -23,7 +23,7 @@ job=will-it-scale-100%-thread-malloc1
 run_perfbot 10 import --help
 check "import --help exits 0" [ "$rc" -eq 0 ]
 check "import --help documents every option" bash -c \
-	'for o in lkp-matrix csv --commit --job --testbox --testcase --db; do grep -q -- "$o" "$1" || exit 1; done' _ "$SANDBOX/out"
+	'for o in lkp-matrix csv --commit --job --param --testbox --testcase --force --db; do grep -q -- "$o" "$1" || exit 1; done' _ "$SANDBOX/out"
 run_perfbot 10 help
 check "help lists import" grep -q '^   import ' "$SANDBOX/out"
 
@@ -104,6 +104,69 @@ bad 2 "unexpected argument 'more'" lkp-matrix "$SANDBOX/base.json" more "${id[@]
 bad 2 "unknown option '--frob'" lkp-matrix "$SANDBOX/base.json" --frob "${id[@]}"
 bad 2 "option '--job' needs a value" lkp-matrix "$SANDBOX/base.json" --commit c --job
 bad 2 "--commit needs a value" lkp-matrix "$SANDBOX/base.json" --commit "" --job j
+# numbers: one rule for both formats (a subnormal kept, underflow to 0 and
+# overflow refused with the position and the text)
+printf 'run,stat,value\n1,a.b,1e-400\n' > "$SANDBOX/under.csv"
+printf 'run,stat,value\n1,a.b,2\n1,a.c,-1e400\n' > "$SANDBOX/over.csv"
+printf '{"a.b": [1,\n  1e-400]}\n' > "$SANDBOX/under.json"
+printf '{"a.b": [1e400]}\n' > "$SANDBOX/over.json"
+bad 1 "$SANDBOX/under.csv:2: value '1e-400' of a.b is too small for a double: it would be stored as 0" csv "$SANDBOX/under.csv" "${id[@]}"
+bad 1 "$SANDBOX/over.csv:3: value '-1e400' of a.c is too large for a double" csv "$SANDBOX/over.csv" "${id[@]}"
+bad 1 "$SANDBOX/under.json:2:3: value '1e-400' of \"a.b\" (run 1) is too small for a double" lkp-matrix "$SANDBOX/under.json" "${id[@]}"
+bad 1 "$SANDBOX/over.json:1:10: value '1e400' of \"a.b\" (run 0) is too large for a double" lkp-matrix "$SANDBOX/over.json" "${id[@]}"
+printf 'run,stat,value\n1,sub.x,4e-320\n' > "$SANDBOX/sub.csv"
+printf '{"sub.x": [4e-320, 2.5e-310]}\n' > "$SANDBOX/sub.json"
+run_perfbot 10 import csv "$SANDBOX/sub.csv" --commit sub1 --job sub --db "$db"
+run_perfbot 10 results show "$(sqlite3 "$db" 'SELECT max(id) FROM runs')" --db "$db" --json
+check "a subnormal from CSV is stored as it is" \
+	jq -e '.stats["sub.x"] == 4e-320 and .stats["sub.x"] > 0' "$SANDBOX/out"
+run_perfbot 10 import lkp-matrix "$SANDBOX/sub.json" --commit sub2 --job sub --db "$db"
+run_perfbot 10 results show "$(sqlite3 "$db" 'SELECT max(id) FROM runs')" --db "$db" --json
+check "a subnormal from a matrix is stored as it is" jq -e '.stats["sub.x"] == 2.5e-310' "$SANDBOX/out"
+before=$(runs_now)
+
+# parameters and testbox from the command line go into every run, so that
+# compare -s and --testbox select them
+printf 'run,stat,value\n1,p.ops,10\n2,p.ops,11\n3,p.ops,12\n' > "$SANDBOX/p1.csv"
+printf 'run,stat,value\n1,p.ops,20\n2,p.ops,21\n3,p.ops,22\n' > "$SANDBOX/p2.csv"
+run_perfbot 10 import csv "$SANDBOX/p1.csv" --commit pa --job p-2-thread --param nr_task=2 \
+	--param mode=thread --testbox pbox --db "$db"
+check "--param: exit 0" [ "$rc" -eq 0 ]
+run_perfbot 10 import csv "$SANDBOX/p2.csv" --commit pb --job p-2-thread --param nr_task=2 \
+	--param mode=thread --testbox pbox --db "$db"
+run_perfbot 10 results --db "$db" --testbox pbox --json
+check "--testbox: both imports listed under it" jq -e 'length == 2 and all(.[]; .testbox == "pbox")' "$SANDBOX/out"
+last=$(sqlite3 "$db" 'SELECT max(id) FROM runs')
+run_perfbot 10 results show "$last" --db "$db" --json
+check "--param: the parameters are stored with each run" \
+	jq -e '.params == {"mode": "thread", "nr_task": "2"} and .testbox == "pbox"' "$SANDBOX/out"
+run_perfbot 10 compare pa pb -s nr_task=2 --testbox pbox --db "$db"
+check "compare -s K=V selects the imported runs" bash -c \
+	'[ "$2" -eq 0 ] && grep -q "p.ops" "$1"' _ "$SANDBOX/out" "$rc"
+run_perfbot 10 compare pa pb -s nr_task=4 --db "$db"
+check "compare -s with another value selects none (exit 1)" [ "$rc" -eq 1 ]
+before=$(runs_now)
+bad 2 "--param 'nr_task': expected KEY=VALUE" csv "$SANDBOX/p1.csv" --param nr_task "${id[@]}"
+bad 2 "--param 'a=2': a given twice" csv "$SANDBOX/p1.csv" --param a=1 --param a=2 "${id[@]}"
+
+# the same file twice: refused, naming the runs it became; --force imports it
+before=$(runs_now)
+cp "$SANDBOX/p1.csv" "$SANDBOX/p1-copy.csv"
+bad 1 "$SANDBOX/p1-copy.csv was imported already (the same content, SHA-256" csv "$SANDBOX/p1-copy.csv" --commit other --job j --db "$db"
+check "already imported: the message names the runs, the job, the commit and the file" \
+	grep -qF "as runs $((last - 5)) to $((last - 3)) (3 runs of p-2-thread at pa on pbox), imported " "$SANDBOX/err"
+check "already imported: says how to delete them or import anyway" \
+	grep -qF "from $SANDBOX/p1.csv (csv); nothing imported: \`perfbot results delete $((last - 5)) $((last - 4)) $((last - 3)) --yes\` deletes them, --force imports the file again" "$SANDBOX/err"
+run_perfbot 10 import csv "$SANDBOX/p1-copy.csv" --commit other --job j --db "$db" --force
+check "--force: imported again" bash -c '[ "$2" -eq 0 ] && grep -q "imported 3 runs of j at other" "$1"' _ "$SANDBOX/out" "$rc"
+# once its runs are deleted (both imports of it), a file may be imported again
+run_perfbot 10 results delete --commit pa --db "$db" --yes
+run_perfbot 10 import csv "$SANDBOX/p1.csv" --commit pa --job p-2-thread --db "$db"
+check "one import of the content left: still refused" [ "$rc" -eq 1 ]
+run_perfbot 10 results delete --commit other --db "$db" --yes
+run_perfbot 10 import csv "$SANDBOX/p1.csv" --commit pa --job p-2-thread --db "$db"
+check "after its runs are deleted, the file imports again" [ "$rc" -eq 0 ]
+
 run_perfbot 10 import lkp-matrix "$SANDBOX/base.json" --commit c --job j \
 	--db "$SANDBOX/never.db" --frob
 check "bad usage creates no database" [ ! -e "$SANDBOX/never.db" ]

@@ -13,6 +13,8 @@
 #include "record/import.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int lkp(const char *text, struct import_data *d, struct strbuf *err)
@@ -201,6 +203,102 @@ static void test_csv_long_values(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * One rule for the numbers of both formats: a subnormal is kept as it
+ * is, a value that would be stored as 0 or that overflows is refused with
+ * its position and text (CSV refused 4e-320; the matrix stored 1e-400 as 0).
+ */
+static void test_number_rule(void **state)
+{
+	static const struct {
+		bool matrix;
+		const char *text, *msg;
+	} refused[] = {
+		{ false, "run,stat,value\n1,a.b,1e-400\n",
+		  "2: value '1e-400' of a.b is too small for a double: it would be stored as 0" },
+		{ false, "run,stat,value\n1,a.b,-2.5e-330\n", "2: value '-2.5e-330' of a.b is too small" },
+		{ false, "run,stat,value\n1,a.b,1e400\n",
+		  "2: value '1e400' of a.b is too large for a double" },
+		{ false, "run,stat,value\n1,a.b,-1e400\n", "2: value '-1e400' of a.b is too large" },
+		{ false, "run,stat,value\n1,a.b,inf\n", "2: value 'inf' of a.b is not a finite number" },
+		{ true, "{\"a.b\": [1, 1e-400]}",
+		  "1:13: value '1e-400' of \"a.b\" (run 1) is too small for a double: it would be stored as 0" },
+		{ true, "{\"x\": \"s\",\n \"a.b\": [\n  2,\n  null,\n  -1e400]}",
+		  "5:3: value '-1e400' of \"a.b\" (run 2) is too large for a double" },
+		{ true, "{\"a.b\": [1e400]}", "1:10: value '1e400' of \"a.b\" (run 0) is too large" },
+		/* a string that looks like a number is no number */
+		{ true, "{\"1e-400\": \"x\", \"é.b\": [5e-999]}", "1:25: value '5e-999' of \"é.b\" (run 0)" },
+	};
+	struct import_data d;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		int ret = refused[i].matrix ? lkp(refused[i].text, &d, &err)
+					    : csv(refused[i].text, &d, &err);
+
+		assert_int_equal(ret, -EINVAL);
+		if (!strstr(err.buf, refused[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err.buf, refused[i].msg);
+		assert_null(d.runs);
+	}
+
+	/* subnormals, the extremes and an exact zero are kept as they are */
+	assert_int_equal(csv("run,stat,value\n1,a.sub,4e-320\n1,a.min,4.9e-324\n"
+			     "1,a.max,1.7976931348623157e308\n1,a.zero,0e-400\n"
+			     "1,a.neg,-4e-320\n", &d, &err), 0);
+	assert_true(stat_of(&d.runs[0], "a.sub") == 4e-320);
+	assert_true(stat_of(&d.runs[0], "a.sub") > 0);
+	assert_true(stat_of(&d.runs[0], "a.min") == 4.9e-324);
+	assert_true(stat_of(&d.runs[0], "a.max") == 1.7976931348623157e308);
+	assert_true(stat_of(&d.runs[0], "a.zero") == 0);
+	assert_true(stat_of(&d.runs[0], "a.neg") == -4e-320);
+	import_data_release(&d);
+	assert_int_equal(lkp("{\"a.sub\": [4e-320, 1e-310], \"a.zero\": [0.0, -0]}", &d, &err), 0);
+	assert_int_equal(d.nr, 2);
+	assert_true(stat_of(&d.runs[0], "a.sub") == 4e-320);
+	assert_true(stat_of(&d.runs[1], "a.sub") == 1e-310);
+	assert_true(stat_of(&d.runs[0], "a.zero") == 0);
+	import_data_release(&d);
+	strbuf_release(&err);
+}
+
+/* The content hash: SHA-256 as FIPS 180-4's examples give it. */
+static void test_sha256(void **state)
+{
+	static const struct {
+		const char *text, *hex;
+	} known[] = {
+		{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+	};
+	char hex[IMPORT_HASH_LEN + 1], *million = malloc(1000000);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		import_sha256(known[i].text, strlen(known[i].text), hex);
+		assert_string_equal(hex, known[i].hex);
+	}
+	/* a million 'a': many blocks */
+	assert_non_null(million);
+	memset(million, 'a', 1000000);
+	import_sha256(million, 1000000, hex);
+	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	/* lengths around the padding's boundary (55, 56, 64 bytes) differ */
+	{
+		char a[IMPORT_HASH_LEN + 1], b[IMPORT_HASH_LEN + 1];
+
+		import_sha256(million, 55, a);
+		import_sha256(million, 56, b);
+		assert_string_not_equal(a, b);
+		import_sha256(million, 64, a);
+		assert_string_not_equal(a, b);
+	}
+	free(million);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +308,8 @@ int main(void)
 		cmocka_unit_test(test_csv_runs),
 		cmocka_unit_test(test_csv_bad),
 		cmocka_unit_test(test_csv_long_values),
+		cmocka_unit_test(test_number_rule),
+		cmocka_unit_test(test_sha256),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

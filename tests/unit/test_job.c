@@ -177,6 +177,7 @@ static void sections_and_literals(void **state)
 	assert_null(jobs[0].monitors[0]);
 	assert_string_equal(jobs[0].build[0], "make");
 	assert_string_equal(jobs[0].build[2], "CFLAGS=-O2 -g");
+	assert_int_equal(jobs[0].build_line, 3);
 	assert_null(jobs[0].build[3]);
 	atomic_jobs_release(jobs, nr);
 
@@ -491,6 +492,9 @@ static void exec_job(void **state)
 	assert_int_equal(jobs[1].exec.paths.n, 2);
 	assert_string_equal(strmap_get(&jobs[1].exec.paths, "lat"), "results.0.latency");
 	assert_string_equal(jobs[1].build[1], "-j8");
+	/* where build: is written, for run's "build: needs --repo" */
+	assert_int_equal(jobs[0].build_line, 7);
+	assert_int_equal(jobs[1].build_column, 1);
 	atomic_jobs_release(jobs, nr);
 
 	/* parse defaults to time; a string command is split; testcase names it */

@@ -1250,7 +1250,7 @@ static void schema_v1_migrated(void **state)
 	 * checks the last step), keeps its runs, and stores bisections
 	 */
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "3");
+	assert_schema_version(f->db, "4");
 	assert_v1_run(f->s);
 	put_simple(f->s, "box1", "wis-job", "aaaa000000000000000000000000000000000000",
 		   RUN_COMPLETE, 1700000100, 1, 0);
@@ -1278,7 +1278,7 @@ static void schema_v1_migrated(void **state)
 	store_close(f->s);
 	f->s = NULL;
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "3");
+	assert_schema_version(f->db, "4");
 	assert_int_equal(store_bisect_marks(f->s, a, &marks, &n), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(marks[0].sha, "bbbb");
@@ -1628,7 +1628,7 @@ static void schema_v2_migrated(void **state)
 
 	/* a writer migrates it: every run, param, env and value kept */
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "3");
+	assert_schema_version(f->db, "4");
 	assert_v2_runs(f->s);
 	assert_query(f->db, "SELECT (SELECT count(*) FROM stat_value) || ','"
 			    " || (SELECT count(*) FROM run_param) || ','"
@@ -1637,6 +1637,8 @@ static void schema_v2_migrated(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(lines[0].text, "start");
 	store_bisect_lines_release(lines, n);
+	/* migration 4: the imports' hashes, none for runs stored before */
+	assert_query(f->db, "SELECT count(*) FROM run_import", "0");
 	/* the table rebuilt in place: its indexes, one sequence, no leftover */
 	assert_query(f->db, "SELECT group_concat(name) FROM (SELECT name FROM"
 			    " sqlite_master WHERE type = 'index' AND tbl_name = 'runs'"
@@ -1691,9 +1693,168 @@ static void schema_v2_migrated(void **state)
 	store_close(f->s);
 	f->s = NULL;
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "3");
+	assert_schema_version(f->db, "4");
 	assert_int_equal(put_simple(f->s, "box1", "wis-job", V2_COMMIT, RUN_COMPLETE,
 				    1700000006, 1, 0), 7);
+}
+
+/* ---- imports (their content hash) and deleting runs ---- */
+
+#define HASH_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define HASH_B "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+/* n imported runs of one group, each with one stat, a param and an env key */
+static void make_imported(struct run_record *runs, size_t n, const char *commit)
+{
+	for (size_t i = 0; i < n; i++) {
+		make_run(&runs[i], "box1", "imported-job", commit, RUN_COMPLETE, 1700000000 + i);
+		assert_int_equal(statmap_add(&runs[i].stats, "wis.ops", 10.0 + i), 0);
+		assert_int_equal(strmap_set(&runs[i].params, "nr_task", "1"), 0);
+		assert_int_equal(strmap_set(&runs[i].env, "import_format", "csv"), 0);
+	}
+}
+
+static void release_runs(struct run_record *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		run_record_release(&runs[i]);
+}
+
+static void import_hash_kept(void **state)
+{
+	struct fixture *f = *state;
+	struct run_record runs[2];
+	int64_t ids[2], *found;
+	struct store *reader;
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	assert_int_equal(store_import_runs(f->s, HASH_A, &found, &n), 0);
+	assert_int_equal(n, 0);
+	make_imported(runs, 2, "c0ffee00");
+	assert_int_equal(store_put_import(f->s, runs, 2, HASH_A, true, ids), 0);
+	assert_true(ids[0] > 0 && ids[1] == ids[0] + 1);
+
+	/* the same content again: refused whole, nothing written */
+	assert_int_equal(store_put_import(f->s, runs, 2, HASH_A, true, NULL), -EEXIST);
+	assert_non_null(strstr(store_error(f->s), HASH_A));
+	assert_query(f->db, "SELECT count(*) FROM runs", "2");
+	/* other content is another import */
+	assert_int_equal(store_put_import(f->s, runs, 1, HASH_B, true, NULL), 0);
+	/* not `once` (import --force): written beside the first */
+	assert_int_equal(store_put_import(f->s, runs, 2, HASH_A, false, NULL), 0);
+	assert_query(f->db, "SELECT count(*) FROM runs", "5");
+
+	reader = open_ok(f->db, STORE_READ);
+	assert_int_equal(store_import_runs(reader, HASH_A, &found, &n), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(found[0], ids[0]);
+	assert_int_equal(found[1], ids[1]);
+	free(found);
+	assert_int_equal(store_import_runs(reader, HASH_B, &found, &n), 0);
+	assert_int_equal(n, 1);
+	free(found);
+	store_close(reader);
+	/* a hash is 64 lowercase hex digits */
+	assert_int_equal(store_put_import(f->s, runs, 1, "ABC", true, NULL), -EINVAL);
+	assert_int_equal(store_import_runs(f->s, NULL, &found, &n), -EINVAL);
+	/* an imported run is refused at the door like any other */
+	assert_int_equal(record_set_str(&runs[1].job, "bad\tjob"), 0);
+	assert_int_equal(store_put_import(f->s, runs, 2, HASH_B, false, NULL), -EILSEQ);
+	assert_query(f->db, "SELECT count(*) FROM runs", "5");
+	release_runs(runs, 2);
+}
+
+/* How many rows of any table that has a run_id column belong to run id. */
+static long rows_of_run(const char *path, int64_t id)
+{
+	sqlite3_stmt *tables;
+	sqlite3 *db;
+	long total = 0;
+
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	/* every table of the schema, so that a table added later is counted too */
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT m.name FROM sqlite_master m,"
+					    " pragma_table_info(m.name) c WHERE m.type = 'table'"
+					    " AND c.name = 'run_id'", -1, &tables, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(tables) == SQLITE_ROW) {
+		char *q = sqlite3_mprintf("SELECT count(*) FROM \"%w\" WHERE run_id = %lld",
+					  (const char *)sqlite3_column_text(tables, 0),
+					  (long long)id);
+		sqlite3_stmt *st;
+
+		assert_int_equal(sqlite3_prepare_v2(db, q, -1, &st, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		total += sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		sqlite3_free(q);
+	}
+	sqlite3_finalize(tables);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	return total;
+}
+
+static void delete_runs_whole(void **state)
+{
+	struct fixture *f = *state;
+	struct run_record runs[2], r, got;
+	int64_t ids[2], keep, gone, both[3], *found;
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	make_imported(runs, 2, "c0ffee00");
+	assert_int_equal(store_put_import(f->s, runs, 2, HASH_A, true, ids), 0);
+	release_runs(runs, 2);
+	make_run(&r, "box1", "wis-job", "c0ffee00", RUN_COMPLETE, 1700000100);
+	assert_int_equal(statmap_add(&r.stats, "wis.ops", 5), 0);
+	assert_int_equal(strmap_set(&r.params, "mode", "thread"), 0);
+	assert_int_equal(strmap_set(&r.env, "kernel", "6.1"), 0);
+	declare(&r, "wis.ops", "ops/s", STAT_BETTER_HIGHER, true);
+	gone = put(f->s, &r);
+	keep = put_simple(f->s, "box1", "wis-job", "c0ffee00", RUN_COMPLETE, 1700000200, 3, 1);
+	assert_int_equal(rows_of_run(f->db, gone), 4);	/* param, env, value, meta */
+	assert_int_equal(rows_of_run(f->db, ids[0]), 4);	/* param, env, value, hash */
+
+	/* an unknown id: named, and nothing deleted, not even the known ones */
+	both[0] = gone;
+	both[1] = 999;
+	assert_int_equal(store_delete_runs(f->s, both, 2), -ENOENT);
+	assert_non_null(strstr(store_error(f->s), "no run 999 in"));
+	assert_int_equal(store_get_run(f->s, gone, &got), 0);
+	run_record_release(&got);
+
+	/* every row a run owns goes, in every table; an id given twice is fine */
+	both[0] = gone;
+	both[1] = ids[0];
+	both[2] = gone;
+	assert_int_equal(store_delete_runs(f->s, both, 3), 0);
+	assert_int_equal(rows_of_run(f->db, gone), 0);
+	assert_int_equal(rows_of_run(f->db, ids[0]), 0);
+	assert_int_equal(store_get_run(f->s, gone, &got), -ENOENT);
+	/* the others are untouched, with everything they own */
+	assert_int_equal(store_get_run(f->s, keep, &got), 0);
+	assert_int_equal(got.stats.n, 3);
+	run_record_release(&got);
+	assert_int_equal(store_get_run(f->s, ids[1], &got), 0);
+	assert_int_equal(got.stats.n, 1);
+	assert_string_equal(strmap_get(&got.params, "nr_task"), "1");
+	run_record_release(&got);
+	assert_int_equal(store_import_runs(f->s, HASH_A, &found, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(found[0], ids[1]);
+	free(found);
+	/* stat names stay (other runs share them); ids are not handed out again */
+	assert_query(f->db, "SELECT count(*) FROM stat_name WHERE name = 'wis.ops'", "1");
+	assert_true(put_simple(f->s, "box1", "wis-job", "c0ffee00", RUN_COMPLETE,
+			       1700000300, 1, 0) > keep);
+	/* deleting through a reader is refused */
+	{
+		struct store *reader = open_ok(f->db, STORE_READ);
+
+		assert_int_equal(store_delete_runs(reader, &keep, 1), -EBADF);
+		store_close(reader);
+	}
 }
 
 static void default_location(void **state)
@@ -2156,6 +2317,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(damaged_meta_duplicate, setup, teardown),
 		cmocka_unit_test_setup_teardown(damaged_meta_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(not_regular_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(import_hash_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(delete_runs_whole, setup, teardown),
 		cmocka_unit_test(default_location),
 	};
 
