@@ -254,7 +254,7 @@ int gather_compare(struct store *s, struct gather *ga, struct gather_job *jb,
 			.commit = ga->commits[j], .nr = jb->sm[j].nr,
 			.names = jb->sm[j].names, .values = jb->sm[j].values,
 			.counts = jb->sm[j].counts, .nr_runs = jb->sm[j].nr_runs,
-			.meta = &jb->sm[j].meta,
+			.meta = &jb->sm[j].meta, .started = jb->sm[j].started,
 		};
 	}
 	err = compare_sets(jb->sets, ga->nr_commits, &o, &jb->rows, &jb->nr_rows);

@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "store/store.h"
 #include "util/child.h"
+#include "util/quote.h"
 #include "util/bug.h"
 #include "util/parse.h"
 #include "util/words.h"
@@ -345,8 +346,21 @@ static bool nothing_to_report(const struct report_args *a, const struct report *
 {
 	size_t job, col;
 
+	const struct stat_row *row;
+
 	if (a->format != FORMAT_EMAIL || a->all || report_headline(r, &job, &col, NULL))
 		return false;
+	if (report_change_apart(r, &job, &col, &row)) {
+		fprintf(stderr, "perfbot: report: nothing to report: ");
+		quote_fputs(row->name, stderr);
+		fprintf(stderr, " changed between '%s' and '%s' only on runs taken one "
+			"commit after the other, which drift of the machine alone can "
+			"separate; measure them interleaved (a bisection's confirmation "
+			"does; or perfbot run each commit in turn, repeat: 1), or pass "
+			"--all to write it anyway; no email %s\n", r->commits[0].id,
+			r->commits[col + 1].id, a->send ? "sent" : "written");
+		return true;
+	}
 	fprintf(stderr, "perfbot: report: nothing to report: no KPI changed "
 		"(perfbot compare shows every verdict); no email %s\n",
 		a->send ? "sent" : "written");

@@ -114,10 +114,22 @@ static json_t *row_json(const struct report *r, const struct report_job *j,
 			 "base", base, "vs", vs);
 }
 
+/* How column c's runs were taken against the base's (compare_order()). */
+static json_t *column_order(const struct report_job *j, size_t c)
+{
+	struct compare_order_info oi;
+
+	compare_order(&j->sets[0], &j->sets[c + 1], &oi);
+	return json_pack("{s:s, s:I, s:I}", "order", compare_order_name(oi.order),
+			 "switches", (json_int_t)oi.switches,
+			 "needed", (json_int_t)oi.needed);
+}
+
 static json_t *job_json(const struct report *r, const struct report_job *j)
 {
 	json_t *params = json_object(), *runs = json_array(), *rows = json_array(),
-	       *unsupported = json_array(), *disturbance = json_array();
+	       *unsupported = json_array(), *disturbance = json_array(),
+	       *order = json_array();
 
 	for (size_t i = 0; params && j->params && i < j->params->n; i++)
 		if (json_object_set_lossy(params, j->params->v[i].key,
@@ -140,13 +152,14 @@ static json_t *job_json(const struct report *r, const struct report_job *j)
 				"base", d.what ? num(d.base) : json_null(),
 				"other", d.what ? num(d.other) : json_null(),
 				"limit", d.what ? num(d.limit) : json_null()));
+		append(&order, column_order(j, c));
 	}
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "testbox", str(j->testbox), "testcase", str(j->testcase),
 			 "job", str(j->job), "params", params, "kpi", str(j->kpi),
 			 "machine", str(j->machine), "job_text", str(j->job_text),
 			 "runs", runs, "unsupported", unsupported,
-			 "disturbance", disturbance, "rows", rows);
+			 "disturbance", disturbance, "order", order, "rows", rows);
 }
 
 static json_t *opts_json(const struct compare_opts *o)

@@ -110,10 +110,18 @@ void report_disturbance_words(struct strbuf *sb, const struct compare_disturbanc
  * and the first commit (column, 0 the first after the base) where it did
  * -- of base, culprit and tip, the culprit.  The job's KPI is j->kpi,
  * else its first KPI row that changed.  A verdict of a disturbed column
- * never counts.  false when no KPI changed anywhere.
+ * never counts, nor one between runs taken apart (stats/compare.h,
+ * compare_order(): time alone may have made it; runs whose order is not
+ * known, imported ones, count).  false when no KPI changed anywhere.
  */
 bool report_headline(const struct report *r, size_t *job, size_t *col,
 		     const struct stat_row **row);
+/*
+ * The same search among the changes report_headline() leaves out because
+ * their runs were taken apart: what to tell a user who expected an email.
+ */
+bool report_change_apart(const struct report *r, size_t *job, size_t *col,
+			 const struct stat_row **row);
 /* Was the job unsupported here on some commit (j->unsupported)? */
 int report_job_unsupported(const struct report *r, const struct report_job *j);
 

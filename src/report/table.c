@@ -207,19 +207,28 @@ void report_disturbance_words(struct strbuf *sb, const struct compare_disturbanc
 		strbuf_addstr(sb, "machine disturbed — no verdict");
 }
 
-/* The column's KPI verdict counts for a report: changed, not disturbed. */
-static bool counts(const struct report_job *j, const struct stat_row *row, size_t col)
+/*
+ * The column's KPI verdict counts for a report: changed, not disturbed,
+ * and -- unless `apart` asks for exactly those -- not between runs taken
+ * one commit after the other (compare_order()).
+ */
+static bool counts(const struct report_job *j, const struct stat_row *row, size_t col,
+		   bool apart)
 {
 	struct compare_disturbance d;
+	struct compare_order_info oi;
 
 	if (row->vs[col].verdict != VERDICT_CHANGED || row->vs[col].disturbed)
 		return false;
 	report_column_disturbance(j, col, &d);
-	return !d.differs;
+	if (d.differs)
+		return false;
+	compare_order(&j->sets[0], &j->sets[col + 1], &oi);
+	return (oi.order == COMPARE_ORDER_APART) == apart;
 }
 
-bool report_headline(const struct report *r, size_t *job, size_t *col,
-		     const struct stat_row **row)
+static bool find_headline(const struct report *r, bool apart, size_t *job, size_t *col,
+			  const struct stat_row **row)
 {
 	size_t ncols = r->ncommits < 2 ? 0 : r->ncommits - 1;
 
@@ -238,7 +247,7 @@ bool report_headline(const struct report *r, size_t *job, size_t *col,
 				if (!pass && (!j->kpi || strcmp(rw->name, j->kpi)))
 					continue;
 				for (size_t c = 0; c < ncols && !best; c++)
-					if (counts(j, rw, c)) {
+					if (counts(j, rw, c, apart)) {
 						best = rw;
 						best_col = c;
 					}
@@ -252,6 +261,18 @@ bool report_headline(const struct report *r, size_t *job, size_t *col,
 		}
 	}
 	return false;
+}
+
+bool report_headline(const struct report *r, size_t *job, size_t *col,
+		     const struct stat_row **row)
+{
+	return find_headline(r, false, job, col, row);
+}
+
+bool report_change_apart(const struct report *r, size_t *job, size_t *col,
+			 const struct stat_row **row)
+{
+	return find_headline(r, true, job, col, row);
 }
 
 int report_job_unsupported(const struct report *r, const struct report_job *j)

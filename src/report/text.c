@@ -19,7 +19,8 @@
 
 /*
  * What the report says of job j: its KPI row and the first column where
- * it changed (report_headline() for one job), else NULL.
+ * it changed (report_headline() for one job); else, for an email written
+ * with --all, a change between runs taken apart (marked so); else NULL.
  */
 static const struct stat_row *job_change(const struct report *r, const struct report_job *j,
 					 size_t *col)
@@ -30,7 +31,8 @@ static const struct stat_row *job_change(const struct report *r, const struct re
 
 	one.jobs = j;
 	one.njobs = 1;
-	if (!report_headline(&one, &job, col, &row))
+	if (!report_headline(&one, &job, col, &row) &&
+	    !report_change_apart(&one, &job, col, &row))
 		return NULL;
 	return row;
 }
@@ -306,6 +308,36 @@ static void print_later(FILE *out, const struct report *r, const struct stat_row
 	strbuf_release(&sb);
 }
 
+/*
+ * How the headline's runs were taken: a reader must know whether drift
+ * of the machine could have made the change (stats/compare.h,
+ * compare_order()).  An email of runs taken apart is written only with
+ * --all, and says so first.
+ */
+static void print_order(FILE *out, const struct report_job *j, size_t col)
+{
+	struct compare_order_info oi;
+
+	compare_order(&j->sets[0], &j->sets[col + 1], &oi);
+	switch (oi.order) {
+	case COMPARE_ORDER_INTERLEAVED:
+		fprintf(out, "\nThe runs of both commits were interleaved (%u changes of\n"
+			"commit in time order), so drift of the machine fell on both.\n",
+			oi.switches);
+		break;
+	case COMPARE_ORDER_APART:
+		fputs("\nNOT CONFIRMED on interleaved runs: every run of one commit was\n"
+		      "taken before the other's, and drift of the machine alone can make\n"
+		      "such a difference.\n", out);
+		break;
+	case COMPARE_ORDER_UNKNOWN:
+		fputs("\nThe order of the runs is not known (imported results, or one\n"
+		      "run a side): the change is not confirmed on interleaved runs.\n",
+		      out);
+		break;
+	}
+}
+
 static int write_body(FILE *out, const struct report *r, size_t headline, size_t col)
 {
 	const struct report_job *h = &r->jobs[headline < r->njobs ? headline : 0];
@@ -343,6 +375,8 @@ static int write_body(FILE *out, const struct report *r, size_t headline, size_t
 		fputs("with following parameters:\n\n", out);
 		print_params_tabbed(out, h->params);
 	}
+	if (row)
+		print_order(out, h, col);
 	err = print_impact(out, r, headline);
 	if (err)
 		return err;
@@ -386,9 +420,15 @@ static void subject(struct strbuf *sb, const struct report *r, size_t headline,
 	const char *id = r->commits[row ? col + 1 : r->ncommits - 1].id;
 
 	/* the id's first 10 characters, as LKP's subjects abbreviate it */
-	if (row)
+	if (row) {
+		struct compare_order_info oi;
+
 		strbuf_addf(sb, "[perfbot] %.10s: %s %+.1f%% %s", id, row->name,
 			    row->vs[col].change.pct, change_word(row, col));
+		compare_order(&j->sets[0], &j->sets[col + 1], &oi);
+		if (oi.order == COMPARE_ORDER_APART)
+			strbuf_addstr(sb, " (not confirmed: runs apart)");
+	}
 	else
 		strbuf_addf(sb, "[perfbot] %.10s: no significant change", id);
 }
@@ -464,7 +504,8 @@ int report_email(FILE *out, const struct report *r)
 
 	if (r->ncommits < 2 || !r->njobs)
 		return -EINVAL;
-	if (!report_headline(r, &headline, &col, NULL))
+	if (!report_headline(r, &headline, &col, NULL) &&
+	    !report_change_apart(r, &headline, &col, NULL))
 		headline = r->njobs;
 	mem = open_memstream(&body, &len);
 	if (!mem)

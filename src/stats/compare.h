@@ -94,6 +94,8 @@ struct sample_set {
 	 * is the first found, base first.
 	 */
 	const struct stat_meta_list *meta;
+	/* [nr_runs] when each run started (Unix s), ascending; may be NULL */
+	const double *started;
 };
 
 enum stat_family { FAMILY_KPI, FAMILY_OTHER, FAMILY_FAILURE };
@@ -194,6 +196,40 @@ struct compare_disturbance {
 void compare_disturbance(const struct sample_set *base,
 			 const struct sample_set *other,
 			 struct compare_disturbance *out);
+
+/*
+ * Were the two sides' runs taken interleaved (A B A B, or any order that
+ * puts both sides' runs across the same stretch of time), so that drift
+ * of the machine fell on both?  A change found between runs taken apart
+ * -- every run of one commit before the other's -- is one that time alone
+ * may have made: reports do not mail it (docs/compare.md, "Order of the
+ * runs").
+ *
+ * INTERLEAVED when, in time order, the runs switch sides at least
+ * min(n_base, n_other) times (A B A B A B switches 5 times, A A A B B B
+ * once; 3 a side need 3); APART otherwise; UNKNOWN when a side has no
+ * start times, fewer than 2 runs, or all its runs share one start time
+ * (an imported file's runs are stored with the time of the import).
+ */
+enum compare_order {
+	COMPARE_ORDER_UNKNOWN,
+	COMPARE_ORDER_INTERLEAVED,
+	COMPARE_ORDER_APART,
+};
+
+struct compare_order_info {
+	enum compare_order order;
+	unsigned switches;	/* side changes in time order */
+	unsigned needed;	/* min(n_base, n_other) */
+	/* the first and last start of each side (Unix s); NaN when UNKNOWN */
+	double base_first, base_last, other_first, other_last;
+};
+
+void compare_order(const struct sample_set *base, const struct sample_set *other,
+		   struct compare_order_info *out);
+
+/* "interleaved", "apart", "unknown" */
+const char *compare_order_name(enum compare_order o);
 
 /* The runs a side still needs for a verdict (COMPARE_MIN_RUNS - runs, at least 0). */
 unsigned compare_runs_missing(const struct sample_set *set);

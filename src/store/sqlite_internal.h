@@ -82,6 +82,7 @@ enum stmt_id {
 	ST_NAME_RANGE,
 	ST_NAME_BY_ID,
 	ST_GROUP_STAT_META,
+	ST_GROUP_STARTED,
 	/* sqlite_bisect.c */
 	ST_BISECT_ADD,
 	ST_BISECT_GET,

@@ -38,6 +38,9 @@ static const char *const samples_sql[NR_STMTS] = {
 		" FROM runs r JOIN run_stat_meta m ON m.run_id = r.id"
 		" WHERE r.testbox = ?1 AND r.job = ?2 AND r.\"commit\" = ?3"
 		" AND r.status = 'complete'",
+	[ST_GROUP_STARTED] =
+		"SELECT started FROM runs WHERE testbox = ?1 AND job = ?2"
+		" AND \"commit\" = ?3 AND status = 'complete' ORDER BY started, id",
 };
 
 static sqlite3_stmt *stmt(struct sqlite_store *ss, enum stmt_id id)
@@ -525,6 +528,42 @@ static int resolve_group_meta(struct sqlite_store *ss, struct store_samples *out
 	return 0;
 }
 
+/*
+ * When the group's complete runs started, ascending: what tells runs
+ * taken A B A B from runs taken one commit after the other
+ * (stats/compare.h, compare_order()).  One small query a group.
+ */
+static int read_group_started(struct sqlite_store *ss, const char *testbox,
+			      const char *job, const char *commit,
+			      struct store_samples *out)
+{
+	sqlite3_stmt *st = stmt(ss, ST_GROUP_STARTED);
+	size_t n = 0;
+	int rc, err = 0;
+
+	if (!st)
+		return ss_prep_err(ss);
+	out->started = malloc((out->nr_runs ? out->nr_runs : 1) * sizeof(double));
+	if (!out->started)
+		return store_fail(&ss->base, -ENOMEM, "out of memory");
+	ss_bind_text(st, 1, testbox);
+	ss_bind_text(st, 2, job);
+	ss_bind_text(st, 3, commit);
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		/* the runs were counted in this transaction: never more now */
+		if (n >= out->nr_runs)
+			err = ss_damaged(ss, "the runs of commit '%s' changed while read", commit);
+		else
+			err = col_real(ss, st, 0, false, "a run's start", &out->started[n++]);
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ss_db_fail(ss, rc, "cannot list the runs");
+	ss_done(st);
+	if (!err && n != out->nr_runs)
+		err = ss_damaged(ss, "the runs of commit '%s' changed while read", commit);
+	return err;
+}
+
 int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
 			const char *commit, struct store_samples *out)
 {
@@ -546,6 +585,8 @@ int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
 	out->nr_runs = runs.n;
 	if (!err && out->nr_runs)
 		err = read_group_meta(ss, testbox, job, commit, &decls);
+	if (!err && out->nr_runs)
+		err = read_group_started(ss, testbox, job, commit, out);
 	if (err || !out->nr_runs)
 		goto out;
 	if (id_index_init(&index, 1024)) {

@@ -359,6 +359,7 @@ void store_samples_release(struct store_samples *samples)
 	free(samples->names);
 	free(samples->values);
 	free(samples->counts);
+	free(samples->started);
 	stat_meta_release(&samples->meta);
 	memset(samples, 0, sizeof(*samples));
 }

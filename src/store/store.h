@@ -113,6 +113,8 @@ struct store_samples {
 	size_t *counts;
 	size_t nr_runs;
 	struct stat_meta_list meta;
+	/* [nr_runs]: when each complete run started (Unix s), ascending */
+	double *started;
 };
 
 int store_load_samples(struct store *s, const char *testbox, const char *job,

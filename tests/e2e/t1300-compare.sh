@@ -23,12 +23,15 @@ run1() {
 	"$PERFBOT" run j.yaml --db "$DB" -r 1 --no-monitors --commit "$1" >/dev/null 2>&1
 }
 
+# base and new interleaved (base new base new ...), as a change that
+# leads to a report must be measured; two after them
 ok_runs=true
-for v in "1000 50" "1010 51" "990 49" "1005 50.5" "995 49.5"; do
-	run1 base $v || ok_runs=false
-done
-for v in "1100 50.2" "1110 49.2" "1090 51.2" "1105 50.7" "1095 49.7"; do
-	run1 new $v || ok_runs=false
+set -- "1000 50" "1100 50.2" "1010 51" "1110 49.2" "990 49" "1090 51.2" \
+	"1005 50.5" "1105 50.7" "995 49.5" "1095 49.7"
+side=base
+for v in "$@"; do
+	run1 $side $v || ok_runs=false
+	if [ $side = base ]; then side=new; else side=base; fi
 done
 for v in "1100 50" "1110 51"; do
 	run1 two $v || ok_runs=false
@@ -110,6 +113,29 @@ check "perf-stat: mean +- stderr per commit" grep -qE \
 	'^base +1000 \+- 3\.536 +t\.throughput \( \+- 0\.35% \)$' "$SANDBOX/out"
 check "perf-stat: the ratio line" grep -qE \
 	'^1100 / 1000 = 1\.1000 \( 10\.00% \) improvement, 95% interval of the change \+[89]\.[0-9]+% \.\. \+1[01]\.[0-9]+% \[changed\]$' "$SANDBOX/out"
+
+# the same +10% measured apart -- every run of 'late' after base's --
+# is not mailed: drift of the machine alone can separate runs taken apart
+for v in "1100 50.2" "1110 49.2" "1090 51.2" "1105 50.7" "1095 49.7"; do
+	run1 late $v
+done
+run_perfbot 30 compare --db "$DB" base late --json
+check "apart: compare still calls it changed (the table is the numbers')" python3 -c '
+import json, sys
+j, = json.load(open(sys.argv[1]))["jobs"]
+r, = [r for r in j["rows"] if r["name"] == "t.throughput"]
+assert r["vs"][0]["verdict"] == "changed", r
+' "$SANDBOX/out"
+run_perfbot 30 report --db "$DB" --format email base late
+check "apart: report --format email writes no email, says why, exit 0" bash -c \
+	'[ "$2" -eq 0 ] && ! grep -q "^Subject:" "$1" &&
+	 grep -q "only on runs taken one commit after the other" "$3"' _ "$SANDBOX/out" "$rc" "$SANDBOX/err"
+run_perfbot 30 report --db "$DB" --format email --all base late
+check "apart: --all writes it, marked not confirmed on interleaved runs" bash -c \
+	'grep -q "^Subject:" "$1" && grep -q "NOT CONFIRMED on interleaved runs" "$1"' _ "$SANDBOX/out"
+run_perfbot 30 report --db "$DB" --format email base new
+check "interleaved: the email says the runs were interleaved" bash -c \
+	'grep -q "^Subject:" "$1" && grep -q "runs of both commits were interleaved" "$1"' _ "$SANDBOX/out"
 
 run_perfbot 30 compare --db "$DB" base base
 check "nothing changed: says so" grep -qx \

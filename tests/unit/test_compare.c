@@ -39,8 +39,8 @@ static void seed_001(void **state)
 	double *va[] = { da, ka, ma }, *vb[] = { kb, mb };
 	size_t ca[] = { 2, 2, 2 }, cb[] = { 2, 2 };
 	struct sample_set sets[] = {
-		{ "b121b341e5983bdc", 3, na, va, ca, 2, NULL },
-		{ "492e639f0c222784", 2, nb, vb, cb, 2, NULL },
+		{ "b121b341e5983bdc", 3, na, va, ca, 2, NULL, NULL },
+		{ "492e639f0c222784", 2, nb, vb, cb, 2, NULL, NULL },
 	};
 	struct compare_opts o;
 	struct stat_row *rows;
@@ -98,8 +98,8 @@ static void families(void **state)
 	double *va[] = { am, ac, an, ai, ad, ak, ao }, *vb[] = { bm, bc, bn, bi, bd, bk };
 	size_t ca[] = { 5, 5, 5, 5, 5, 5, 5 }, cb[] = { 5, 5, 5, 5, 5, 5 };
 	struct sample_set sets[] = {
-		{ "base", 7, names, va, ca, 5, NULL },
-		{ "new", 6, names, vb, cb, 5, NULL },
+		{ "base", 7, names, va, ca, 5, NULL, NULL },
+		{ "new", 6, names, vb, cb, 5, NULL, NULL },
 	};
 	struct compare_opts o;
 	struct stat_row *rows;
@@ -163,9 +163,9 @@ static void three_commits(void **state)
 	double *v0[] = { d0, k0 }, *v1[] = { d0, k1 }, *v2[] = { d0, k2 };
 	size_t c[] = { 3, 3 };
 	struct sample_set sets[] = {
-		{ "a", 2, names, v0, c, 3, NULL },
-		{ "b", 2, names, v1, c, 3, NULL },
-		{ "c", 2, names, v2, c, 3, NULL },
+		{ "a", 2, names, v0, c, 3, NULL, NULL },
+		{ "b", 2, names, v1, c, 3, NULL, NULL },
+		{ "c", 2, names, v2, c, 3, NULL, NULL },
 	};
 	struct compare_opts o;
 	struct stat_row *rows;
@@ -195,8 +195,8 @@ static void verdicts_with(const struct min_change_rule *rules, size_t nr,
 	double *va[] = { ak, ak }, *vb[] = { bk, bk };
 	size_t c[] = { 5, 5 };
 	struct sample_set sets[] = {
-		{ "base", 2, names, va, c, 5, NULL },
-		{ "new", 2, names, vb, c, 5, NULL },
+		{ "base", 2, names, va, c, 5, NULL, NULL },
+		{ "new", 2, names, vb, c, 5, NULL, NULL },
 	};
 	struct compare_opts o;
 	struct stat_row *rows;
@@ -306,8 +306,8 @@ static void declared(void **state)
 	size_t c[] = { 4, 4, 4, 4 };
 	struct stat_meta_list base_meta = { 0 }, new_meta = { 0 };
 	struct sample_set sets[] = {
-		{ "base", 4, names, va, c, 4, &base_meta },
-		{ "new", 4, names, vb, c, 4, &new_meta },
+		{ "base", 4, names, va, c, 4, &base_meta, NULL },
+		{ "new", 4, names, vb, c, 4, &new_meta, NULL },
 	};
 	struct compare_opts o;
 	struct stat_row *rows;
@@ -366,7 +366,7 @@ static void declared(void **state)
 
 /* set helpers for the issue 12 cases: one stat, n runs a side */
 #define SET(name, nstats, names, values, counts, runs) \
-	{ name, nstats, names, values, counts, runs, NULL }
+	{ name, nstats, names, values, counts, runs, NULL, NULL }
 
 /* one-sided numeric stats: new, gone, and neither side of a column */
 static void one_sided(void **state)
@@ -659,9 +659,52 @@ static void disturbance(void **state)
 	compare_release(rows, n);
 }
 
+/* compare_order(): interleaved, apart, unknown; the switches counted */
+static void run_order(void **state)
+{
+	double alt_a[] = { 1, 3, 5 }, alt_b[] = { 2, 4, 6 };
+	double late_b[] = { 10, 11, 12 }, same[] = { 7, 7, 7 };
+	double mixed_a[] = { 1, 2, 5 }, mixed_b[] = { 3, 4, 6 };
+	struct sample_set a = { .nr_runs = 3, .started = alt_a },
+			  b = { .nr_runs = 3, .started = alt_b };
+	struct compare_order_info oi;
+
+	(void)state;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.order, COMPARE_ORDER_INTERLEAVED);
+	assert_int_equal(oi.switches, 5);
+	assert_int_equal(oi.needed, 3);
+	assert_true(oi.base_first == 1 && oi.other_last == 6);
+	b.started = late_b;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.order, COMPARE_ORDER_APART);
+	assert_int_equal(oi.switches, 1);
+	/* A A B B A B: 3 changes of side for 3 a side */
+	a.started = mixed_a;
+	b.started = mixed_b;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.order, COMPARE_ORDER_INTERLEAVED);
+	assert_int_equal(oi.switches, 3);
+	/* an imported side: one start time for all its runs */
+	b.started = same;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.order, COMPARE_ORDER_UNKNOWN);
+	assert_true(isnan(oi.base_first));
+	/* no times, or one run */
+	b.started = NULL;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.order, COMPARE_ORDER_UNKNOWN);
+	b.started = late_b;
+	b.nr_runs = 1;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.order, COMPARE_ORDER_UNKNOWN);
+	assert_string_equal(compare_order_name(COMPARE_ORDER_APART), "apart");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(run_order),
 		cmocka_unit_test(seed_001),
 		cmocka_unit_test(directions),
 		cmocka_unit_test(defaults),

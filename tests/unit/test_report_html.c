@@ -106,7 +106,7 @@ static void build(struct fixture *f, size_t ncommits, double kpi_step,
 			f->counts[c][i] = 5;
 		}
 		f->sets[c] = (struct sample_set){ ids[c], 4, f->names, f->vp[c],
-						  f->counts[c], 5, NULL };
+						  f->counts[c], 5, NULL, NULL };
 		f->commits[c].id = ids[c];
 	}
 	f->commits[1].subject = "mm: make \"malloc\" <faster> & 'better'";
@@ -243,8 +243,8 @@ static void one_run_constant(void **state)
 	double *va[] = { a }, *vb[] = { b };
 	size_t ca[] = { 1 }, cb[] = { 1 };
 	struct sample_set sets[] = {
-		{ "base", 1, names, va, ca, 1, NULL },
-		{ "new", 1, names, vb, cb, 1, NULL },
+		{ "base", 1, names, va, ca, 1, NULL, NULL },
+		{ "new", 1, names, vb, cb, 1, NULL, NULL },
 	};
 	struct report_commit commits[] = { { .id = "base" }, { .id = "new" } };
 	struct report_job job = { .testbox = "t", .job = "j", .kpi = KPI, .sets = sets };

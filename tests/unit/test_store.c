@@ -325,6 +325,9 @@ static void samples_from_complete_runs(void **state)
 	assert_int_equal(store_load_samples(f->s, "box", "job", "c1", &sm), 0);
 	assert_int_equal(sm.nr_runs, 3);
 	assert_int_equal(sm.nr, 101);
+	/* the complete runs' starts, ascending: what compare_order() reads */
+	assert_non_null(sm.started);
+	assert_true(sm.started[0] == 1 && sm.started[1] == 3 && sm.started[2] == 6);
 	/* sorted by name */
 	for (size_t i = 1; i < sm.nr; i++)
 		assert_true(strcmp(sm.names[i - 1], sm.names[i]) < 0);

@@ -1,0 +1,62 @@
+/*
+ * order.c - were two sides' runs interleaved in time (stats/compare.h,
+ * compare_order())?  Pure; thread-safe.
+ */
+#include "stats/compare.h"
+
+#include <math.h>
+
+/* No side's runs can be ordered: no times, one run, or one shared time. */
+static bool unordered(const struct sample_set *s)
+{
+	if (!s->started || s->nr_runs < 2)
+		return true;
+	return s->started[0] == s->started[s->nr_runs - 1];
+}
+
+void compare_order(const struct sample_set *base, const struct sample_set *other,
+		   struct compare_order_info *out)
+{
+	size_t na = base->nr_runs, nb = other->nr_runs, i = 0, j = 0;
+	int last = -1;
+
+	*out = (struct compare_order_info){
+		.order = COMPARE_ORDER_UNKNOWN,
+		.base_first = NAN, .base_last = NAN,
+		.other_first = NAN, .other_last = NAN,
+	};
+	if (unordered(base) || unordered(other))
+		return;
+	out->needed = (unsigned)(na < nb ? na : nb);
+	out->base_first = base->started[0];
+	out->base_last = base->started[na - 1];
+	out->other_first = other->started[0];
+	out->other_last = other->started[nb - 1];
+	/* a merge of the two ascending lists, counting the changes of side */
+	while (i < na || j < nb) {
+		int side = j >= nb || (i < na && base->started[i] <= other->started[j]) ? 0 : 1;
+
+		if (last >= 0 && side != last)
+			out->switches++;
+		last = side;
+		if (side)
+			j++;
+		else
+			i++;
+	}
+	out->order = out->switches >= out->needed ? COMPARE_ORDER_INTERLEAVED
+						  : COMPARE_ORDER_APART;
+}
+
+const char *compare_order_name(enum compare_order o)
+{
+	switch (o) {
+	case COMPARE_ORDER_INTERLEAVED:
+		return "interleaved";
+	case COMPARE_ORDER_APART:
+		return "apart";
+	case COMPARE_ORDER_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
