@@ -146,7 +146,7 @@ static void col(struct hand *h, size_t row, size_t c, enum verdict v, double mea
 {
 	h->vs[row][c] = (struct stat_vs){
 		.s = sum(mean, mean == 0 && v == VERDICT_GONE ? 0 : 5),
-		.change = { .pct = pct, .low = pct - 1, .high = pct + 1 },
+		.change = { .pct = pct, .low = pct - 1, .high = pct + 1 }, .mean_pct = pct,
 		.p = 0.001, .q = 0.001, .verdict = v, .runs = 5,
 	};
 }
@@ -321,6 +321,19 @@ static void text_table(void **state)
 	hand_build(&h, false);
 	out = render(report_text, &h.r);
 	assert_null(strstr(out, "machine disturbed"));
+	assert_null(strstr(out, "outlying runs"));
+	free(out);
+
+	/*
+	 * outlying runs: the means moved +0.4% where the verdict's trimmed
+	 * means moved -10%: the table shows LKP's +0.4% and says why the
+	 * verdict is a regression
+	 */
+	hand_build(&h, false);
+	h.vs[0][0].mean_pct = 0.4;
+	out = render(report_text, &h.r);
+	has(out, "+0.4%");
+	has(out, "bench.ops  regression (trimmed means -10.0%: outlying runs)  |  regression\n");
 	free(out);
 }
 
