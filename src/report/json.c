@@ -78,10 +78,11 @@ static json_t *vs_json(const struct report *r, const struct stat_row *row, size_
 			  report_better_word(row->better, v->change.pct) : NULL;
 
 	return json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:o, s:o, s:I, s:b,"
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:s, s:o, s:o, s:I, s:b,"
 		" s:I, s:I, s:o}",
 		"commit", str(r->commits[j + 1].id), "summary", summary_json(&v->s),
-		"pct", num(v->change.pct), "low", num(v->change.low),
+		"pct", num(v->change.pct), "mean_pct", num(v->mean_pct),
+		"low", num(v->change.low),
 		"high", num(v->change.high), "absolute", v->change.absolute,
 		"p", num(v->p), "q", num(v->q), "mwu_p", num(v->mwu_p),
 		"verdict", verdict_name(v->verdict), "words", words_json(row, j),
