@@ -496,6 +496,42 @@ static int set_str(char **field, const char *value)
 	return value && !*field ? -ENOMEM : 0;
 }
 
+/*
+ * The metric's declared unit (struct stat_meta) as the first stored
+ * complete run at G or B declares it, into *out (NULL: none declared, or
+ * no such run); the report prints it beside every number.
+ */
+static int metric_unit(struct session *ss, char **out)
+{
+	const char *shas[2] = { ss->spec->good, ss->spec->bad };
+	int ret = 0;
+
+	*out = NULL;
+	for (int k = 0; k < 2 && !*out && !ret; k++) {
+		int64_t *ids = NULL;
+		size_t n = 0;
+
+		if (store_group_runs(ss->s, ss->spec->testbox, ss->job->name, shas[k],
+				     &ids, &n))
+			return session_fail(ss, -EIO, "%s", store_error(ss->s));
+		for (size_t i = 0; i < n && !*out && !ret; i++) {
+			struct run_record r;
+			const struct stat_meta *m;
+
+			if (store_get_run(ss->s, ids[i], &r)) {
+				ret = session_fail(ss, -EIO, "%s", store_error(ss->s));
+				break;
+			}
+			m = r.status == RUN_COMPLETE ? stat_meta_find(&r.meta, ss->metric) : NULL;
+			if (m && m->unit && set_str(out, m->unit))
+				ret = session_fail(ss, -ENOMEM, "out of memory");
+			run_record_release(&r);
+		}
+		free(ids);
+	}
+	return ret;
+}
+
 /* What the whole bisection is, beside what its levels found. */
 static int describe(struct session *ss, struct bisect_result *r)
 {
@@ -503,6 +539,8 @@ static int describe(struct session *ss, struct bisect_result *r)
 	struct strmap env = { 0 };
 	int better, ret = metric_better(ss, &better);
 
+	if (!ret)
+		ret = metric_unit(ss, &r->unit);
 	if (ret)
 		return ret;
 	/* out of memory: the machine is unknown, the allocations below say so */

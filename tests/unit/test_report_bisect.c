@@ -176,14 +176,14 @@ static void test_text_found(void **state)
 	has(t, "bisection 3: found the first bad commit\n");
 	has(t, "first bad commit: " CULPRIT " lib: hash with a lookup table instead of a switch\n");
 	has(t, "author: Ada Lovelace <ada@example.org>\n");
-	has(t, "probability 99.8% (stop at 99%, at most 100 runs)");
+	has(t, "P(first bad) 99.8%, the probability that it is the first bad commit (stop at 99%, at most 100 runs)");
 	/* the confirmation: parent, culprit, %change, interval, p, verdict */
 	has(t, "parent   1898cf9aaa99  1.0010 ± 0.0028 (6 runs)");
 	has(t, "culprit  ced4ba3a27a9  1.0505 ± 0.0027 (6 runs)");
 	has(t, "+5.0% [+4.3%, +5.6%] (95% interval), p=3.4e-11: changed (regression)");
 	has(t, "spent: 42 runs (20 searching, 10 on good and bad, 12 confirming), 9 builds (1 failed)");
 	/* the table: every commit measured or skipped, the culprit marked */
-	has(t, "   17  ced4ba3a27a9  measured       4       1.0510     99.9%  lib: hash");
+	has(t, "   17  ced4ba3a27a9  measured       4         1.0510         99.8%     99.9%  lib: hash");
 	has(t, "<= first bad commit");
 	has(t, "skipped");
 	has(t, "build failed (exit 2)");
@@ -375,8 +375,8 @@ static void test_found_range(void **state)
 	t = render(r, TEXT, NULL);
 	has(t, "found a range");
 	has(t, "the first bad commit is one of these 3");
-	has(t, "  40.0%     111111111111 lib: new arena allocator [skipped: could not be built]\n");
-	has(t, "  24.9%     ced4ba3a27a9 lib: hash\n");
+	has(t, "  P(first bad) 40.0%     111111111111 lib: new arena allocator [skipped: could not be built]\n");
+	has(t, "  P(first bad) 24.9%     ced4ba3a27a9 lib: hash\n");
 	lacks(t, "<= first bad commit");
 	free(t);
 	t = render(r, EMAIL, NULL);
@@ -405,7 +405,7 @@ static void test_undecided(void **state)
 	has(t, "bisection 3: undecided\n");
 	has(t, "not decided after 100 runs (stop at 99%, at most 100 runs); "
 	       "the most likely first bad commits:\n");
-	has(t, "  99.8%     ced4ba3a27a9 lib: hash with a lookup table instead of a switch\n");
+	has(t, "  P(first bad) 99.8%     ced4ba3a27a9 lib: hash with a lookup table instead of a switch\n");
 	has(t, "  0.09%     ");
 	lacks(t, "first bad commit:");
 	free(t);
@@ -437,7 +437,7 @@ static void test_no_change(void **state)
 	has(t, "good and bad measure the same: nothing to bisect\n");
 	has(t, "  good     24412ef5d15c  1.0000 ± 0.0025 (5 runs)  [v1.0]\n");
 	has(t, "  change   +0.2% [+4.6%, +5.4%] (95% interval), p=1.2e-09: same\n");
-	has(t, "no commit measured\n");
+	has(t, "no commit measured while searching; the runs made are 10 on good and bad\n");
 	free(t);
 	t = render(r, EMAIL, NULL);
 	has(t, "perfbot found no reproducible change of " METRIC);
@@ -485,7 +485,7 @@ static void test_merge(void **state)
 	has(t, "first bad commit: " MERGE " Merge branch 'net-next'\n");
 	has(t, "it is a merge: " MERGE);
 	has(t, "inside the merged branch, the first bad commit is " INNER
-	       " net: batch the <wakeups> (probability 99.5%)\n");
+	       " net: batch the <wakeups> (P(first bad) 99.5%)\n");
 	has(t, "--- inside the branch merged by 333333333333: found the first bad commit ---\n");
 	free(t);
 	t = render(r, EMAIL, NULL);
