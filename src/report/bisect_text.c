@@ -156,22 +156,19 @@ static const char *prob_or_dash(char *buf, size_t len, double p)
  */
 static void put_no_commit_measured(FILE *out, const struct bisect_level *lv)
 {
-	long base = (lv->baseline.good.n > 0 ? lv->baseline.good.n : 0) +
-		    (lv->baseline.bad.n > 0 ? lv->baseline.bad.n : 0);
-	long conf = lv->confirmation.present ?
-		    (lv->confirmation.parent.n > 0 ? lv->confirmation.parent.n : 0) +
-		    (lv->confirmation.culprit.n > 0 ? lv->confirmation.culprit.n : 0) : 0;
+	const struct bisect_sample *g = &lv->baseline.good, *b = &lv->baseline.bad;
+	const struct bisect_confirmation *c = &lv->confirmation;
+	bool base = g->n > 0 && b->n > 0, conf = c->present && c->parent.n > 0 && c->culprit.n > 0;
 
 	fputs("no commit measured while searching", out);
 	if (lv->candidates == 1)
 		fputs(" (one candidate, the bad commit: nothing to search)", out);
-	if (base || conf) {
-		fputs("; the runs made are", out);
-		if (base)
-			fprintf(out, " %ld on good and bad", base);
-		if (conf)
-			fprintf(out, "%s %ld confirming", base ? " and" : "", conf);
-	}
+	/* each section's own counts: a confirmation reuses the runs a commit has */
+	if (base)
+		fprintf(out, "; runs: baseline %ld + %ld", g->n, b->n);
+	if (conf)
+		fprintf(out, "%sconfirmation %ld + %ld", base ? ", " : "; runs: ", c->parent.n,
+			c->culprit.n);
 	fputc('\n', out);
 }
 
