@@ -374,6 +374,10 @@ static void html_plot(FILE *out, const struct bisect_view *v, const struct bisec
 	plot_p_bad(out, lv, n);
 	fputs("</svg>\n<figcaption>", out);
 	report_html_puts(out, v->metric);
+	if (v->r->unit && *v->r->unit) {
+		fputs(" in ", out);
+		report_html_puts(out, v->r->unit);
+	}
 	fputs(": every run of each candidate measured (dots) by its index among the "
 	      "candidates, the good and bad commits' means (green and red dashes), the "
 	      "first bad commit (red line), commits that could not be built (&#215;) and "

@@ -177,6 +177,7 @@ static size_t candidates_holding(struct bisect *b, double mass)
 			if (p[i] > p[best])
 				best = i;
 		double t = p[k];
+
 		p[k] = p[best];
 		p[best] = t;
 		sum += p[k++];

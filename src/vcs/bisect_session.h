@@ -82,10 +82,11 @@ int bisect_session_classify(struct store *s, const struct bisect_spec *spec,
  * candidates' count for the first).  The set itself is not monotone: a
  * sample that contradicts the model spreads the posterior and the set
  * grows again (so did the old count of candidates above 0.1%, which is
- * why a progress line could go 3, 5, 2).  The figure is its running
- * minimum, so it stays true as "the search has narrowed it to N at
- * most once": it never goes back up, and the best candidate and its
- * P(first bad), printed beside it, say where the search stands now.
+ * why a progress line could go 3, 5, 2).  The figure is that set's
+ * running minimum over the level's search: the fewest candidates the
+ * search has narrowed the first bad commit to, with 99%, so far.  It
+ * never goes back up; the best candidate and its P(first bad), printed
+ * beside it, say where the search stands now.
  */
 #define BISECT_LEFT_MASS 0.99
 size_t bisect_candidates_left(struct bisect *b, size_t prev);

@@ -743,6 +743,7 @@ static void test_units(void **state)
 	t = render(r, HTML, NULL);
 	has(t, "<dt>unit</dt><dd>s</dd>");
 	has(t, "<td class=\"num\">1.0510 s</td>");
+	has(t, "<figcaption>" METRIC " in s: every run");
 	free(t);
 	t = render(r, JSON, NULL);
 	has(t, "\"unit\": \"s\"");
