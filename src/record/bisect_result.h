@@ -216,6 +216,8 @@ struct bisect_result {
 	char *repo, *origin_url;
 	char *job, *testcase, *testbox, *machine, *job_text;
 	char *metric;			/* required unless failed, running, reset */
+	char *unit;			/* the metric's declared unit ("s", "ops/s"), "" none;
+					   NULL: not stored (results before issue 13) */
 	int higher_is_better;		/* -1 unknown (the name decides), 0, 1 */
 	char *job_path;			/* from the spec (status documents) */
 	struct bisect_spec *spec;	/* the spec itself, or NULL */

@@ -104,6 +104,41 @@ const char *rb_num(char *buf, size_t len, const struct bisect_view *v, double x)
 	return buf;
 }
 
+const char *rb_qty(char *buf, size_t len, const struct bisect_view *v, double x)
+{
+	const char *u = v->r->unit;
+	size_t n;
+
+	rb_num(buf, len, v, x);
+	if (!isfinite(x) || !u || !*u)
+		return buf;
+	n = strlen(buf);
+	/* "12.5%", "1.56 s", "830 ops/s" */
+	snprintf(buf + n, len - n, "%s%s", strcmp(u, "%") ? " " : "", u);
+	return buf;
+}
+
+/* e's probability when the list holds e's sha, else NaN. */
+static double prob_in(const struct bisect_entries *a, const char *sha)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (!strcmp(a->v[i].commit.sha, sha))
+			return a->v[i].probability;
+	return NAN;
+}
+
+double rb_first_bad_p(const struct bisect_level *lv, const struct bisect_entry *e)
+{
+	double p = e->probability;
+
+	if (isfinite(p))
+		return p;
+	if (lv->have_culprit && !strcmp(lv->culprit.commit.sha, e->commit.sha))
+		return lv->culprit.probability;
+	p = prob_in(&lv->best, e->commit.sha);
+	return isfinite(p) ? p : prob_in(&lv->range, e->commit.sha);
+}
+
 const char *rb_status_line(enum bisect_status s)
 {
 	switch (s) {

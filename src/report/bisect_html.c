@@ -28,7 +28,9 @@ static void html_num(FILE *out, const struct bisect_view *v, double x)
 {
 	char buf[64];
 
-	fprintf(out, "<td class=\"num\">%s</td>", rb_num(buf, sizeof(buf), v, x));
+	fprintf(out, "<td class=\"num\">");
+	report_html_puts(out, rb_qty(buf, sizeof(buf), v, x));
+	fputs("</td>", out);
 }
 
 static void html_count(FILE *out, long n)
@@ -151,7 +153,7 @@ static void html_entries(FILE *out, const struct bisect_entries *a)
 {
 	char p[32];
 
-	fputs("<table>\n<tr><th>probability</th><th>commit</th><th>subject</th></tr>\n", out);
+	fputs("<table>\n<tr><th>P(first bad)</th><th>commit</th><th>subject</th></tr>\n", out);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct bisect_entry *e = &a->v[i];
 
@@ -168,9 +170,11 @@ static void html_entries(FILE *out, const struct bisect_entries *a)
 }
 
 static void html_commit_row(FILE *out, const struct bisect_view *v,
-			    const struct bisect_entry *e, bool is_culprit)
+			    const struct bisect_level *lv, const struct bisect_entry *e,
+			    bool is_culprit)
 {
 	const char *state = rb_state(e);
+	double first = rb_first_bad_p(lv, e);
 	char p[32];
 
 	fprintf(out, "<tr%s>", is_culprit ? " class=\"culprit\"" : "");
@@ -182,6 +186,7 @@ static void html_commit_row(FILE *out, const struct bisect_view *v,
 	fputs("</td>", out);
 	html_count(out, e->n);
 	html_num(out, v, e->mean);
+	fprintf(out, "<td class=\"num\">%s</td>", isfinite(first) ? rb_prob(p, sizeof(p), first) : "-");
 	fprintf(out, "<td class=\"num\">%s</td><td>", rb_prob(p, sizeof(p), e->p_bad));
 	report_html_puts(out, e->commit.subject);
 	if (e->note) {
@@ -200,15 +205,21 @@ static void html_commit_table(FILE *out, const struct bisect_view *v,
 	const char *culprit = rb_culprit_sha(lv);
 
 	if (!lv->commits.n) {
-		fputs("<p>no commit measured</p>\n", out);
+		fputs(lv->candidates == 1 ?
+		      "<p>No commit measured while searching: the one candidate is the bad "
+		      "commit, whose runs are in the baseline and the confirmation.</p>\n" :
+		      "<p>No commit measured while searching.</p>\n", out);
 		return;
 	}
 	fputs("<table class=\"cmp\">\n<tr><th>index</th><th>commit</th><th>state</th>"
-	      "<th>runs</th><th>mean</th><th>P(bad)</th><th>subject</th></tr>\n", out);
+	      "<th>runs</th><th>mean</th><th>P(first bad)</th><th>P(bad)</th>"
+	      "<th>subject</th></tr>\n", out);
 	for (size_t i = 0; i < lv->commits.n; i++)
-		html_commit_row(out, v, &lv->commits.v[i],
+		html_commit_row(out, v, lv, &lv->commits.v[i],
 				culprit && !strcmp(culprit, lv->commits.v[i].commit.sha));
-	fputs("</table>\n", out);
+	fputs("</table>\n<p>P(first bad): the probability that the commit is the first bad "
+	      "one; P(bad): that it is bad, i.e. that the first bad commit is it or an "
+	      "earlier one.</p>\n", out);
 }
 
 /* ---- the plot ---- */
@@ -363,6 +374,10 @@ static void html_plot(FILE *out, const struct bisect_view *v, const struct bisec
 	plot_p_bad(out, lv, n);
 	fputs("</svg>\n<figcaption>", out);
 	report_html_puts(out, v->metric);
+	if (v->r->unit && *v->r->unit) {
+		fputs(" in ", out);
+		report_html_puts(out, v->r->unit);
+	}
 	fputs(": every run of each candidate measured (dots) by its index among the "
 	      "candidates, the good and bad commits' means (green and red dashes), the "
 	      "first bad commit (red line), commits that could not be built (&#215;) and "
@@ -421,9 +436,9 @@ static void html_found(FILE *out, const struct bisect_view *v, const struct bise
 	html_dl(out, "author", c->commit.author);
 	html_dl(out, "date", c->commit.date);
 	if (isfinite(c->probability))
-		html_dl(out, "probability", rb_prob(p, sizeof(p), c->probability));
+		html_dl(out, "P(first bad)", rb_prob(p, sizeof(p), c->probability));
 	if (next && isfinite(next->probability)) {
-		fputs("<dt>next likely</dt><dd class=\"name\">", out);
+		fputs("<dt>next likely, P(first bad)</dt><dd class=\"name\">", out);
 		report_html_short_id(out, next->commit.sha);
 		fprintf(out, " %s</dd>\n", rb_prob(p, sizeof(p), next->probability));
 	}
@@ -543,6 +558,8 @@ int report_bisect_html(FILE *out, const struct bisect_result *r)
 	}
 	fputs("<dl>\n", out);
 	html_dl(out, "metric", v.metric);
+	if (r->unit && *r->unit)
+		html_dl(out, "unit", r->unit);
 	if (r->higher_is_better >= 0)
 		html_dl(out, "better", r->higher_is_better ? "higher" : "lower");
 	html_dl(out, "repository", r->repo);

@@ -32,6 +32,24 @@ const char *rb_change_word(const struct bisect_view *v, double pct);
 const char *rb_prob(char *buf, size_t len, double p);
 /* A mean or stddev with the report's decimals; "-" when not known. */
 const char *rb_num(char *buf, size_t len, const struct bisect_view *v, double x);
+/*
+ * rb_num() with the metric's unit (struct bisect_result's unit): "1.56 s",
+ * "830 ops/s", "12.5%"; no unit when the result stores none (results
+ * stored before issue 13) or the value is not known.
+ */
+const char *rb_qty(char *buf, size_t len, const struct bisect_view *v, double x);
+/*
+ * The two probabilities a report shows, never under one name:
+ *  - "P(first bad)", P(first bad == e): the entry's probability field,
+ *    the number beside the culprit and in best[] and range[].  For a row
+ *    of commits[] (which does not store it) it is the culprit's, or the
+ *    best[] or range[] entry's of the same sha: the same field, so the
+ *    header and the table print one number; NaN when none holds it.
+ *  - "P(bad)", P(first bad <= e), the probability that e is bad: p_bad,
+ *    only in the table of commits measured (and the plot).
+ * Both come from the posterior at the end of the search (bisect_assemble.c).
+ */
+double rb_first_bad_p(const struct bisect_level *lv, const struct bisect_entry *e);
 /* "found the first bad commit", ... */
 const char *rb_status_line(enum bisect_status s);
 

@@ -34,22 +34,22 @@ static void put_change(FILE *out, const struct bisect_change *c, bool interval_w
 		fprintf(out, ": %s", c->verdict);
 }
 
-/* "1.0010 ± 0.0028 (6 runs)" */
+/* "1.0010 s ± 0.0028 s (6 runs)" */
 static void put_sample(FILE *out, const struct bisect_view *v, const struct bisect_sample *s)
 {
 	char a[64], b[64];
 
 	double med, mad;
 
-	fputs(rb_num(a, sizeof(a), v, s->mean), out);
+	fputs(rb_qty(a, sizeof(a), v, s->mean), out);
 	if (isfinite(s->stddev))
-		fprintf(out, " ± %s", rb_num(b, sizeof(b), v, s->stddev));
+		fprintf(out, " ± %s", rb_qty(b, sizeof(b), v, s->stddev));
 	if (s->n >= 0)
 		fprintf(out, " (%ld run%s)", s->n, s->n == 1 ? "" : "s");
 	/* outliers: the median and MAD, which they do not move, beside */
 	if (rb_robust(s, &med, &mad))
-		fprintf(out, "; median %s, MAD %s", rb_num(a, sizeof(a), v, med),
-			rb_num(b, sizeof(b), v, mad));
+		fprintf(out, "; median %s, MAD %s", rb_qty(a, sizeof(a), v, med),
+			rb_qty(b, sizeof(b), v, mad));
 }
 
 /* "median change +23.4%" when outliers make the medians tell it better */
@@ -133,26 +133,58 @@ static void put_entries(FILE *out, const char *indent, const struct bisect_entri
 	for (size_t i = 0; i < a->n; i++) {
 		const struct bisect_entry *e = &a->v[i];
 
-		fprintf(out, "%s%-9s %.12s %s", indent, rb_prob(p, sizeof(p), e->probability),
-			e->commit.sha, subject_of(e));
+		fprintf(out, "%sP(first bad) %-9s %.12s %s", indent,
+			rb_prob(p, sizeof(p), e->probability), e->commit.sha, subject_of(e));
 		if (rb_skipped(e))
 			fputs(" [skipped: could not be built]", out);
 		fputc('\n', out);
 	}
 }
 
-/* index, commit, state, runs, mean, P(bad): every commit measured or skipped. */
+static const char *prob_or_dash(char *buf, size_t len, double p)
+{
+	if (isfinite(p))
+		return rb_prob(buf, len, p);
+	snprintf(buf, len, "-");
+	return buf;
+}
+
+/*
+ * No commit between good and bad was measured while searching (one
+ * candidate, the bad commit itself, needs no search): say so, and where
+ * the runs that were made are, not "0 runs".
+ */
+static void put_no_commit_measured(FILE *out, const struct bisect_level *lv)
+{
+	const struct bisect_sample *g = &lv->baseline.good, *b = &lv->baseline.bad;
+	const struct bisect_confirmation *c = &lv->confirmation;
+	bool base = g->n > 0 && b->n > 0, conf = c->present && c->parent.n > 0 && c->culprit.n > 0;
+
+	fputs("no commit measured while searching", out);
+	if (lv->candidates == 1)
+		fputs(" (one candidate, the bad commit: nothing to search)", out);
+	/* each section's own counts: a confirmation reuses the runs a commit has */
+	if (base)
+		fprintf(out, "; runs: baseline %ld + %ld", g->n, b->n);
+	if (conf)
+		fprintf(out, "%sconfirmation %ld + %ld", base ? ", " : "; runs: ", c->parent.n,
+			c->culprit.n);
+	fputc('\n', out);
+}
+
+/* index, commit, state, runs, mean, P(first bad), P(bad): every commit measured or skipped. */
 static void put_commit_table(FILE *out, const struct bisect_view *v,
 			     const struct bisect_level *lv)
 {
 	const char *culprit = rb_culprit_sha(lv);
-	char m[64], p[32], n[32], idx[32];
+	char m[64], p[32], f[32], n[32], idx[32];
 
 	if (!lv->commits.n) {
-		fputs("no commit measured\n", out);
+		put_no_commit_measured(out, lv);
 		return;
 	}
-	fputs("index  commit        state       runs         mean    P(bad)  subject\n", out);
+	fputs("index  commit        state       runs           mean  P(first bad)    P(bad)  subject\n",
+	      out);
 	for (size_t i = 0; i < lv->commits.n; i++) {
 		const struct bisect_entry *e = &lv->commits.v[i];
 		const char *state = rb_state(e);
@@ -165,16 +197,20 @@ static void put_commit_table(FILE *out, const struct bisect_view *v,
 			snprintf(n, sizeof(n), "%ld", e->n);
 		else
 			snprintf(n, sizeof(n), "-");
-		fprintf(out, "%5s  %-12.12s  %-10s %5s %12s %9s  %s", idx, e->commit.sha,
+		fprintf(out, "%5s  %-12.12s  %-10s %5s %14s  %12s %9s  %s", idx, e->commit.sha,
 			state ? state : rb_skipped(e) ? "skipped" : "-", n,
-			rb_num(m, sizeof(m), v, e->mean), rb_prob(p, sizeof(p), e->p_bad),
-			subject_of(e));
+			rb_qty(m, sizeof(m), v, e->mean),
+			prob_or_dash(f, sizeof(f), rb_first_bad_p(lv, e)),
+			rb_prob(p, sizeof(p), e->p_bad), subject_of(e));
 		if (e->note)
 			fprintf(out, "%s[%s]", e->commit.subject ? " " : "", e->note);
 		if (culprit && !strcmp(culprit, e->commit.sha))
 			fputs("  <= first bad commit", out);
 		fputc('\n', out);
 	}
+	fputs("P(first bad): the probability that the commit is the first bad one;\n"
+	      "P(bad): that it is bad, i.e. that the first bad commit is it or an earlier one\n",
+	      out);
 }
 
 /* Confirmation and baseline, indented, for text and email alike. */
@@ -230,7 +266,11 @@ static void put_baseline(FILE *out, const struct bisect_view *v,
 /* "metric: NAME (lower is better)" */
 static void put_metric(FILE *out, const struct bisect_view *v)
 {
+	const char *u = v->r->unit;
+
 	fprintf(out, "metric: %s", v->metric);
+	if (u && *u)
+		fprintf(out, " in %s", u);
 	if (v->r->higher_is_better >= 0)
 		fprintf(out, " (%s is better)", v->r->higher_is_better ? "higher" : "lower");
 	fputc('\n', out);
@@ -249,7 +289,7 @@ static void text_merge(FILE *out, const struct bisect_level *lv)
 		fprintf(out, "inside the merged branch, the first bad commit is %s %s",
 			in->culprit.commit.sha, subject_of(&in->culprit));
 		if (isfinite(in->culprit.probability))
-			fprintf(out, " (probability %s)",
+			fprintf(out, " (P(first bad) %s)",
 				rb_prob(p, sizeof(p), in->culprit.probability));
 		fputc('\n', out);
 	} else if (in) {
@@ -270,11 +310,12 @@ static void text_found(FILE *out, const struct bisect_view *v, const struct bise
 	if (c->commit.date)
 		fprintf(out, "date:   %s\n", c->commit.date);
 	if (isfinite(c->probability)) {
-		fprintf(out, "probability %s", rb_prob(p, sizeof(p), c->probability));
+		fprintf(out, "P(first bad) %s, the probability that it is the first bad commit",
+			rb_prob(p, sizeof(p), c->probability));
 		put_stop(out, v, lv);
 		if (next && isfinite(next->probability))
-			fprintf(out, "; next most likely %.12s at %s", next->commit.sha,
-				rb_prob(p, sizeof(p), next->probability));
+			fprintf(out, "; next most likely %.12s at P(first bad) %s",
+				next->commit.sha, rb_prob(p, sizeof(p), next->probability));
 		fputc('\n', out);
 	}
 	if (lv->merge)
@@ -381,8 +422,9 @@ static void text_report(FILE *out, const struct bisect_view *v)
 		fputc('\n', out);
 	}
 	if (r->repo)
-		fprintf(out, "repository: %s%s%s%s\n", r->repo, r->origin_url ? " (" : "",
-			r->origin_url ? r->origin_url : "", r->origin_url ? ")" : "");
+		fprintf(out, "repository: %s\n", r->repo);
+	if (r->origin_url)
+		fprintf(out, "origin: %s\n", r->origin_url);
 	text_level(out, v, v->top);
 }
 
@@ -422,6 +464,13 @@ static void email_range_line(FILE *out, const struct bisect_level *lv)
 	fputc('\n', out);
 }
 
+/* "repository: URL" (where it was cloned from), else "repository: /path" */
+static void put_repository(FILE *out, const struct bisect_result *r)
+{
+	if (r->origin_url || r->repo)
+		fprintf(out, "repository: %s\n", r->origin_url ? r->origin_url : r->repo);
+}
+
 static long commits_measured(const struct bisect_level *lv)
 {
 	long n = 0;
@@ -439,15 +488,31 @@ static void email_probability(FILE *out, const struct bisect_view *v,
 	double conf = rb_confidence(v, lv);
 	char p[32];
 
-	fputs("Given every run of the bisection", out);
-	if (lv->runs_search >= 0 || lv->runs >= 0) {
-		fprintf(out, " (%ld runs on %ld", lv->runs_search >= 0 ?
-			lv->runs_search : lv->runs, commits_measured(lv));
-		if (lv->candidates >= 0)
-			fprintf(out, " of the %ld candidate", lv->candidates);
-		fputs(" commits)", out);
+	long measured = commits_measured(lv);
+	long searched = lv->runs_search >= 0 ? lv->runs_search : lv->runs;
+
+	if (!measured && lv->candidates == 1) {
+		/* the bad commit is the only candidate: it is its runs that count */
+		fputs("The bad commit is the only candidate commit, so nothing was searched", out);
+		/* the confirmation brings the culprit's runs up to its count */
+		long n = lv->baseline.bad.n > lv->confirmation.culprit.n ?
+			 lv->baseline.bad.n : lv->confirmation.culprit.n;
+
+		if (n > 0)
+			fprintf(out, "\n(it has %ld run%s)", n, n == 1 ? "" : "s");
+	} else if (!measured) {
+		fputs("Given the runs of the good and bad commits (no commit between them was\n"
+		      "measured)", out);
+	} else {
+		fputs("Given every run of the bisection", out);
+		if (searched >= 0) {
+			fprintf(out, " (%ld runs on %ld", searched, measured);
+			if (lv->candidates >= 0)
+				fprintf(out, " of the %ld candidate", lv->candidates);
+			fputs(" commits)", out);
+		}
 	}
-	fprintf(out, ",\nthe probability that %.12s is the first bad commit is %s",
+	fprintf(out, ",\nP(first bad), the probability that %.12s is the first bad commit, is %s",
 		c->commit.sha, rb_prob(p, sizeof(p), c->probability));
 	if (isfinite(conf))
 		fprintf(out, "\n(the search stops at %.10g%%)", 100 * conf);
@@ -456,7 +521,7 @@ static void email_probability(FILE *out, const struct bisect_view *v,
 		fprintf(out, "The next most likely, %.12s", next->commit.sha);
 		if (next->commit.subject)
 			fprintf(out, " (\"%s\")", next->commit.subject);
-		fprintf(out, ", has %s.\n", rb_prob(p, sizeof(p), next->probability));
+		fprintf(out, ", has P(first bad) %s.\n", rb_prob(p, sizeof(p), next->probability));
 	}
 	fputc('\n', out);
 }
@@ -474,7 +539,7 @@ static void email_how_sure(FILE *out, const struct bisect_view *v,
 		fprintf(out, "On the first-parent line, the first bad commit is the merge\n%.12s",
 			top->merge->commit.sha);
 		if (isfinite(top->culprit.probability))
-			fprintf(out, " (probability %s)",
+			fprintf(out, " (P(first bad) %s)",
 				rb_prob(p, sizeof(p), top->culprit.probability));
 		fputs(";\nthe bisection inside the merged branch then found this commit.\n\n",
 		      out);
@@ -579,6 +644,8 @@ static void email_details(FILE *out, const struct bisect_view *v,
 		fprintf(out, "testbox: %s\n", r->testbox);
 	if (r->repo)
 		fprintf(out, "repository: %s\n", r->repo);
+	if (r->origin_url)
+		fprintf(out, "origin: %s\n", r->origin_url);
 	fputs("\ncommits measured", out);
 	if (top->candidates >= 0)
 		fprintf(out, " (index: position among the %ld candidates, oldest first)",
@@ -644,8 +711,7 @@ static void email_found(FILE *out, const struct bisect_view *v,
 		put_commit(out, &top->merge->commit);
 		fputc('\n', out);
 	}
-	if (r->origin_url || r->repo)
-		fprintf(out, "%s\n", r->origin_url ? r->origin_url : r->repo);
+	put_repository(out, r);
 	fputc('\n', out);
 	email_where(out, v);
 	fputc('\n', out);
@@ -731,8 +797,7 @@ static void email_other(FILE *out, const struct bisect_view *v,
 	email_where(out, v);
 	fputc('\n', out);
 	email_range_line(out, lv);
-	if (r->origin_url || r->repo)
-		fprintf(out, "%s\n", r->origin_url ? r->origin_url : r->repo);
+	put_repository(out, r);
 	fix = lv->status == BISECT_STATUS_RANGE && w && !strcmp(w, "regression");
 	if (fix)
 		email_tags(out, o, true);

@@ -153,10 +153,50 @@ static const char *level_sha(const struct level *lv, size_t i)
 	return lv->cands[i];
 }
 
+/* What the search's callbacks share: the level, and the progress line's count. */
+struct search_ctx {
+	struct level *lv;
+	size_t left;		/* the last "N of M candidates left" shown */
+};
+
+/* The fewest candidates whose P(first bad) adds up to mass (0 < mass <= 1). */
+static size_t candidates_holding(struct bisect *b, double mass)
+{
+	size_t n = bisect_size(b), k = 0;
+	double *p = malloc(n * sizeof(*p)), sum = 0;
+
+	if (!p)
+		return n;
+	for (size_t i = 0; i < n; i++)
+		p[i] = bisect_posterior(b, i);
+	/* n is small (the candidates of one level): a partial selection */
+	while (k < n && sum < mass) {
+		size_t best = k;
+
+		for (size_t i = k + 1; i < n; i++)
+			if (p[i] > p[best])
+				best = i;
+		double t = p[k];
+
+		p[k] = p[best];
+		p[best] = t;
+		sum += p[k++];
+	}
+	free(p);
+	return k ? k : 1;
+}
+
+size_t bisect_candidates_left(struct bisect *b, size_t prev)
+{
+	size_t k = candidates_holding(b, BISECT_LEFT_MASS);
+
+	return k < prev ? k : prev;
+}
+
 /* G or B cannot be skipped: they were measured for the baseline. */
 static int level_measure(void *ctx, size_t i, double *value)
 {
-	struct level *lv = ctx;
+	struct level *lv = ((struct search_ctx *)ctx)->lv;
 	int ret = measure_run(lv->ss, level_sha(lv, i), value);
 
 	if (ret == BISECT_SKIP && (i == BISECT_GOOD || i == BISECT_BAD))
@@ -169,15 +209,16 @@ static int level_measure(void *ctx, size_t i, double *value)
 
 static void level_progress(void *ctx, struct bisect *b, const struct bisect_step *s)
 {
-	struct level *lv = ctx;
+	struct search_ctx *sc = ctx;
+	struct level *lv = sc->lv;
 	struct session *ss = lv->ss;
 	char which[64];
-	size_t left = 0;
+	size_t left;
 
-	for (size_t i = 0; i < lv->n; i++)
-		left += bisect_posterior(b, i) >= 1e-3;
 	if (s->state != BISECT_MEASURE)
 		return;
+	/* never above the figure shown before: bisect_candidates_left() */
+	left = sc->left = bisect_candidates_left(b, sc->left);
 	if (s->commit == BISECT_GOOD || s->commit == BISECT_BAD)
 		snprintf(which, sizeof(which), "the %s side", s->commit == BISECT_GOOD ?
 			 "good" : "bad");
@@ -316,9 +357,10 @@ out:
 static int search(struct session *ss, struct level *lv, const struct side *g,
 		  const struct side *b, struct bisect_step *step)
 {
+	struct search_ctx sc = { .lv = lv, .left = lv->n };
 	struct bisect_search s = {
 		.confidence = ss->spec->confidence, .max_samples = ss->spec->max_runs,
-		.measure = level_measure, .progress = level_progress, .ctx = lv,
+		.measure = level_measure, .progress = level_progress, .ctx = &sc,
 	};
 	int ret;
 
@@ -496,6 +538,42 @@ static int set_str(char **field, const char *value)
 	return value && !*field ? -ENOMEM : 0;
 }
 
+/*
+ * The metric's declared unit (struct stat_meta) as the first stored
+ * complete run at G or B declares it, into *out (NULL: none declared, or
+ * no such run); the report prints it beside every number.
+ */
+static int metric_unit(struct session *ss, char **out)
+{
+	const char *shas[2] = { ss->spec->good, ss->spec->bad };
+	int ret = 0;
+
+	*out = NULL;
+	for (int k = 0; k < 2 && !*out && !ret; k++) {
+		int64_t *ids = NULL;
+		size_t n = 0;
+
+		if (store_group_runs(ss->s, ss->spec->testbox, ss->job->name, shas[k],
+				     &ids, &n))
+			return session_fail(ss, -EIO, "%s", store_error(ss->s));
+		for (size_t i = 0; i < n && !*out && !ret; i++) {
+			struct run_record r;
+			const struct stat_meta *m;
+
+			if (store_get_run(ss->s, ids[i], &r)) {
+				ret = session_fail(ss, -EIO, "%s", store_error(ss->s));
+				break;
+			}
+			m = r.status == RUN_COMPLETE ? stat_meta_find(&r.meta, ss->metric) : NULL;
+			if (m && m->unit && set_str(out, m->unit))
+				ret = session_fail(ss, -ENOMEM, "out of memory");
+			run_record_release(&r);
+		}
+		free(ids);
+	}
+	return ret;
+}
+
 /* What the whole bisection is, beside what its levels found. */
 static int describe(struct session *ss, struct bisect_result *r)
 {
@@ -503,6 +581,8 @@ static int describe(struct session *ss, struct bisect_result *r)
 	struct strmap env = { 0 };
 	int better, ret = metric_better(ss, &better);
 
+	if (!ret)
+		ret = metric_unit(ss, &r->unit);
 	if (ret)
 		return ret;
 	/* out of memory: the machine is unknown, the allocations below say so */

@@ -40,6 +40,7 @@
 #include "record/bisect_result.h"
 #include "store/store.h"
 #include "util/strbuf.h"
+#include "vcs/bisect.h"
 
 #include <stdint.h>
 
@@ -73,5 +74,21 @@ int bisect_session_classify(struct store *s, const struct bisect_spec *spec,
 			    const struct atomic_job *job, const char *sha,
 			    const struct bisect_hooks *hooks, int *verdict,
 			    struct strbuf *err);
+
+/*
+ * The "N of M candidates left" of the progress line: the fewest
+ * candidates that together hold BISECT_LEFT_MASS of the posterior
+ * P(first bad), but never more than prev (the figure shown before; the
+ * candidates' count for the first).  The set itself is not monotone: a
+ * sample that contradicts the model spreads the posterior and the set
+ * grows again (so did the old count of candidates above 0.1%, which is
+ * why a progress line could go 3, 5, 2).  The figure is that set's
+ * running minimum over the level's search: the fewest candidates the
+ * search has narrowed the first bad commit to, with 99%, so far.  It
+ * never goes back up; the best candidate and its P(first bad), printed
+ * beside it, say where the search stands now.
+ */
+#define BISECT_LEFT_MASS 0.99
+size_t bisect_candidates_left(struct bisect *b, size_t prev);
 
 #endif

@@ -22,6 +22,12 @@ check "start: names exactly the planted commit, with its subject" bash -c '
 	grep -qx "first bad commit: $2 $3" "$1"' _ "$SANDBOX/out" "$BISECT_PLANTED" "$BISECT_PLANTED_SUBJECT"
 check "start: no merge named" bash -c '! grep -q "^merged by: " "$1"' _ "$SANDBOX/out"
 check "start: progress on stderr" grep -q '^bisect ' "$SANDBOX/err"
+pycheck "start: the progress line's candidates left never go back up" '
+import re, sys
+left = [int(n) for n, m in re.findall(r"(\d+) of (\d+) candidates left", open(sys.argv[1]).read())]
+assert left, "no progress line"
+assert all(b <= a for a, b in zip(left, left[1:])), left
+' "$SANDBOX/err"
 check "start: well within its deadline ($secs s < 120 s)" [ "$(echo "$secs < 120" | bc)" -eq 1 ]
 
 bisect_status "$DB"

@@ -381,6 +381,63 @@ static void test_wrong_types(void **state)
 	refused_text("{\"status\": ", 11, "unexpected token near end of file (line 1, column 11)");
 }
 
+/*
+ * Issue 13 (c): the metric's unit.  Every result stored before it has
+ * none (NULL: the report prints no unit) and still writes back to the
+ * byte; a result with one stores it after higher_is_better, reads it
+ * back, keeps it through bisect_result_load(), and a unit that is not a
+ * string is refused by name.
+ */
+static void test_unit(void **state)
+{
+	struct bisect_result r, back;
+	char *result, *spec, *status, *text, *want;
+	const char *tail = "\"higher_is_better\":false}";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(stored) / sizeof(stored[0]); i++) {
+		result = stored_file(stored[i], "result", true);
+		if (result && !strncmp(stored[i], "failed", 6))
+			result[0] = '\0';
+		if (result && *result && strcmp(stored[i], "reset-failed")) {
+			read_ok(result, &r);
+			assert_null(r.unit);
+			bisect_result_release(&r);
+		}
+		free(result);
+	}
+	result = stored_file("merge", "result", true);
+	assert_non_null(result);
+	read_ok(result, &r);
+	r.unit = strdup("ms");
+	assert_non_null(r.unit);
+	text = to_json(&r, BISECT_JSON_COMPACT);
+	/* the old document, the unit added at its end */
+	assert_true(strlen(result) > strlen(tail));
+	assert_string_equal(result + strlen(result) - strlen(tail), tail);
+	want = malloc(strlen(result) + 32);
+	assert_non_null(want);
+	sprintf(want, "%.*s,\"unit\":\"ms\"}", (int)(strlen(result) - 1), result);
+	assert_string_equal(text, want);
+	round_trip(&r);
+	bisect_result_release(&r);
+
+	status = stored_file("merge", "status", true);
+	spec = stored_file("merge", "spec", true);
+	if (bisect_result_load(&back, 1, status, text, spec, err, sizeof(err)))
+		fail_msg("cannot load: %s", err);
+	assert_non_null(back.unit);
+	assert_string_equal(back.unit, "ms");
+	bisect_result_release(&back);
+
+	refused("unit", json_integer(5), "unit: expected a string");
+	free(status);
+	free(spec);
+	free(want);
+	free(text);
+	free(result);
+}
+
 static void test_missing(void **state)
 {
 	(void)state;
@@ -536,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_not_numbers),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_quoted),
+		cmocka_unit_test(test_unit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

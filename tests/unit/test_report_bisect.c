@@ -176,14 +176,14 @@ static void test_text_found(void **state)
 	has(t, "bisection 3: found the first bad commit\n");
 	has(t, "first bad commit: " CULPRIT " lib: hash with a lookup table instead of a switch\n");
 	has(t, "author: Ada Lovelace <ada@example.org>\n");
-	has(t, "probability 99.8% (stop at 99%, at most 100 runs)");
+	has(t, "P(first bad) 99.8%, the probability that it is the first bad commit (stop at 99%, at most 100 runs)");
 	/* the confirmation: parent, culprit, %change, interval, p, verdict */
 	has(t, "parent   1898cf9aaa99  1.0010 ± 0.0028 (6 runs)");
 	has(t, "culprit  ced4ba3a27a9  1.0505 ± 0.0027 (6 runs)");
 	has(t, "+5.0% [+4.3%, +5.6%] (95% interval), p=3.4e-11: changed (regression)");
 	has(t, "spent: 42 runs (20 searching, 10 on good and bad, 12 confirming), 9 builds (1 failed)");
 	/* the table: every commit measured or skipped, the culprit marked */
-	has(t, "   17  ced4ba3a27a9  measured       4       1.0510     99.9%  lib: hash");
+	has(t, "   17  ced4ba3a27a9  measured       4         1.0510         99.8%     99.9%  lib: hash");
 	has(t, "<= first bad commit");
 	has(t, "skipped");
 	has(t, "build failed (exit 2)");
@@ -375,8 +375,8 @@ static void test_found_range(void **state)
 	t = render(r, TEXT, NULL);
 	has(t, "found a range");
 	has(t, "the first bad commit is one of these 3");
-	has(t, "  40.0%     111111111111 lib: new arena allocator [skipped: could not be built]\n");
-	has(t, "  24.9%     ced4ba3a27a9 lib: hash\n");
+	has(t, "  P(first bad) 40.0%     111111111111 lib: new arena allocator [skipped: could not be built]\n");
+	has(t, "  P(first bad) 24.9%     ced4ba3a27a9 lib: hash\n");
 	lacks(t, "<= first bad commit");
 	free(t);
 	t = render(r, EMAIL, NULL);
@@ -405,7 +405,7 @@ static void test_undecided(void **state)
 	has(t, "bisection 3: undecided\n");
 	has(t, "not decided after 100 runs (stop at 99%, at most 100 runs); "
 	       "the most likely first bad commits:\n");
-	has(t, "  99.8%     ced4ba3a27a9 lib: hash with a lookup table instead of a switch\n");
+	has(t, "  P(first bad) 99.8%     ced4ba3a27a9 lib: hash with a lookup table instead of a switch\n");
 	has(t, "  0.09%     ");
 	lacks(t, "first bad commit:");
 	free(t);
@@ -437,7 +437,7 @@ static void test_no_change(void **state)
 	has(t, "good and bad measure the same: nothing to bisect\n");
 	has(t, "  good     24412ef5d15c  1.0000 ± 0.0025 (5 runs)  [v1.0]\n");
 	has(t, "  change   +0.2% [+4.6%, +5.4%] (95% interval), p=1.2e-09: same\n");
-	has(t, "no commit measured\n");
+	has(t, "no commit measured while searching; runs: baseline 5 + 5\n");
 	free(t);
 	t = render(r, EMAIL, NULL);
 	has(t, "perfbot found no reproducible change of " METRIC);
@@ -485,7 +485,7 @@ static void test_merge(void **state)
 	has(t, "first bad commit: " MERGE " Merge branch 'net-next'\n");
 	has(t, "it is a merge: " MERGE);
 	has(t, "inside the merged branch, the first bad commit is " INNER
-	       " net: batch the <wakeups> (probability 99.5%)\n");
+	       " net: batch the <wakeups> (P(first bad) 99.5%)\n");
 	has(t, "--- inside the branch merged by 333333333333: found the first bad commit ---\n");
 	free(t);
 	t = render(r, EMAIL, NULL);
@@ -611,6 +611,185 @@ static void test_invalid(void **state)
 }
 
 /* The smallest valid document: every writer copes with what is absent. */
+/* commits[] entry i of level lv (a json object) */
+static json_t *commit_at(json_t *lv, size_t i)
+{
+	json_t *e = json_array_get(json_object_get(lv, "commits"), i);
+
+	assert_non_null(e);
+	return e;
+}
+
+/*
+ * Issue 13 (a): the culprit's probability (P(first bad) == it, 99.3%) and
+ * its row's P(bad) (P(first bad) <= it, 99.7%) are two quantities: each
+ * is printed under its own name, and the header's number is the one the
+ * table shows for the culprit under the same name, in every format.
+ */
+static void test_one_probability(void **state)
+{
+	json_t *r = fixture();
+	char *t;
+
+	(void)state;
+	json_object_set_new(json_object_get(r, "culprit"), "probability", json_real(0.993));
+	json_object_set_new(commit_at(r, 4), "p_bad", json_real(0.997));
+	t = render(r, TEXT, NULL);
+	has(t, "P(first bad) 99.3%, the probability that it is the first bad commit");
+	has(t, "  P(first bad)    P(bad)  subject\n");
+	has(t, "   17  ced4ba3a27a9  measured       4         1.0510         99.3%     99.7%  lib: hash");
+	has(t, "P(bad): that it is bad, i.e. that the first bad commit is it or an earlier one\n");
+	lacks(t, "probability 99.7%");
+	lacks(t, "P(first bad) 99.7%");
+	free(t);
+	t = render(r, EMAIL, NULL);
+	has(t, "P(first bad), the probability that ced4ba3a27a9 is the first bad commit, is 99.3%");
+	has(t, "         99.3%     99.7%  lib: hash");
+	lacks(t, "P(first bad) 99.7%");
+	free(t);
+	t = render(r, HTML, NULL);
+	has(t, "<dt>P(first bad)</dt><dd>99.3%</dd>");
+	has(t, "<th>P(first bad)</th><th>P(bad)</th>");
+	has(t, "<td class=\"num\">99.3%</td><td class=\"num\">99.7%</td>");
+	free(t);
+	json_decref(r);
+}
+
+/*
+ * Issue 13 (b): a merged branch of one candidate (the bad commit itself)
+ * needs no search: the report says so and counts the runs its one commit
+ * had (3 as the bad side, brought to 8 by the confirmation), never "0
+ * runs on 0 of the 1 candidate commits".
+ */
+static void test_inner_one_candidate(void **state)
+{
+	json_t *r = fixture(), *inner, *merge;
+	char *t;
+
+	(void)state;
+	inner = json_pack("{s:s, s:{s:s}, s:{s:s}, s:i, s:i, s:[],"
+			  " s:{s:{s:s, s:i, s:f, s:f}, s:{s:s, s:i, s:f, s:f}, s:{s:f, s:s}},"
+			  " s:{s:s, s:s, s:f, s:i},"
+			  " s:{s:{s:s, s:i, s:f, s:f}, s:{s:s, s:i, s:f, s:f}, s:f, s:f, s:f, s:f, s:s}}",
+			  "status", "found",
+			  "good", "sha", "5555555555555555555555555555555555555555",
+			  "bad", "sha", INNER,
+			  "candidates", 1, "runs_search", 0, "commits",
+			  "baseline",
+			  "good", "sha", "5555555555555555555555555555555555555555", "n", 3,
+			  "mean", 1.0, "stddev", 0.003,
+			  "bad", "sha", INNER, "n", 3, "mean", 1.05, "stddev", 0.003,
+			  "change", "pct", 5.0, "verdict", "changed",
+			  "culprit", "sha", INNER, "subject", "net: batch the <wakeups>",
+			  "probability", 1.0, "index", 0,
+			  "confirmation",
+			  "parent", "sha", "5555555555555555555555555555555555555555", "n", 8,
+			  "mean", 1.0, "stddev", 0.003,
+			  "culprit", "sha", INNER, "n", 8, "mean", 1.05, "stddev", 0.003,
+			  "pct", 5.0, "low", 4.2, "high", 5.8, "p", 1e-8, "verdict", "changed");
+	assert_non_null(inner);
+	merge = json_pack("{s:s, s:s, s:o}", "sha", MERGE, "subject",
+			  "Merge branch 'net-next'", "inner", inner);
+	assert_non_null(merge);
+	json_object_set_new(r, "merge", merge);
+	json_object_set_new(r, "culprit", json_pack("{s:s, s:s, s:f, s:i}", "sha", MERGE,
+			    "subject", "Merge branch 'net-next'", "probability", 0.999,
+			    "index", 17));
+	t = render(r, EMAIL, NULL);
+	lacks(t, "0 runs on 0");
+	has(t, "The bad commit is the only candidate commit, so nothing was searched\n"
+	       "(it has 8 runs),\nP(first bad), the probability that 444444444444");
+	has(t, "no commit measured while searching (one candidate, the bad commit: nothing to"
+	       " search); runs: baseline 3 + 3, confirmation 8 + 8\n");
+	lacks(t, "no commit measured\n");
+	free(t);
+	t = render(r, TEXT, NULL);
+	has(t, "no commit measured while searching (one candidate, the bad commit: nothing to"
+	       " search)");
+	free(t);
+	t = render(r, HTML, NULL);
+	has(t, "the one candidate is the bad commit, whose runs are in the baseline and the"
+	       " confirmation");
+	free(t);
+	json_decref(r);
+}
+
+/*
+ * Issue 13 (c): the metric's unit, when the result stores one, beside
+ * every mean, stddev, median and MAD in every format; none when it does
+ * not (results stored before the unit was).
+ */
+static void test_units(void **state)
+{
+	json_t *r = fixture();
+	char *t;
+
+	(void)state;
+	t = render(r, TEXT, NULL);
+	has(t, "parent   1898cf9aaa99  1.0010 ± 0.0028 (6 runs)");
+	free(t);
+	set_str(r, "unit", "s");
+	t = render(r, TEXT, NULL);
+	has(t, "metric: " METRIC " in s (lower is better)\n");
+	has(t, "parent   1898cf9aaa99  1.0010 s ± 0.0028 s (6 runs)");
+	has(t, "culprit  ced4ba3a27a9  1.0505 s ± 0.0027 s (6 runs)");
+	has(t, "   17  ced4ba3a27a9  measured       4       1.0510 s         99.8%     99.9%  lib: hash");
+	has(t, "+5.0% [+4.3%, +5.6%]");
+	free(t);
+	t = render(r, EMAIL, NULL);
+	has(t, "  good     ");
+	has(t, "1.0010 s ± 0.0028 s (6 runs)");
+	free(t);
+	t = render(r, HTML, NULL);
+	has(t, "<dt>unit</dt><dd>s</dd>");
+	has(t, "<td class=\"num\">1.0510 s</td>");
+	has(t, "<figcaption>" METRIC " in s: every run");
+	free(t);
+	t = render(r, JSON, NULL);
+	has(t, "\"unit\": \"s\"");
+	free(t);
+	/* a percentage: no blank */
+	set_str(r, "unit", "%");
+	t = render(r, TEXT, NULL);
+	has(t, "1.0010% ± 0.0028% (6 runs)");
+	free(t);
+	/* a unit that is not a string is refused, by name */
+	json_object_set_new(r, "unit", json_integer(1));
+	refused_because(r, "unit");
+	json_decref(r);
+}
+
+/*
+ * Issue 13 (d): where the report prints the repository it says what it
+ * is: "repository: URL" (the origin) or "repository: /path".
+ */
+static void test_repository_labelled(void **state)
+{
+	json_t *r = fixture();
+	char *t;
+
+	(void)state;
+	t = render(r, EMAIL, NULL);
+	has(t, "\nrepository: https://git.example.org/demo.git\n");
+	lacks(t, "\nhttps://git.example.org/demo.git\n");
+	has(t, "\nrepository: /srv/perfbot/repos/demo\norigin: https://git.example.org/demo.git\n");
+	free(t);
+	t = render(r, TEXT, NULL);
+	has(t, "repository: /srv/perfbot/repos/demo\norigin: https://git.example.org/demo.git\n");
+	free(t);
+	json_object_del(r, "origin_url");
+	t = render(r, EMAIL, NULL);
+	has(t, "\nrepository: /srv/perfbot/repos/demo\n\nin testcase:");
+	lacks(t, "\n/srv/perfbot/repos/demo\n");
+	free(t);
+	set_str(r, "status", "undecided");
+	t = render(r, EMAIL, NULL);
+	has(t, "\nrepository: /srv/perfbot/repos/demo\n");
+	lacks(t, "\n/srv/perfbot/repos/demo\n");
+	free(t);
+	json_decref(r);
+}
+
 static void test_minimal(void **state)
 {
 	json_t *r = json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}}", "status", "found",
@@ -693,6 +872,10 @@ int main(void)
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_minimal),
 		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_one_probability),
+		cmocka_unit_test(test_inner_one_candidate),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_repository_labelled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
