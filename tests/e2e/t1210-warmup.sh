@@ -2,7 +2,8 @@
 # An exec job's warmup: runs of the command before the first measured
 # repeat of each atomic job, recorded in that run's env and never stored
 # as runs; warmup: 0 runs none; a failing warm-up is a failed run with why.
-. "$(dirname "$0")/lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
 
 DB="$SANDBOX/results.db"
 cd "$SANDBOX" || exit 1
@@ -78,6 +79,39 @@ printf 'testcase: bad\nwarmpu: 1\nexec:\n  cmd: [true]\n' > bad.yaml
 run_perfbot 10 run bad.yaml --db "$DB"
 check "warmpu: did you mean warmup" bash -c \
 	'[ "$2" -eq 2 ] && grep -q "did you mean .warmup.?" "$1"' _ "$SANDBOX/err" "$rc"
+
+# --repo: the warm-up runs in the worktree too, with $PERFBOT_SRC
+git init -q src && printf 'v: 1\n' > src/out.txt && git -C src add out.txt &&
+	git -C src -c user.name=t -c user.email=t@t commit -qm one
+cat > repo.yaml <<YAML
+testcase: inrepo
+repeat: 2
+exec:
+  cmd: [sh, -c, 'echo "\$PERFBOT_SRC \$PWD" >> "\$0"; cat out.txt', $SANDBOX/callsr]
+  parse: kv
+YAML
+run_perfbot 60 run repo.yaml --repo src --db "$DB" --no-monitors
+check "--repo: 2 runs, 3 calls, all in the worktree named by \$PERFBOT_SRC" bash -c \
+	'[ "$2" -eq 0 ] && [ "$(grep -c "^run [0-9]*: inrepo complete" "$1")" -eq 2 ] &&
+	 [ "$(wc -l < callsr)" -eq 3 ] && ! grep -qv "^/[^ ]*perfbot[^ ]* /[^ ]*perfbot" callsr &&
+	 [ "$(cut -d" " -f1 callsr | sort -u | wc -l)" -eq 1 ] &&
+	 [ "$(awk "\$1 != \$2" callsr | wc -l)" -eq 0 ]' _ "$SANDBOX/out" "$rc"
+
+# a bisection warms up once per build of a commit: calls = runs + builds
+. "$HERE/bisect-lib.sh"
+make_bisect_repo brepo 8 5 || { echo "Bail out! cannot make the repository"; exit 1; }
+write_bisect_job bjob.yaml
+sed -i "s|  cmd: \[./prog\]|  cmd: [sh, -c, 'echo x >> \"\$0\"; exec ./prog', $SANDBOX/callsb]|" bjob.yaml
+BDB="$SANDBOX/bisect.db"
+run_perfbot 300 bisect start --repo brepo --good "$BISECT_GOOD" --bad "$BISECT_BAD" \
+	--max-runs 60 --db "$BDB" bjob.yaml
+bisect_diag "bisect start"
+builds=$(grep -c '^bisect [0-9]*: building ' "$SANDBOX/err")
+runs=$(bisect_store_runs "$BDB")
+diag "bisect: $builds builds, $runs runs, $(wc -l < callsb 2>/dev/null) calls"
+check "bisect: the planted commit found" grep -q "^first bad commit.*${BISECT_PLANTED:0:12}" "$SANDBOX/out"
+check "bisect: one warm-up per build ($builds builds, $runs runs)" bash -c \
+	'[ "$1" -gt 0 ] && [ "$(wc -l < callsb)" -eq $(( $1 + $2 )) ]' _ "$builds" "$runs"
 
 check_nothing_left "warmup"
 finish
