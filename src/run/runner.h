@@ -19,7 +19,8 @@
  * Every run, with monitors or without (--no-monitors), records how
  * disturbed the machine was while the benchmark ran (run/disturbance.h:
  * STAT_DISTURBANCE_*, declared in meta); what cannot be read leaves them
- * out and says why in env "disturbance*", never fails the run.
+ * out and says why in env "disturbance*", never fails the run.  (A run
+ * whose warm-up failed is not measured: it has neither.)
  *
  * Threading: one run at a time, from the main thread (the benchmarks'
  * child processes die with the thread that forks them).  Ownership: the
