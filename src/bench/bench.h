@@ -86,6 +86,12 @@ enum {
 	/* DURATION: a command-line message quotes a value out of range in
 	 * seconds ('0 s'), not as written (will-it-scale's -d, -w, -i) */
 	BENCH_QUOTE_SECONDS = 1 << 7,
+	/*
+	 * COUNT: runs of the benchmark that the runner makes, and throws
+	 * away, before a caller's first measured run (runner_opts.warm_up:
+	 * exec's `warmup`); recorded in that run's env as warmup.*.
+	 */
+	BENCH_WARMUP_RUNS = 1 << 8,
 };
 
 /* A choice's flags. */

@@ -19,12 +19,26 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* A command's stdout is read into memory; more than this kills it. */
+/* A command's stdout is read into memory; more than this kills it
+ * (docs/jobs.md says so: keep them agreeing). */
 #define EXEC_OUTPUT_MAX (64u << 20)
 
-enum { EX_P_TIMEOUT, EX_NR_PARAMS };
+/* More warm-up runs than this is a typo, not a warm-up. */
+#define EXEC_WARMUP_MAX 100
+
+enum { EX_P_WARMUP, EX_P_TIMEOUT, EX_NR_PARAMS };
 
 static const struct bench_param params[] = {
+	/* run by the runner (BENCH_WARMUP_RUNS), never by run() below */
+	[EX_P_WARMUP] = {
+		.key = "warmup", .noun = "warm-up run count", .type = BENCH_COUNT,
+		.flags = BENCH_WARMUP_RUNS, .min = 0, .max = EXEC_WARMUP_MAX,
+		.unit = "runs", .def = 1,
+		.help = "runs of the command before the first measured one of each"
+			" atomic job in a perfbot run (in a bisection: of each commit's"
+			" build), never stored as samples: a cold first run (caches,"
+			" page cache, CPU frequency) is not measured",
+	},
 	[EX_P_TIMEOUT] = {
 		.key = "timeout", .type = BENCH_DURATION,
 		.flags = BENCH_GENERIC | BENCH_ABOVE_MIN,
@@ -109,6 +123,6 @@ const struct bench_type bench_type_exec = {
 	.flags = BENCH_TYPE_EXEC,
 	.params = params,
 	.nr_params = EX_NR_PARAMS,
-	.param_hint = "pass it in cmd",
+	.param_hint = "exec jobs take warmup and timeout; pass the command's own in cmd",
 	.run = run,
 };

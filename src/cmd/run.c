@@ -513,11 +513,19 @@ int cmd_run(int argc, char **argv)
 	}
 	for (size_t i = 0; i < nr && !interrupted; i++) {
 		unsigned reps = repeat_of(&o, &jobs[i]);
+		/*
+		 * An exec job's warm-up (warmup:) runs once per atomic job, before
+		 * its first measured repeat: a cold first run is what it is for.
+		 * Until a run has completed it runs again before the next one, so
+		 * a warm-up that fails makes each repeat a failed run with why.
+		 */
+		bool warm = false;
 
 		for (unsigned r = 1; r <= reps && !interrupted; r++) {
 			struct runner_opts ro = {
 				.commit = commit, .src_dir = worktree,
 				.monitors = o.monitors, .stop = &interrupted,
+				.warm_up = !warm,
 			};
 			struct run_record rec;
 			struct time_left t = { 0 };
@@ -555,6 +563,7 @@ int cmd_run(int argc, char **argv)
 				goto out;
 			}
 			print_run(id, &rec);
+			warm |= rec.status == RUN_COMPLETE;
 			any_failed |= rec.status == RUN_FAILED;
 			unsupported += rec.status == RUN_UNSUPPORTED;
 			run_record_release(&rec);

@@ -86,8 +86,9 @@ static int unknown_param(struct job_error *err, const struct atomic_job *j,
 		return param_error(err, j, p,
 				   "unknown parameter '%s' for %s (did you mean '%s'?)",
 				   p->key, j->testcase, near);
-	return param_error(err, j, p, "unknown parameter '%s' for %s", p->key,
-			   j->testcase);
+	return param_error(err, j, p, "unknown parameter '%s' for %s%s%s", p->key,
+			   j->testcase, t->param_hint ? ": " : "",
+			   t->param_hint ? t->param_hint : "");
 }
 
 static int unknown_testcase(struct job_error *err, const struct atomic_job *j)
@@ -311,6 +312,55 @@ static int mark_job_kpi(struct run_record *rec, const char *kpi)
 	return stat_meta_set(&rec->meta, kpi, "", stat_rule_better(kpi), true);
 }
 
+/* The type's warm-up run count (BENCH_WARMUP_RUNS), or -1 when it has none. */
+static long warmup_runs(const struct bench_type *t, const struct bench_args *a)
+{
+	for (size_t i = 0; i < t->nr_params; i++)
+		if (t->params[i].flags & BENCH_WARMUP_RUNS)
+			return (long)a->v[i].v.n;
+	return -1;
+}
+
+/*
+ * The warm-up: n runs of the benchmark as `run` describes it, but with
+ * no phase or progress callbacks (no monitor window opens), their
+ * results thrown away.  Recorded in the env of rec.  A run that is not
+ * BENCH_OK ends it: *res (zeroed) gets its status and the reason, and
+ * false is returned; true when every run was ok.  *oom on out of memory.
+ */
+static bool warm_up(const struct bench_type *t, const struct bench_run *run, long n,
+		    struct run_record *rec, struct bench_result *res, int *oom)
+{
+	struct bench_run w = *run;
+	double spent = 0;
+	long i;
+	bool ok = true;
+
+	w.on_phase = NULL;
+	w.on_progress = NULL;
+	w.arg = NULL;
+	for (i = 0; i < n && ok; i++) {
+		struct bench_result wr;
+		double t0 = mono_now();
+
+		bench_type_run(t, &w, &wr);
+		spent += mono_now() - t0;
+		if (wr.status != BENCH_OK) {
+			ok = false;
+			bench_result_fail(res, wr.status, "warm-up run %ld of %ld: %s", i + 1,
+					  n, wr.why);
+			*oom |= strmap_set(&rec->env, "warmup.status",
+					   bench_status_name(wr.status));
+		}
+		bench_result_release(&wr);
+	}
+	*oom |= strmap_setf(&rec->env, "warmup.runs", "%ld", i);
+	*oom |= strmap_setf(&rec->env, "warmup.elapsed_s", "%.6f", spent);
+	if (ok)
+		*oom |= strmap_set(&rec->env, "warmup.status", "ok");
+	return ok;
+}
+
 /* Identity, environment and what the job records as given. */
 static int fill_identity(struct run_ctx *c)
 {
@@ -366,7 +416,9 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 	struct bench_args args;
 	enum run_status status;
 	struct timespec wall;
-	int ret;
+	bool measured = true;
+	long nwarm;
+	int ret, oom = 0;
 
 	memset(out, 0, sizeof(*out));
 	strbuf_reset(err);
@@ -396,7 +448,15 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 			strmap_set(&out->env, "cpufreq_governor.set", governor);
 		strbuf_release(&why);
 	}
-	if (opts->monitors) {
+	/* a repository's benchmark runs in its checkout and finds it here */
+	if (opts->src_dir)
+		setenv("PERFBOT_SRC", opts->src_dir, 1);
+	/* after the governor is set (warming the CPU is its point), before
+	 * monitors, clocks and the disturbance window: none of it is measured */
+	memset(&res, 0, sizeof(res));
+	if (opts->warm_up && (nwarm = warmup_runs(t, &args)) >= 0)
+		measured = warm_up(t, &run, nwarm, out, &res, &oom);
+	if (opts->monitors && measured) {
 		struct monitor_ctx mctx = {
 			.interval_s = j->interval_s > 0 ? j->interval_s
 							: DEFAULT_INTERVAL_S,
@@ -414,18 +474,19 @@ int runner_run(const struct atomic_job *j, const struct runner_opts *opts,
 	getrusage(RUSAGE_CHILDREN, &c.ru_before);
 	c.t_start = mono_now();
 
-	/* a repository's benchmark runs in its checkout and finds it here */
-	if (opts->src_dir)
-		setenv("PERFBOT_SRC", opts->src_dir, 1);
-	/* every run, monitors or not: fork to reap is its window (disturbance.h) */
-	dist = disturbance_start(opts->disturbance_paths,
-				 disturbance_interval(runtime_of(j)));
-	bench_type_run(t, &run, &res);
-	if (!dist)
-		ret = strmap_set(&out->env, "disturbance", "unavailable: out of memory");
-	else
-		ret = disturbance_stop(dist, out);
-	window_close(&c);
+	ret = oom ? -ENOMEM : 0;
+	if (measured) {
+		/* every run, monitors or not: fork to reap is its window (disturbance.h) */
+		dist = disturbance_start(opts->disturbance_paths,
+					 disturbance_interval(runtime_of(j)));
+		bench_type_run(t, &run, &res);
+		if (!dist)
+			ret |= strmap_set(&out->env, "disturbance",
+					  "unavailable: out of memory");
+		else
+			ret |= disturbance_stop(dist, out);
+		window_close(&c);
+	}
 	if (opts->src_dir)
 		unsetenv("PERFBOT_SRC");
 	out->duration_s = mono_now() - c.t_start;

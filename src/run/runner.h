@@ -19,7 +19,8 @@
  * Every run, with monitors or without (--no-monitors), records how
  * disturbed the machine was while the benchmark ran (run/disturbance.h:
  * STAT_DISTURBANCE_*, declared in meta); what cannot be read leaves them
- * out and says why in env "disturbance*", never fails the run.
+ * out and says why in env "disturbance*", never fails the run.  (A run
+ * whose warm-up failed is not measured: it has neither.)
  *
  * Threading: one run at a time, from the main thread (the benchmarks'
  * child processes die with the thread that forks them).  Ownership: the
@@ -41,6 +42,17 @@ struct runner_opts {
 	const char *commit;		/* recorded as the run's commit */
 	const char *src_dir;		/* exec commands run there, with $PERFBOT_SRC set to it; or NULL */
 	bool monitors;			/* false: --no-monitors */
+	/*
+	 * Run the benchmark's warm-up runs first (a BENCH_WARMUP_RUNS row:
+	 * exec's `warmup`, default 1), outside every measurement: callers
+	 * set it for the first measured run of an atomic job (perfbot run)
+	 * or of a commit's build (bisect).  They are recorded in this run's
+	 * env -- warmup.runs, warmup.elapsed_s (their wall time together),
+	 * warmup.status ("ok" or why) -- never as stats.  A warm-up that
+	 * fails (or is stopped) is this run's outcome: the command is not
+	 * measured, the record says "warm-up run I of N: <why>".
+	 */
+	bool warm_up;
 	volatile sig_atomic_t *stop;	/* may be NULL */
 	/* where the disturbance is read (tests); NULL: /proc */
 	const struct disturbance_paths *disturbance_paths;

@@ -197,16 +197,19 @@ static int build_failed(struct session *ss, const char *sha, const char *why)
 
 /*
  * A built worktree of sha: kept ones first (a commit is measured again
- * without a new build), else the least recently used one makes room.
+ * without a new build), else the least recently used one makes room;
+ * *fresh says which (a fresh one is warmed up before it is measured).
  * -GIT_EBUILD with the failure logged when the commit does not build.
  */
-static int checkout(struct session *ss, const char *sha, const char **path)
+static int checkout(struct session *ss, const char *sha, const char **path,
+		    bool *fresh)
 {
 	struct worktree *w = &ss->wt[0];
 	struct strbuf err = STRBUF_INIT;
 	char *dir = NULL;
 	int ret;
 
+	*fresh = false;
 	for (size_t i = 0; i < WORKTREES_KEPT; i++) {
 		if (ss->wt[i].sha && !strcmp(ss->wt[i].sha, sha)) {
 			ss->wt[i].used = ++ss->tick;
@@ -243,6 +246,7 @@ static int checkout(struct session *ss, const char *sha, const char **path)
 		return session_fail(ss, -ENOMEM, "out of memory");
 	}
 	*path = w->path;
+	*fresh = true;
 	return 0;
 }
 
@@ -298,7 +302,9 @@ int measure_run(struct session *ss, const char *sha, double *value)
 
 	if (interrupted)
 		return -EINTR;
-	ret = checkout(ss, sha, &ro.src_dir);
+	/* an exec job's warm-up: once per build of the commit, before its
+	 * first run there (a kept worktree is warm) */
+	ret = checkout(ss, sha, &ro.src_dir, &ro.warm_up);
 	if (ret == -GIT_EBUILD) {
 		if (ss->id)
 			store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err->buf);

@@ -71,8 +71,9 @@ exec:
 YAML
 run_perfbot 60 run fail.yaml --db "$DB" --no-monitors
 check "failing benchmark: exit 1" [ "$rc" -eq 1 ]
+# its warm-up fails (warmup: defaults to 1): each repeat is a failed run, with why
 check "failing benchmark: both repeats stored as failed with the reason" \
-	[ "$(grep -c 'failer failed  (exit status 3)' "$SANDBOX/out")" -eq 2 ]
+	[ "$(grep -c 'failer failed  (warm-up run 1 of 1: exit status 3)' "$SANDBOX/out")" -eq 2 ]
 cat > slow.yaml <<'YAML'
 testcase: sleeper
 repeat: 1
@@ -82,12 +83,12 @@ exec:
 YAML
 run_perfbot 30 run slow.yaml --db "$DB" --no-monitors
 check "timeout: killed on time ($secs s), stored failed" bash -c \
-	'[ "$(echo "$2 < 10" | bc)" -eq 1 ] && grep -q "sleeper failed  (timed out after 0.5 s)" "$1"' _ "$SANDBOX/out" "$secs"
+	'[ "$(echo "$2 < 10" | bc)" -eq 1 ] && grep -q "sleeper failed  (warm-up run 1 of 1: timed out after 0.5 s)" "$1"' _ "$SANDBOX/out" "$secs"
 
 printf 'testcase: crasher\nrepeat: 1\nexec:\n  cmd: [sh, -c, "kill -SEGV $$"]\n' > crash.yaml
 run_perfbot 30 run crash.yaml --db "$DB" --no-monitors
 check "crashing benchmark: stored failed with the signal" bash -c \
-	'[ "$2" -eq 1 ] && grep -q "crasher failed  (killed by signal 11" "$1"' _ "$SANDBOX/out" "$rc"
+	'[ "$2" -eq 1 ] && grep -q "crasher failed  (warm-up run 1 of 1: killed by signal 11" "$1"' _ "$SANDBOX/out" "$rc"
 
 # a monitor this machine cannot run is recorded unavailable; the run goes on
 printf 'testcase: will-it-scale\nruntime: 0.5s\nrepeat: 1\nmonitors: [perf-stat, time]\nwill-it-scale:\n  test: getppid1\n' > perf.yaml

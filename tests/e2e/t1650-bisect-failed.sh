@@ -56,10 +56,10 @@ bisect_diag "bisect start (the job fails)"
 check "job fails: exit 1 (got $rc)" [ "$rc" -eq 1 ]
 bisect_check_reports "$DB" 1 failed "job fails"
 check "job fails: status says why (the benchmark's exit status)" \
-	grep -q "^  why: the good commit ${BISECT_GOOD:0:12} cannot be measured: the benchmark failed (run 1: exit status 3)" \
+	grep -q "^  why: the good commit ${BISECT_GOOD:0:12} cannot be measured: the benchmark failed (run 1: warm-up run 1 of 1: exit status 3)" \
 	"$SANDBOX/status.txt"
 check "job fails: the text report says why" \
-	grep -q "^why: .*the benchmark failed (run 1: exit status 3)" "$SANDBOX/report.text"
+	grep -q "^why: .*the benchmark failed (run 1: warm-up run 1 of 1: exit status 3)" "$SANDBOX/report.text"
 pycheck "job fails: report json holds the reason" '
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -412,6 +412,115 @@ static void stop_is_incomplete(void **state)
 	run_record_release(&r);
 }
 
+/* ---- an exec job's warm-up ------------------------------------------------- */
+
+/*
+ * The counting job: each run of its command appends a line to a file in
+ * the test directory and prints how many lines it has, as stat `n`;
+ * `extra` goes before `exec:` (warmup: N), `fail_first` makes the first
+ * invocation exit 5.  Run once with warm_up as given; the number of
+ * invocations in all is returned, the file removed.
+ */
+static unsigned run_counting(const char *extra, bool fail_first, bool warm_up,
+			     struct run_record *rec)
+{
+	struct strbuf text = STRBUF_INIT, file = STRBUF_INIT, err = STRBUF_INIT;
+	struct runner_opts opts = {
+		.commit = "test", .stop = &no_stop, .warm_up = warm_up,
+	};
+	struct job_error jerr = { 0 };
+	struct atomic_job *j;
+	unsigned lines = 0;
+	FILE *f;
+	int c;
+
+	strbuf_addf(&file, "%s/count", dir);
+	strbuf_addf(&text, "testcase: counting\n%sexec:\n"
+		    "  cmd: [sh, -c, 'echo x >> \"$0\"; n=$(wc -l < \"$0\"); %s"
+		    "echo \"n: $n\"', %s]\n  parse: kv\n",
+		    extra, fail_first ? "[ $n -gt 1 ] || exit 5; " : "", file.buf);
+	j = load1(text.buf, NULL, 0);
+	if (runner_check_job(j, &jerr))
+		fail_msg("runner_check_job: %s", jerr.msg.buf);
+	if (runner_run(j, &opts, rec, &err))
+		fail_msg("runner_run: %s", err.buf);
+	f = fopen(file.buf, "r");
+	if (f) {
+		while ((c = fgetc(f)) != EOF)
+			lines += c == '\n';
+		fclose(f);
+		unlink(file.buf);
+	}
+	atomic_jobs_release(j, 1);
+	strbuf_release(&text);
+	strbuf_release(&file);
+	strbuf_release(&err);
+	return lines;
+}
+
+/* Warm-up runs run first, are recorded in env, and give no sample. */
+static void exec_warmup(void **state)
+{
+	struct run_record r;
+	const char *el;
+	char *end;
+
+	(void)state;
+	/* the default: one warm-up, then the measured run sees the 2nd line */
+	assert_int_equal(run_counting("", false, true, &r), 2);
+	assert_int_equal(r.status, RUN_COMPLETE);
+	assert_true(stat_of(&r, "counting.n") == 2);
+	assert_env(&r, "warmup.runs", "1");
+	assert_env(&r, "warmup.status", "ok");
+	el = strmap_get(&r.env, "warmup.elapsed_s");
+	assert_non_null(el);
+	assert_true(strtod(el, &end) > 0 && !*end);
+	/* no stat names the warm-up: only the measured run's and the runner's */
+	for (size_t i = 0; i < r.stats.n; i++)
+		assert_null(strstr(r.stats.v[i].name, "warm"));
+	assert_failure_stats(&r, 0, 0);
+	run_record_release(&r);
+
+	assert_int_equal(run_counting("warmup: 3\n", false, true, &r), 4);
+	assert_true(stat_of(&r, "counting.n") == 4);
+	assert_env(&r, "warmup.runs", "3");
+	run_record_release(&r);
+
+	/* warmup: 0 runs none, and says so */
+	assert_int_equal(run_counting("warmup: 0\n", false, true, &r), 1);
+	assert_true(stat_of(&r, "counting.n") == 1);
+	assert_env(&r, "warmup.runs", "0");
+	run_record_release(&r);
+
+	/* a later repeat (warm_up false) runs only the measured command */
+	assert_int_equal(run_counting("warmup: 3\n", false, false, &r), 1);
+	assert_true(stat_of(&r, "counting.n") == 1);
+	assert_null(strmap_get(&r.env, "warmup.runs"));
+	run_record_release(&r);
+}
+
+/* A failing warm-up is a failed run with why; the command is not measured. */
+static void exec_warmup_fails(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	assert_int_equal(run_counting("warmup: 2\n", true, true, &r), 1);
+	assert_int_equal(r.status, RUN_FAILED);
+	assert_env(&r, "last_state.reason", "warm-up run 1 of 2: exit status 5");
+	assert_env(&r, "warmup.runs", "1");
+	assert_env(&r, "warmup.status", "failed");
+	assert_null(statmap_get(&r.stats, "counting.n"));
+	assert_failure_stats(&r, 1, 0);
+	run_record_release(&r);
+
+	/* without a warm-up the same command fails as itself */
+	assert_int_equal(run_counting("", true, false, &r), 1);
+	assert_int_equal(r.status, RUN_FAILED);
+	assert_env(&r, "last_state.reason", "exit status 5");
+	run_record_release(&r);
+}
+
 /* ---- runner_check_job ------------------------------------------------------ */
 
 /* The job `text` (-s `ov`) is refused at file:line:column with `msg`. */
@@ -513,7 +622,19 @@ static void check_exec_and_testcase(void **state)
 {
 	(void)state;
 	refused("testcase: mine\nfoo: 1\nexec:\n  cmd: [true]\n", NULL, 2, 6,
-		"exec jobs take no parameter 'foo': pass it in cmd");
+		"unknown parameter 'foo' for mine: exec jobs take warmup and timeout;"
+		" pass the command's own in cmd");
+	/* warmup: a count of runs, 0 to 100, checked as every key is */
+	refused("testcase: mine\nwarmpu: 1\nexec:\n  cmd: [true]\n", NULL, 2, 9,
+		"unknown parameter 'warmpu' for mine (did you mean 'warmup'?)");
+	refused("testcase: mine\nwarmup: -1\nexec:\n  cmd: [true]\n", NULL, 2, 9,
+		"invalid warmup '-1': must be at least 0");
+	refused("testcase: mine\nwarmup: 101\nexec:\n  cmd: [true]\n", NULL, 2, 9,
+		"invalid warmup '101': more than 100 runs");
+	refused("testcase: mine\nwarmup: 2s\nexec:\n  cmd: [true]\n", NULL, 2, 9,
+		"invalid warmup '2s': expected a whole number");
+	refused("testcase: mine\nexec:\n  cmd: [true]\n", "warmup=many", 0, 0,
+		"-s warmup=many: invalid warmup 'many': expected a whole number");
 	/* a misspelt generic key the type takes is suggested */
 	refused("testcase: mine\ntimeoutt: 1\nexec:\n  cmd: [true]\n", NULL, 2, 11,
 		"unknown parameter 'timeoutt' for mine (did you mean 'timeout'?)");
@@ -594,6 +715,8 @@ int main(void)
 		cmocka_unit_test(disturbance_unreadable),
 		cmocka_unit_test(exec_fails),
 		cmocka_unit_test(exec_missing_command),
+		cmocka_unit_test(exec_warmup),
+		cmocka_unit_test(exec_warmup_fails),
 		cmocka_unit_test(unsupported_is_no_failure),
 		cmocka_unit_test(crash_is_failure),
 		cmocka_unit_test(stop_is_incomplete),
