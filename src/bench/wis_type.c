@@ -81,7 +81,7 @@ static const struct bench_param params[] = {
 		.key = "warmup", .noun = "warm-up", .type = BENCH_DURATION,
 		.flags = BENCH_QUOTE_SECONDS, .opt = 'w', .long_opt = "warmup",
 		.metavar = "TIME", .def_s = 5,
-		.def_text = "5s, as upstream; in a job at most half the runtime",
+		.def_text = "5s (upstream discards its first 6 one-second samples); in a job at most half the runtime",
 		.help = "warm-up, not measured",
 	},
 	[WIS_P_INTERVAL] = {
