@@ -91,26 +91,14 @@ static void put_change(FILE *out, const struct pct_change *c)
 	fprintf(out, "<td class=\"num\">%s</td>", buf);
 }
 
-/* One class a verdict: v-changed, v-small, v-new, v-gone, v-unknown, ... */
-static const char *verdict_class(enum verdict v)
+/*
+ * One class a verdict, its name with a dash for the space: v-changed,
+ * v-small, v-new, v-gone, v-unknown, v-few-runs, ...
+ */
+static void put_verdict_class(FILE *out, enum verdict v)
 {
-	switch (v) {
-	case VERDICT_SAME:
-		return "same";
-	case VERDICT_CHANGED:
-		return "changed";
-	case VERDICT_UNKNOWN:
-		return "unknown";
-	case VERDICT_FEW_RUNS:
-		return "few-runs";
-	case VERDICT_SMALL:
-		return "small";
-	case VERDICT_NEW:
-		return "new";
-	case VERDICT_GONE:
-		return "gone";
-	}
-	return "other";
+	for (const char *c = verdict_name(v); *c; c++)
+		fputc(*c == ' ' ? '-' : *c, out);
 }
 
 static void put_verdict(FILE *out, const struct stat_row *row, size_t col)
@@ -119,8 +107,9 @@ static void put_verdict(FILE *out, const struct stat_row *row, size_t col)
 	const struct stat_vs *v = &row->vs[col];
 
 	report_verdict_words(&sb, row, col, true);
-	fprintf(out, "<td class=\"v-%s%s\">", verdict_class(v->verdict),
-		v->disturbed ? " disturbed" : "");
+	fputs("<td class=\"v-", out);
+	put_verdict_class(out, v->verdict);
+	fprintf(out, "%s\">", v->disturbed ? " disturbed" : "");
 	report_html_puts(out, strbuf_error(&sb) ? verdict_name(v->verdict) : sb.buf);
 	fputs("</td>", out);
 	strbuf_release(&sb);
