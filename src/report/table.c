@@ -492,6 +492,29 @@ int report_write_disturbed(FILE *out, const struct report *rp,
 		quote_line_fputs(sb.buf, out);
 		fputc('\n', out);
 	}
+	/*
+	 * A KPI that changed between runs taken apart: the table's verdict
+	 * stands (it is the numbers'), but the reader must know that time
+	 * alone may have made it, and why no email will say so.
+	 */
+	for (size_t c = 0; c + 1 < rp->ncommits; c++) {
+		struct compare_order_info oi;
+		bool kpi_changed = false;
+
+		for (size_t i = 0; i < jb->nr_rows && !kpi_changed; i++)
+			kpi_changed = jb->rows[i].family == FAMILY_KPI &&
+				      jb->rows[i].vs[c].verdict == VERDICT_CHANGED &&
+				      !jb->rows[i].vs[c].disturbed;
+		if (!kpi_changed)
+			continue;
+		compare_order(&jb->sets[0], &jb->sets[c + 1], &oi);
+		if (oi.order != COMPARE_ORDER_APART)
+			continue;
+		fputs("commit ", out);
+		quote_fputs(rp->commits[c + 1].id, out);
+		fputs(": runs taken apart from the base's (every run of one commit "
+		      "before the other's): not confirmed on interleaved runs, no email\n", out);
+	}
 	err = strbuf_error(&sb);
 	strbuf_release(&sb);
 	if (err)

@@ -126,6 +126,11 @@ j, = json.load(open(sys.argv[1]))["jobs"]
 r, = [r for r in j["rows"] if r["name"] == "t.throughput"]
 assert r["vs"][0]["verdict"] == "changed", r
 ' "$SANDBOX/out"
+run_perfbot 30 compare --db "$DB" base late
+check "apart: the table says the runs were taken apart" grep -qx \
+	"commit late: runs taken apart from the base's (every run of one commit before the other's): not confirmed on interleaved runs, no email" "$SANDBOX/out"
+run_perfbot 30 compare --db "$DB" base new
+check "interleaved: no such line" bash -c '! grep -q "taken apart" "$1"' _ "$SANDBOX/out"
 run_perfbot 30 report --db "$DB" --format email base late
 check "apart: report --format email writes no email, says why, exit 0" bash -c \
 	'[ "$2" -eq 0 ] && ! grep -q "^Subject:" "$1" &&
