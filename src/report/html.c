@@ -204,7 +204,9 @@ static size_t numeric_table(FILE *out, const struct report *r,
 		fputs("</td>", out);
 		put_mean(out, &row->base);
 		for (size_t c = 0; c + 1 < r->ncommits; c++) {
-			put_change(out, &row->vs[c].change);
+			struct pct_change shown = report_table_change(&row->vs[c]);
+
+			put_change(out, &shown);
 			put_mean(out, &row->vs[c].s);
 			put_verdict(out, row, c);
 		}

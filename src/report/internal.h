@@ -28,6 +28,12 @@ void report_format_number(char *buf, size_t len, double v);
  * the difference in the stat's unit); "-" when not finite.
  */
 void report_format_change(char *buf, size_t len, const struct pct_change *c);
+/*
+ * The %change a table shows (text and html alike): LKP's, of the means
+ * printed beside it (stat_vs.mean_pct); the verdict's own where the change
+ * is absolute or LKP's cannot be computed.
+ */
+struct pct_change report_table_change(const struct stat_vs *v);
 /* %reproduction as LKP prints it: "%.0f%%" ("-100%", "30%", "0%"). */
 void report_format_reproduction(char *buf, size_t len, double pct);
 /*

@@ -92,8 +92,10 @@ bool report_row_shown(const struct report *r, const struct report_job *j,
  * words, appended to sb: "improvement" or "regression" (or "changed"
  * when neither way is better) for a change, and only for a change;
  * "small", "new", "gone", "same", "few runs"; "unknown — N more runs"
- * (more_runs), "unknown — machine disturbed" (disturbed).  full: a change
- * is "changed  improvement", as --all writes it.
+ * (more_runs), "unknown — machine disturbed" (disturbed); then, where
+ * outlying runs set the table's %change of the means apart from the
+ * verdict's of the trimmed means, " (trimmed means -5.0%: outlying runs)".
+ * full: a change is "changed  improvement", as --all writes it.
  */
 void report_verdict_words(struct strbuf *sb, const struct stat_row *row,
 			  size_t col, bool full);

@@ -156,6 +156,38 @@ bool report_row_shown(const struct report *r, const struct report_job *j,
 	return false;
 }
 
+/*
+ * The %change a table shows: LKP's, of the means it shows beside it
+ * (stat_vs.mean_pct), so that a reader holding a robot's email reads the
+ * same number; the verdict's own change (of the trimmed means) where the
+ * change is absolute or LKP's cannot be computed.
+ */
+struct pct_change report_table_change(const struct stat_vs *v)
+{
+	struct pct_change c = v->change;
+
+	if (!c.absolute && isfinite(v->mean_pct))
+		c.pct = v->mean_pct;
+	return c;
+}
+
+/*
+ * Where outlying runs pull the means' %change away from the verdict's
+ * (trimmed means): the verdict's own number, so that "+0.4% ... regression"
+ * never stands unexplained.  Differs: another sign, or more than a point
+ * and a fifth apart.
+ */
+static void outlier_note(struct strbuf *sb, const struct stat_vs *v)
+{
+	double t = v->change.pct, m = v->mean_pct;
+
+	if (v->change.absolute || !isfinite(t) || !isfinite(m))
+		return;
+	if ((t > 0) == (m > 0) && fabs(t - m) <= fmax(1.0, 0.2 * fabs(t)))
+		return;
+	strbuf_addf(sb, " (trimmed means %+.1f%%: outlying runs)", t);
+}
+
 void report_verdict_words(struct strbuf *sb, const struct stat_row *row,
 			  size_t col, bool full)
 {
@@ -182,6 +214,7 @@ void report_verdict_words(struct strbuf *sb, const struct stat_row *row,
 		strbuf_addstr(sb, verdict_name(v->verdict));
 		break;
 	}
+	outlier_note(sb, v);
 }
 
 void report_column_disturbance(const struct report_job *j, size_t col,
@@ -283,38 +316,6 @@ int report_job_unsupported(const struct report *r, const struct report_job *j)
 	return 0;
 }
 
-/*
- * The %change a table shows: LKP's, of the means it shows beside it
- * (stat_vs.mean_pct), so that a reader holding a robot's email reads the
- * same number; the verdict's own change (of the trimmed means) where the
- * change is absolute or LKP's cannot be computed.
- */
-static struct pct_change table_change(const struct stat_vs *v)
-{
-	struct pct_change c = v->change;
-
-	if (!c.absolute && isfinite(v->mean_pct))
-		c.pct = v->mean_pct;
-	return c;
-}
-
-/*
- * Where outlying runs pull the means' %change away from the verdict's
- * (trimmed means): the verdict's own number, so that "+0.4% ... regression"
- * never stands unexplained.  Differs: another sign, or more than a point
- * and a fifth apart.
- */
-static void outlier_note(struct strbuf *sb, const struct stat_vs *v)
-{
-	double t = v->change.pct, m = v->mean_pct;
-
-	if (v->change.absolute || !isfinite(t) || !isfinite(m))
-		return;
-	if ((t > 0) == (m > 0) && fabs(t - m) <= fmax(1.0, 0.2 * fabs(t)))
-		return;
-	strbuf_addf(sb, " (trimmed means %+.1f%%: outlying runs)", t);
-}
-
 static void print_mark(FILE *out, const struct report *rp, int with_ci,
 		       const struct stat_row *r, size_t ncols)
 {
@@ -325,8 +326,6 @@ static void print_mark(FILE *out, const struct report *rp, int with_ci,
 
 		strbuf_reset(&sb);
 		report_verdict_words(&sb, r, j, rp->show_all);
-		if (r->family != FAMILY_FAILURE)
-			outlier_note(&sb, v);
 		fprintf(out, "%s  %s", j ? "  |" : "", sb.len ? sb.buf : "?");
 		if (with_ci) {
 			const char *unit = v->change.absolute ? "" : "%";
@@ -393,7 +392,7 @@ static void print_numeric_row(FILE *out, const struct report *rp, int with_ci,
 	print_mean(out, &r->base);
 	for (size_t j = 0; j < ncols; j++) {
 		char change[64];
-		struct pct_change table = table_change(&r->vs[j]);
+		struct pct_change table = report_table_change(&r->vs[j]);
 		const struct pct_change *c = &table;
 
 		/* "%+10.1f%% " or, for a difference, "%+10.1f  " */

@@ -335,6 +335,11 @@ static void text_table(void **state)
 	has(out, "+0.4%");
 	has(out, "bench.ops  regression (trimmed means -10.0%: outlying runs)  |  regression\n");
 	free(out);
+	/* html shows the same %change and the same words */
+	out = render(report_html, &h.r);
+	has(out, "<td class=\"num\">+0.4%</td>");
+	has(out, "regression (trimmed means -10.0%: outlying runs)");
+	free(out);
 }
 
 /* base, culprit, tip: the report is about the culprit */
