@@ -15,6 +15,7 @@
 #include "util/parse.h"
 #include "util/quote.h"
 #include "util/timeutil.h"
+#include "vcs/builds.h"
 #include "vcs/git.h"
 
 #include <errno.h>
@@ -383,7 +384,9 @@ int cmd_run(int argc, char **argv)
 	struct job_error jerr = { 0 };
 	struct store *store = NULL;
 	const char *db;
-	char *sha = NULL, *worktree = NULL, *cache = NULL;
+	char *sha = NULL;
+	const char *worktree = NULL;
+	struct commit_builds builds = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	char label[256];
 	size_t nr = 0, total_runs = 0, done = 0, unsupported = 0;
@@ -493,13 +496,11 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	interrupt_install();
 	if (o.repo && needs_worktree(jobs, nr)) {
-		int e = make_temp_dir(NULL, "perfbot-worktrees", &cache);
+		bool fresh;
 
-		if (e || git_checkout_built(o.repo, sha, build_of(jobs, nr), cache,
-					    runner_timeout(&jobs[0]), &interrupted,
-					    &worktree, &err)) {
-			fprintf(stderr, "perfbot: run: %s\n",
-				e ? strerror(-e) : err.buf);
+		if (commit_builds_open(&builds, o.repo, build_of(jobs, nr), &err) ||
+		    commit_builds_get(&builds, sha, &interrupted, &worktree, &fresh, &err)) {
+			fprintf(stderr, "perfbot: run: %s\n", err.buf);
 			ret = interrupted ? 128 + interrupted : EXIT_FAILED;
 			goto out;
 		}
@@ -578,14 +579,7 @@ int cmd_run(int argc, char **argv)
 	else
 		ret = done && unsupported == done ? EXIT_UNSUPPORTED : EXIT_OK;
 out:
-	if (worktree) {
-		git_worktree_remove(o.repo, worktree);
-		free(worktree);
-	}
-	if (cache) {
-		remove_tree(cache);
-		free(cache);
-	}
+	commit_builds_close(&builds);
 	if (store)
 		store_close(store);
 	free(clocks);

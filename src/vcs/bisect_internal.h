@@ -9,7 +9,7 @@
  *  - bisect_session.c: the phases (baseline, search, confirmation, a
  *    merge inside) that call both.
  *
- * Ownership: a struct session owns its worktrees, build directory, build
+ * Ownership: a struct session owns its built checkouts (vcs/builds.h), build
  * argv (when from --build), the metric it settled and the shas it
  * touched, until session_release(); the spec, job, store and hooks are
  * the caller's.  Errors: functions returning int give 0 or a negative
@@ -23,20 +23,13 @@
 #include "record/record.h"
 #include "stats/verdict.h"
 #include "vcs/bisect.h"
+#include "vcs/builds.h"
 #include "vcs/bisect_session.h"
 #include "util/strbuf.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* built worktrees kept at once: a kernel tree is large */
-#define WORKTREES_KEPT 4
-
-struct worktree {
-	char *sha, *path;
-	unsigned long used;		/* tick of the last use */
-};
 
 struct sha_list {
 	char **v;
@@ -50,14 +43,11 @@ struct session {
 	const struct atomic_job *job;
 	const struct bisect_hooks *hooks;
 	char **build;			/* argv, NULL-terminated, or NULL */
-	char *cache;			/* worktrees and build logs */
-	struct worktree wt[WORKTREES_KEPT];
-	unsigned long tick;
+	struct commit_builds builds;	/* built checkouts, builds counted */
 	const char *metric;		/* NULL until the first run settles it */
 	char *metric_owned;
 	int better;			/* enum stat_better, once declared_better */
 	bool declared_better;		/* a run declared the metric's direction */
-	size_t builds, build_failures;
 	struct sha_list touched;	/* shas whose samples this bisection used */
 	struct strbuf *err;		/* the caller's */
 };

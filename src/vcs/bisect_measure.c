@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "vcs/bisect_internal.h"
+#include "vcs/builds.h"
 #include "vcs/git.h"
 #include "run/runner.h"
 #include "store/store.h"
@@ -24,11 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* a build that runs longer hangs: the commit is skipped (a kernel: ~1 h) */
-#define BUILD_TIMEOUT_S (4 * 3600.0)
-/* the end of a build log read for its last lines */
-#define LOG_TAIL_MAX 4096
 
 int session_fail(struct session *ss, int err, const char *fmt, ...)
 {
@@ -135,119 +131,35 @@ size_t measure_runs_used(struct session *ss)
 	return total;
 }
 
-/* ---- worktrees ---- */
+/* ---- built checkouts ---- */
 
 /*
- * The last 3 lines of a build log, joined, onto out; they start with
- * "..." when the part of the log read (its last LOG_TAIL_MAX bytes) began
- * inside them.  Nothing when the log cannot be read.
- */
-static void log_tail(const char *path, struct strbuf *out)
-{
-	char buf[LOG_TAIL_MAX + 1];
-	size_t n = 0, start;
-	FILE *f = fopen(path, "r");
-	long size = 0, from = 0;
-	int lines = 0;
-
-	if (!f)
-		return;
-	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > 0) {
-		from = size > LOG_TAIL_MAX ? size - LOG_TAIL_MAX : 0;
-		if (!fseek(f, from, SEEK_SET))
-			n = fread(buf, 1, LOG_TAIL_MAX, f);
-	}
-	fclose(f);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
-	for (start = n; start > 0; start--)
-		if (buf[start - 1] == '\n' && ++lines == 3)
-			break;
-	if (!start && from > 0)
-		strbuf_addstr(out, "...");
-	for (size_t i = start; i < n; i++)
-		strbuf_addch(out, buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t' ||
-				  !buf[i] ? ' ' : buf[i]);
-}
-
-static void drop_worktree(struct session *ss, struct worktree *w)
-{
-	git_worktree_remove(ss->spec->repo, w->path);
-	free(w->sha);
-	free(w->path);
-	memset(w, 0, sizeof(*w));
-}
-
-/* A failed build: counted, logged with its log's end, ss->err set. */
-static int build_failed(struct session *ss, const char *sha, const char *why)
-{
-	struct strbuf log = STRBUF_INIT, tail = STRBUF_INIT;
-
-	ss->build_failures++;
-	strbuf_addf(&log, "%s/%s.log", ss->cache, sha);
-	if (!strbuf_error(&log))
-		log_tail(log.buf, &tail);
-	session_fail(ss, 0, "build failed: %s%s%s", why, tail.len ? "; log ends: " : "",
-		     tail.buf);
-	session_say(ss, true, "build %s: failed: %s", short_sha(sha), ss->err->buf);
-	strbuf_release(&log);
-	strbuf_release(&tail);
-	return -GIT_EBUILD;
-}
-
-/*
- * A built worktree of sha: kept ones first (a commit is measured again
- * without a new build), else the least recently used one makes room;
- * *fresh says which (a fresh one is warmed up before it is measured).
- * -GIT_EBUILD with the failure logged when the commit does not build.
+ * A built checkout of sha (vcs/builds.h), *fresh when it was built for
+ * this run (it is warmed up before it is measured).  -GIT_EBUILD with the
+ * failure logged when the commit does not build.
  */
 static int checkout(struct session *ss, const char *sha, const char **path,
 		    bool *fresh)
 {
-	struct worktree *w = &ss->wt[0];
 	struct strbuf err = STRBUF_INIT;
-	char *dir = NULL;
+	size_t builds = ss->builds.builds;
 	int ret;
 
-	*fresh = false;
-	for (size_t i = 0; i < WORKTREES_KEPT; i++) {
-		if (ss->wt[i].sha && !strcmp(ss->wt[i].sha, sha)) {
-			ss->wt[i].used = ++ss->tick;
-			*path = ss->wt[i].path;
-			return 0;
-		}
-		if (!ss->wt[i].sha || ss->wt[i].used < w->used)
-			w = &ss->wt[i];
-	}
-	if (w->sha)
-		drop_worktree(ss, w);
-	if (ss->build)
+	if (ss->build && !commit_builds_ready(&ss->builds, sha))
 		session_say(ss, false, "bisect %" PRId64 ": building %s", ss->id, short_sha(sha));
-	ret = git_checkout_built(ss->spec->repo, sha, ss->build, ss->cache,
-				 BUILD_TIMEOUT_S, &interrupted, &dir, &err);
-	if (ss->build && ret != -ECANCELED)
-		ss->builds++;
-	if (ret == -GIT_EBUILD || ret == -ETIMEDOUT)
-		ret = build_failed(ss, sha, err.buf);
-	else if (ret == -ECANCELED || interrupted)
-		ret = -EINTR;
-	else if (ret)
+	ret = commit_builds_get(&ss->builds, sha, &interrupted, path, fresh, &err);
+	if (ret == -GIT_EBUILD) {
 		session_fail(ss, ret, "%s", err.buf);
-	strbuf_release(&err);
-	if (ret)
-		return ret;
-	if (ss->build)
+		session_say(ss, true, "build %s: failed: %s", short_sha(sha), ss->err->buf);
+	} else if (ret == -ECANCELED || interrupted) {
+		ret = -EINTR;
+	} else if (ret) {
+		session_fail(ss, ret, "%s", err.buf);
+	} else if (ss->build && ss->builds.builds > builds) {
 		session_say(ss, true, "build %s: ok", short_sha(sha));
-	w->sha = strdup(sha);
-	w->path = dir;
-	w->used = ++ss->tick;
-	if (!w->sha) {
-		drop_worktree(ss, w);
-		return session_fail(ss, -ENOMEM, "out of memory");
 	}
-	*path = w->path;
-	*fresh = true;
-	return 0;
+	strbuf_release(&err);
+	return ret;
 }
 
 /* ---- a run ---- */
@@ -395,22 +307,13 @@ int measure_init(struct session *ss)
 	} else if (ss->job->build) {
 		ss->build = ss->job->build;
 	}
-	ret = make_temp_dir(NULL, "perfbot-bisect", &ss->cache);
-	if (ret)
-		return session_fail(ss, ret, "cannot make a directory for the worktrees: %s",
-				    strerror(-ret));
-	return 0;
+	ret = commit_builds_open(&ss->builds, ss->spec->repo, ss->build, ss->err);
+	return ret ? session_fail(ss, ret, "%s", ss->err->buf) : 0;
 }
 
 void measure_release(struct session *ss)
 {
-	for (size_t i = 0; i < WORKTREES_KEPT; i++)
-		if (ss->wt[i].sha)
-			drop_worktree(ss, &ss->wt[i]);
-	if (ss->cache) {
-		remove_tree(ss->cache);
-		free(ss->cache);
-	}
+	commit_builds_close(&ss->builds);
 	if (ss->spec->build)
 		free_words(ss->build);
 	for (size_t i = 0; i < ss->touched.n; i++)

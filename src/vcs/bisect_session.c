@@ -227,7 +227,7 @@ static void level_progress(void *ctx, struct bisect *b, const struct bisect_step
 	session_say(ss, false, "bisect %" PRId64 ": %zu of %zu candidates left, best %s at %.1f%%,"
 		    " %zu runs, %zu builds; measuring %s (%s)", ss->id, left, lv->n,
 		    short_sha(lv->cands[s->best]), 100 * s->best_p, bisect_total_samples(b),
-		    ss->builds, short_sha(level_sha(lv, s->commit)), which);
+		    ss->builds.builds, short_sha(level_sha(lv, s->commit)), which);
 }
 
 /* ---- confirmation ---- */
@@ -591,8 +591,8 @@ static int describe(struct session *ss, struct bisect_result *r)
 	r->level.confidence = sp->confidence;
 	r->level.max_runs = (long)sp->max_runs;
 	r->level.runs = (long)measure_runs_used(ss);
-	r->level.builds = (long)ss->builds;
-	r->level.build_failures = (long)ss->build_failures;
+	r->level.builds = (long)ss->builds.builds;
+	r->level.build_failures = (long)ss->builds.failures;
 	r->higher_is_better = better ? better > 0 : -1;
 	if (set_str(&r->repo, sp->repo) || set_str(&r->job, ss->job->name) ||
 	    set_str(&r->testcase, ss->job->testcase) || set_str(&r->testbox, sp->testbox) ||
