@@ -284,88 +284,6 @@ static void print_run(int64_t id, const struct run_record *r)
 	fflush(stdout);
 }
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Whether a line of text starts "VAR =" (spaces or tabs around the '='). */
-static bool makefile_sets(const char *text, const char *var)
-{
-	size_t n = strlen(var);
-
-	for (const char *line = text; line && *line;) {
-		if (!strncmp(line, var, n)) {
-			const char *p = line + n;
-
-			p += strspn(p, " \t");
-			if (*p == '=')
-				return true;
-		}
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	return false;
-}
-
-/*
- * Whether commit sha of repo is a Linux kernel tree: at its top level the
- * files Kbuild, Kconfig and a Makefile that sets VERSION and PATCHLEVEL,
- * and the directories kernel, mm and init.  All of them: a project with a
- * Makefile (or U-Boot, which has Kbuild, Kconfig and such a Makefile but
- * no mm) is not one.  Read from the commit itself, not from a checkout.
- * 0, or a negative errno with the message in err.
- */
-static int is_kernel_tree(const char *repo, const char *sha, bool *yes,
-			  struct strbuf *err)
-{
-	static const char *const want[] = {
-		"blob Kbuild", "blob Kconfig", "blob Makefile", "tree kernel", "tree mm",
-		"tree init",
-	};
-	char *tree = NULL, *makefile = NULL, *spec = NULL;
-	size_t found = 0;
-	int ret;
-
-	*yes = false;
-	ret = git_cmd(repo, &tree, err, "ls-tree", sha, NULL);
-	if (ret)
-		goto out;
-	/* "<mode> <type> <object>\t<name>" per line */
-	for (char *line = tree, *next; line && *line; line = next) {
-		char *tab = strchr(line, '\t'), *type = strchr(line, ' ');
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (!tab || !type || type > tab)
-			continue;
-		*tab = '\0';
-		type++;
-		for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
-			size_t tl = strcspn(want[i], " ");
-
-			if (!strncmp(type, want[i], tl) && type[tl] == ' ' &&
-			    !strcmp(tab + 1, want[i] + tl + 1))
-				found |= (size_t)1 << i;
-		}
-	}
-	if (found != ((size_t)1 << ARRAY_SIZE(want)) - 1)
-		goto out;
-	if (asprintf(&spec, "%s:Makefile", sha) < 0) {
-		spec = NULL;
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = git_cmd(repo, &makefile, err, "cat-file", "blob", spec, NULL);
-	if (ret)
-		goto out;
-	*yes = makefile_sets(makefile, "VERSION") && makefile_sets(makefile, "PATCHLEVEL");
-out:
-	free(tree);
-	free(makefile);
-	free(spec);
-	return ret;
-}
-
 /* The local commit label: the running kernel's release (65 bytes at most). */
 static int kernel_release(char *buf, size_t len)
 {
@@ -445,7 +363,7 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		commit = sha;
-		if (is_kernel_tree(o.repo, sha, &kernel, &err)) {
+		if (git_is_kernel_tree(o.repo, sha, &kernel, &err)) {
 			fprintf(stderr, "perfbot: run: cannot read the tree of %s in %s: %s\n",
 				o.commit ? o.commit : "HEAD", o.repo, err.buf);
 			ret = EXIT_FAILED;

@@ -358,6 +358,80 @@ out:
 	return ret;
 }
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Whether a line of text starts "VAR =" (spaces or tabs around the '='). */
+static bool makefile_sets(const char *text, const char *var)
+{
+	size_t n = strlen(var);
+
+	for (const char *line = text; line && *line;) {
+		if (!strncmp(line, var, n)) {
+			const char *p = line + n;
+
+			p += strspn(p, " \t");
+			if (*p == '=')
+				return true;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return false;
+}
+
+int git_is_kernel_tree(const char *repo, const char *sha, bool *yes,
+		       struct strbuf *err)
+{
+	static const char *const want[] = {
+		"blob Kbuild", "blob Kconfig", "blob Makefile", "tree kernel", "tree mm",
+		"tree init",
+	};
+	char *tree = NULL, *makefile = NULL, *spec = NULL;
+	size_t found = 0;
+	int ret;
+
+	*yes = false;
+	ret = git_cmd(repo, &tree, err, "ls-tree", sha, NULL);
+	if (ret)
+		goto out;
+	/* "<mode> <type> <object>\t<name>" per line */
+	for (char *line = tree, *next; line && *line; line = next) {
+		char *tab = strchr(line, '\t'), *type = strchr(line, ' ');
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!tab || !type || type > tab)
+			continue;
+		*tab = '\0';
+		type++;
+		for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+			size_t tl = strcspn(want[i], " ");
+
+			if (!strncmp(type, want[i], tl) && type[tl] == ' ' &&
+			    !strcmp(tab + 1, want[i] + tl + 1))
+				found |= (size_t)1 << i;
+		}
+	}
+	if (found != ((size_t)1 << ARRAY_SIZE(want)) - 1)
+		goto out;
+	if (asprintf(&spec, "%s:Makefile", sha) < 0) {
+		spec = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = git_cmd(repo, &makefile, err, "cat-file", "blob", spec, NULL);
+	if (ret)
+		goto out;
+	*yes = makefile_sets(makefile, "VERSION") && makefile_sets(makefile, "PATCHLEVEL");
+out:
+	free(tree);
+	free(makefile);
+	free(spec);
+	return ret;
+}
+
 /*
  * git -C repo resolves a relative path from repo; callers mean perfbot's
  * working directory.

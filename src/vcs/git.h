@@ -23,6 +23,7 @@
 #include "util/strbuf.h"
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -59,6 +60,17 @@ struct git_commit {
 /* Fill *out (zeroed on failure); -ENOENT when sha names no commit. */
 int git_commit_info(const char *repo, const char *sha, struct git_commit *out);
 void git_commit_release(struct git_commit *c);
+
+/*
+ * Whether commit sha of repo is a Linux kernel tree: at its top level the
+ * files Kbuild, Kconfig and a Makefile that sets VERSION and PATCHLEVEL,
+ * and the directories kernel, mm and init.  All of them: a project with a
+ * Makefile (or U-Boot, which has Kbuild, Kconfig and such a Makefile but
+ * no mm) is not one.  Read from the commit itself, not from a checkout.
+ * 0, or a negative errno with the message in err.
+ */
+int git_is_kernel_tree(const char *repo, const char *sha, bool *yes,
+		       struct strbuf *err);
 
 /*
  * Check sha out, detached, in a new worktree at dir (which must not
