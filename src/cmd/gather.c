@@ -77,6 +77,16 @@ static bool job_matches(const struct gather *ga, const struct run_record *r)
 	return true;
 }
 
+static bool job_wanted(const struct gather *ga, const char *job)
+{
+	if (!ga->only_jobs)
+		return true;
+	for (const char *const *j = ga->only_jobs; *j; j++)
+		if (!strcmp(*j, job))
+			return true;
+	return false;
+}
+
 static int resolve_commits(struct store *s, struct gather *ga)
 {
 	for (size_t j = 0; j < ga->nr_commits; j++) {
@@ -199,7 +209,7 @@ int gather_jobs(struct store *s, struct gather *ga)
 	for (size_t i = 0; i < ga->ngroups[0]; i++) {
 		const struct store_group *g = &ga->groups[0][i];
 		struct gather_job *jb = &ga->jobs[ga->njobs];
-		bool everywhere = true, unsupported = false;
+		bool everywhere = job_wanted(ga, g->job), unsupported = false;
 
 		for (size_t j = 0; everywhere && j < ga->nr_commits; j++) {
 			enum side side = side_of(group_on(ga, j, g));

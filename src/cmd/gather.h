@@ -43,6 +43,8 @@ struct gather {
 	char **sets;			/* -s KEY=VALUE filters */
 	size_t nr_sets;
 	const char *repo;		/* resolves tags and branches; may be NULL */
+	/* only these atomic jobs (NULL-terminated names); NULL: every one */
+	const char *const *only_jobs;
 	char **given;			/* the commits as given */
 	size_t nr_commits;
 	/* out */

@@ -1,0 +1,437 @@
+/*
+ * measure.c - compare --measure (measure.h): rounds of interleaved runs
+ * of the commits, until compare's verdicts are decided.
+ */
+#define _GNU_SOURCE
+#include "cmd/measure.h"
+#include "cmd/cmds.h"
+#include "cmd/cmdutil.h"
+#include "cmd/gather.h"
+#include "run/runner.h"
+#include "stats/verdict.h"
+#include "util/interrupt.h"
+#include "util/strbuf.h"
+#include "vcs/builds.h"
+#include "vcs/git.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define failure(...) cmd_failure("compare", __VA_ARGS__)
+
+/* One commit's runs of the job being measured. */
+struct commit_runs {
+	size_t complete, failed, unsupported;	/* stored, on this testbox */
+	size_t failed_now;			/* failed in this measurement */
+	size_t need;				/* runs still to make this round */
+	bool warm;				/* a run of the job completed here now */
+	bool given_up;				/* cannot be measured: said why */
+};
+
+struct measure {
+	struct store *s;
+	const struct measure_spec *sp;
+	const struct atomic_job *job;
+	size_t job_index, nr_jobs;
+	struct commit_builds *builds;
+	struct commit_runs *c;			/* [nr_commits] */
+	struct measure_tally *tally;
+	unsigned round;
+	size_t target;				/* runs per commit this round */
+	bool unsupported;			/* the job cannot run here */
+};
+
+/* A commit as the user named it; a full sha shortened. */
+static const char *label(const struct measure *m, size_t i)
+{
+	static char buf[2][13];
+	static int next;
+	const char *l = m->sp->labels[i];
+
+	if (strcmp(l, m->sp->shas[i]))
+		return l;
+	next = !next;
+	snprintf(buf[next], sizeof(buf[next]), "%.12s", l);
+	return buf[next];
+}
+
+static size_t runs_of(const struct commit_runs *c)
+{
+	return c->complete + c->failed;
+}
+
+/* The stored runs of the job on every commit, on this testbox. */
+static int count_runs(struct measure *m)
+{
+	for (size_t i = 0; i < m->sp->nr_commits; i++) {
+		struct store_filter f = {
+			.commit = m->sp->shas[i], .job = m->job->name, .testbox = m->sp->testbox,
+		};
+		struct commit_runs *c = &m->c[i];
+		struct store_group *g = NULL;
+		size_t n = 0;
+
+		if (store_list_groups(m->s, &f, &g, &n))
+			return failure("%s", store_error(m->s));
+		c->complete = c->failed = c->unsupported = 0;
+		for (size_t k = 0; k < n; k++) {
+			if (strcmp(g[k].job, m->job->name) || strcmp(g[k].testbox, m->sp->testbox))
+				continue;
+			c->complete += g[k].runs_complete;
+			c->failed += g[k].runs_failed;
+			c->unsupported += g[k].runs_unsupported;
+		}
+		store_groups_release(g, n);
+	}
+	return 0;
+}
+
+/*
+ * Compare's verdicts of the job's KPIs, every commit against the base:
+ * *decided when none is left open; apart[i] when commit i's KPI changed
+ * between runs taken apart from the base's (both sides need interleaved
+ * runs).  open gets what is still open, for the progress line.
+ */
+static int evaluate(struct measure *m, bool *decided, bool *apart, struct strbuf *open)
+{
+	const char *only[] = { m->job->name, NULL };
+	struct gather ga = {
+		.who = "compare", .testbox = m->sp->testbox, .only_jobs = only,
+		.given = (char **)m->sp->shas, .nr_commits = m->sp->nr_commits,
+	};
+	const struct gather_job *jb;
+	int ret;
+
+	*decided = true;
+	ret = gather_jobs(m->s, &ga);
+	if (!ret)
+		ret = gather_compare(m->s, &ga, &ga.jobs[0], m->sp->opts);
+	if (ret)
+		goto out;
+	jb = &ga.jobs[0];
+	for (size_t r = 0; r < jb->nr_rows; r++) {
+		const struct stat_row *row = &jb->rows[r];
+
+		if (row->family != FAMILY_KPI)
+			continue;
+		for (size_t i = 1; i < m->sp->nr_commits; i++) {
+			const struct stat_vs *v = &row->vs[i - 1];
+			struct compare_order_info oi;
+
+			switch (v->verdict) {
+			case VERDICT_SAME:
+			case VERDICT_SMALL:
+			case VERDICT_NEW:
+			case VERDICT_GONE:
+				continue;
+			case VERDICT_CHANGED:
+				compare_order(&jb->sets[0], &jb->sets[i], &oi);
+				if (oi.order != COMPARE_ORDER_APART)
+					continue;
+				apart[i] = true;
+				strbuf_addf(open, "%s%s of %s: changed %+.1f%%, but between runs taken"
+					    " apart", open->len ? "; " : "", row->name, label(m, i),
+					    v->change.pct);
+				break;
+			case VERDICT_UNKNOWN:
+				strbuf_addf(open, "%s%s of %s: unknown%s", open->len ? "; " : "",
+					    row->name, label(m, i),
+					    v->disturbed ? " (the machine was disturbed)" : "");
+				if (v->more_runs && !v->disturbed)
+					strbuf_addf(open, " — %u%s more runs", v->more_runs,
+						    v->more_runs >= VERDICT_MORE_RUNS_MAX ? " or" : "");
+				break;
+			case VERDICT_FEW_RUNS:
+				strbuf_addf(open, "%s%s of %s: too few runs", open->len ? "; " : "",
+					    row->name, label(m, i));
+				break;
+			}
+			*decided = false;
+		}
+	}
+out:
+	gather_release(&ga);
+	return ret;
+}
+
+/* Commit i cannot be measured: said, and no more runs of it. */
+static void give_up(struct measure *m, size_t i, const char *fmt, const char *why)
+{
+	m->c[i].given_up = true;
+	fprintf(stderr, "perfbot: compare: %s: %s (%.12s): ", m->job->name, label(m, i),
+		m->sp->shas[i]);
+	fprintf(stderr, fmt, why);
+	fputc('\n', stderr);
+}
+
+/* One run of commit i into the store; 0, or an exit status. */
+static int run_one(struct measure *m, size_t i)
+{
+	struct commit_runs *c = &m->c[i];
+	struct strbuf err = STRBUF_INIT;
+	struct runner_opts ro = {
+		.commit = m->sp->shas[i], .monitors = true, .stop = &interrupted,
+	};
+	struct run_record rec;
+	size_t builds = m->builds->builds;
+	const char *kpi;
+	const double *v;
+	int64_t id = 0;
+	bool fresh;
+	int ret;
+
+	if (!commit_builds_ready(m->builds, m->sp->shas[i]) && m->job->build)
+		fprintf(stderr, "perfbot: compare: building %s\n", label(m, i));
+	ret = commit_builds_get(m->builds, m->sp->shas[i], &interrupted, &ro.src_dir, &fresh,
+				&err);
+	m->tally->builds += m->builds->builds - builds;
+	if (ret == -GIT_EBUILD) {
+		m->tally->build_failures++;
+		give_up(m, i, "cannot be measured: %s", err.buf);
+		ret = 0;
+		goto out;
+	}
+	if (ret == -ECANCELED || interrupted) {
+		ret = 128 + (interrupted ? interrupted : SIGINT);
+		goto out;
+	}
+	if (ret) {
+		ret = failure("%s (%.12s): %s", label(m, i), m->sp->shas[i], err.buf);
+		goto out;
+	}
+	/* a cold first run is what a warm-up is for: once per commit, until one completes */
+	ro.warm_up = fresh || !c->warm;
+	ret = runner_run(m->job, &ro, &rec, &err);
+	if (ret) {
+		ret = failure("%s: %s", m->job->name, err.buf);
+		goto out;
+	}
+	if (store_put_run(m->s, &rec, &id)) {
+		ret = failure("cannot store the run: %s", store_error(m->s));
+		goto release;
+	}
+	m->tally->runs++;
+	c->need--;
+	if (rec.status == RUN_INCOMPLETE || interrupted) {
+		ret = 128 + (interrupted ? interrupted : SIGINT);
+		goto release;
+	}
+	if (rec.status == RUN_UNSUPPORTED) {
+		const char *why = strmap_get(&rec.env, "last_state.reason");
+
+		fprintf(stderr, "perfbot: compare: %s: unsupported here%s%s: nothing more"
+			" measured\n", m->job->name, why ? ": " : "", why ? why : "");
+		m->unsupported = true;
+		goto release;
+	}
+	if (rec.status == RUN_FAILED) {
+		const char *why = strmap_get(&rec.env, "last_state.reason");
+
+		c->failed++;
+		c->failed_now++;
+		m->tally->failed_runs++;
+		fprintf(stderr, "run %" PRId64 ": %s %s: failed%s%s\n", id, m->job->name,
+			label(m, i), why ? ": " : "", why ? why : "");
+		if (!c->complete && c->failed_now >= MEASURE_FAILED_GIVE_UP)
+			give_up(m, i, "cannot be measured: its runs fail (%s)",
+				why ? why : "see perfbot results");
+		goto release;
+	}
+	c->complete++;
+	c->warm = true;
+	kpi = run_record_kpi(&rec);
+	v = kpi ? statmap_get(&rec.stats, kpi) : NULL;
+	fprintf(stderr, "run %" PRId64 ": [%zu/%zu] %s round %u: %s %zu/%zu", id,
+		m->job_index + 1, m->nr_jobs, m->job->name, m->round, label(m, i),
+		runs_of(c), m->target);
+	if (v)
+		fprintf(stderr, "  %s %.6g", kpi, *v);
+	fputc('\n', stderr);
+release:
+	run_record_release(&rec);
+out:
+	strbuf_release(&err);
+	return ret;
+}
+
+/*
+ * The runs every commit still needs this round, for a target of runs
+ * per commit; commits whose KPI changed between runs taken apart (and
+ * the base) get a round's worth more, so that the sides interleave.
+ * Never past max_runs.  The total.
+ */
+static size_t plan_round(struct measure *m, bool *apart)
+{
+	size_t total = 0, max = m->sp->max_runs;
+
+	for (size_t i = 1; i < m->sp->nr_commits; i++)
+		apart[0] |= apart[i];
+	for (size_t i = 0; i < m->sp->nr_commits; i++) {
+		struct commit_runs *c = &m->c[i];
+		size_t have = runs_of(c), need = m->target > have ? m->target - have : 0;
+
+		if (apart[i] && need < m->sp->first_runs)
+			need = m->sp->first_runs;
+		if (have + need > max)
+			need = have < max ? max - have : 0;
+		c->need = c->given_up ? 0 : need;
+		total += c->need;
+	}
+	return total;
+}
+
+/* The smallest round target above what every commit has: first_runs, doubled. */
+static size_t next_target(const struct measure *m)
+{
+	size_t least = SIZE_MAX, t = m->sp->first_runs;
+
+	for (size_t i = 0; i < m->sp->nr_commits; i++)
+		if (!m->c[i].given_up && runs_of(&m->c[i]) < least)
+			least = runs_of(&m->c[i]);
+	while (t <= least && t < m->sp->max_runs)
+		t *= 2;
+	return t < m->sp->max_runs ? t : m->sp->max_runs;
+}
+
+static bool any_given_up(const struct measure *m)
+{
+	for (size_t i = 0; i < m->sp->nr_commits; i++)
+		if (m->c[i].given_up)
+			return true;
+	return false;
+}
+
+static bool all_have(const struct measure *m, size_t n)
+{
+	for (size_t i = 0; i < m->sp->nr_commits; i++)
+		if (m->c[i].complete < n)
+			return false;
+	return true;
+}
+
+/* One job measured until decided or spent; 0 or an exit status. */
+static int measure_job(struct measure *m)
+{
+	bool *apart = calloc(m->sp->nr_commits, sizeof(*apart));
+	struct strbuf open = STRBUF_INIT;
+	int ret = apart ? 0 : failure("out of memory");
+
+	while (!ret) {
+		bool decided = false;
+		size_t total;
+
+		ret = count_runs(m);
+		if (ret)
+			break;
+		for (size_t i = 0; i < m->sp->nr_commits; i++)
+			if (!m->c[i].complete && m->c[i].unsupported && !m->c[i].failed)
+				m->unsupported = true;
+		if (m->unsupported || any_given_up(m))
+			break;
+		memset(apart, 0, m->sp->nr_commits * sizeof(*apart));
+		strbuf_reset(&open);
+		if (all_have(m, VERDICT_MIN_RUNS)) {
+			ret = evaluate(m, &decided, apart, &open);
+			if (ret)
+				break;
+			if (decided) {
+				fprintf(stderr, "perfbot: compare: %s: every KPI decided\n",
+					m->job->name);
+				break;
+			}
+		}
+		m->target = next_target(m);
+		total = plan_round(m, apart);
+		if (!total) {
+			fprintf(stderr, "perfbot: compare: %s: --max-runs %u spent, still open: %s\n",
+				m->job->name, m->sp->max_runs,
+				open.len ? open.buf : "too few complete runs");
+			m->tally->undecided++;
+			break;
+		}
+		m->round++;
+		fprintf(stderr, "perfbot: compare: %s: round %u: %zu runs, up to %zu a commit%s%s\n",
+			m->job->name, m->round, total, m->target, open.len ? "; open: " : "",
+			open.buf);
+		/* A B C A B C ...: every commit's runs across the same stretch of time */
+		while (!ret && total) {
+			for (size_t i = 0; !ret && i < m->sp->nr_commits; i++) {
+				if (!m->c[i].need || m->c[i].given_up)
+					continue;
+				ret = run_one(m, i);
+				if (m->unsupported || m->c[i].given_up)
+					break;
+			}
+			if (m->unsupported || any_given_up(m))
+				break;
+			total = 0;
+			for (size_t i = 0; i < m->sp->nr_commits; i++)
+				total += m->c[i].need;
+		}
+	}
+	if (!ret && any_given_up(m))
+		ret = EXIT_FAILED;
+	free(apart);
+	strbuf_release(&open);
+	return ret;
+}
+
+static bool same_argv(char *const *a, char *const *b)
+{
+	if (!a || !b)
+		return a == b;
+	for (; *a && *b; a++, b++)
+		if (strcmp(*a, *b))
+			return false;
+	return !*a && !*b;
+}
+
+int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jobs,
+		    const struct measure_spec *spec, struct measure_tally *tally)
+{
+	struct commit_builds builds = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	bool open = false;
+	int ret = 0, failed = 0;
+
+	memset(tally, 0, sizeof(*tally));
+	for (size_t j = 0; j < nr_jobs && !ret; j++) {
+		struct measure m = {
+			.s = s, .sp = spec, .job = &jobs[j], .job_index = j, .nr_jobs = nr_jobs,
+			.builds = &builds, .tally = tally,
+		};
+
+		/* one checkout serves every job of one build command */
+		if (open && !same_argv(jobs[j].build, builds.build)) {
+			commit_builds_close(&builds);
+			open = false;
+		}
+		if (!open) {
+			if (commit_builds_open(&builds, spec->repo, jobs[j].build, &err)) {
+				ret = failure("%s", err.buf);
+				break;
+			}
+			open = true;
+		}
+		m.c = calloc(spec->nr_commits, sizeof(*m.c));
+		if (!m.c) {
+			ret = failure("out of memory");
+			break;
+		}
+		ret = measure_job(&m);
+		free(m.c);
+		/* a commit that cannot be measured for one job may be for the next */
+		if (ret == EXIT_FAILED && !interrupted) {
+			failed = ret;
+			ret = 0;
+		}
+	}
+	if (open)
+		commit_builds_close(&builds);
+	strbuf_release(&err);
+	return ret ? ret : failed;
+}

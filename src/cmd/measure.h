@@ -1,0 +1,63 @@
+/*
+ * measure.h - `perfbot compare --measure`: the runs the store lacks, made
+ * here (docs/compare.md, "Measuring what is missing").
+ *
+ * For each atomic job, the commits (full shas of one repository, the base
+ * first) get runs on this machine -- each commit's checkout built once
+ * (vcs/builds.h), the runs alternated across the commits (A B C A B C ...)
+ * so that drift of the machine falls on all of them alike -- until every
+ * KPI of every commit against the base has a decided verdict, or each
+ * commit has max_runs runs.  Decided: same, small, new, gone, or changed
+ * between runs that were interleaved (a change between runs taken apart
+ * gets more runs of both sides).  The runs per commit grow as Pinpoint's
+ * do: first_runs, then twice as many each round while undecided.
+ *
+ * The verdicts are compare's own, read back from the store
+ * (cmd/gather.h): what the measuring stops on is what the table shows.
+ * Every run is stored as it is made and the rounds are counted from the
+ * store, so a measurement interrupted and started again goes on where it
+ * stopped: nothing is measured twice.
+ *
+ * A command-layer module: it prints progress to stderr ("perfbot:
+ * compare: ...") and returns an exit status (cmds.h): 0 measured (decided
+ * or not: the table says), EXIT_FAILED when a commit cannot be measured
+ * (its build or every run fails) or perfbot fails, 128 + the signal when
+ * interrupted (interrupt_install() first).  Main thread only.
+ */
+#ifndef PERFBOT_CMD_MEASURE_H
+#define PERFBOT_CMD_MEASURE_H
+
+#include "job/job.h"
+#include "stats/compare.h"
+#include "store/store.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* the first round's runs per commit, and the most a commit gets, by default */
+#define MEASURE_FIRST_RUNS 10
+#define MEASURE_MAX_RUNS 40
+/* a commit whose first runs all fail is given up after this many */
+#define MEASURE_FAILED_GIVE_UP 3
+
+struct measure_spec {
+	const char *repo;			/* absolute */
+	const char *testbox;			/* this machine, as runs record it */
+	char *const *shas;			/* [nr_commits], full; [0] the base */
+	const char *const *labels;		/* [nr_commits], as given */
+	size_t nr_commits;
+	unsigned first_runs, max_runs;
+	const struct compare_opts *opts;	/* the verdicts' */
+};
+
+/* What a measurement did, over every job. */
+struct measure_tally {
+	size_t runs, failed_runs;	/* made now (failed ones included in runs) */
+	size_t builds, build_failures;
+	size_t undecided;		/* jobs left undecided at max_runs */
+};
+
+int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jobs,
+		    const struct measure_spec *spec, struct measure_tally *tally);
+
+#endif
