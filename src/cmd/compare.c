@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define usage_error(...) cmd_usage_error("compare", __VA_ARGS__)
 
@@ -113,6 +114,7 @@ struct compare_args {
 	const char *const *labels;
 	const struct git_commit *info;
 	const bool *is_tip;
+	const double *since;	/* [only_jobs]: each job's window */
 };
 
 #define failure(...) cmd_failure("compare", __VA_ARGS__)
@@ -321,6 +323,17 @@ static int print_job(const struct compare_args *a, const struct report *r,
 {
 	int err = 0;
 
+	if (jb->since > 0) {
+		char when[64];
+		time_t t = (time_t)jb->since;
+		struct tm tm;
+
+		if (!gmtime_r(&t, &tm) ||
+		    !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm))
+			snprintf(when, sizeof(when), "%.0f", jb->since);
+		printf("%s: the runs since %s, which alternate between the commits (earlier"
+		       " ones were taken apart and are left out)\n", jb->job, when);
+	}
 	if (a->format != FORMAT_PERF_STAT)
 		err = report_write_job(stdout, r, jb, a->ci, 0);
 	else {
@@ -340,7 +353,7 @@ static int run_compare(struct store *s, const struct compare_args *a)
 {
 	struct gather ga = {
 		.who = "compare", .testbox = a->sel.testbox, .repo = a->sel.repo,
-		.sets = a->sel.sets, .only_jobs = a->only_jobs,
+		.sets = a->sel.sets, .only_jobs = a->only_jobs, .since = a->since,
 		.nr_sets = a->sel.nr_sets, .given = a->given, .nr_commits = a->nr_commits,
 	};
 	struct compare_opts o;
@@ -473,6 +486,7 @@ static int measure_then_compare(struct compare_args *a)
 	char **shas = calloc(a->nr_commits, sizeof(*shas));
 	const char **labels = calloc(a->nr_commits, sizeof(*labels));
 	const char **names = NULL;
+	double *since = NULL;
 	struct git_commit *info = calloc(a->nr_commits, sizeof(*info));
 	bool *is_tip = calloc(a->nr_commits, sizeof(*is_tip));
 	char repo[PATH_MAX], host[256];
@@ -489,7 +503,8 @@ static int measure_then_compare(struct compare_args *a)
 		ret = load_jobs(a, &jobs, &nr);
 	if (!ret)
 		ret = resolve_measured(a, repo, shas, labels, info, is_tip, &n);
-	if (!ret && !(names = calloc(nr + 1, sizeof(*names))))
+	if (!ret && (!(names = calloc(nr + 1, sizeof(*names))) ||
+		     !(since = calloc(nr + 1, sizeof(*since)))))
 		ret = failure("out of memory");
 	if (ret)
 		goto out;
@@ -518,7 +533,7 @@ static int measure_then_compare(struct compare_args *a)
 		.repo = repo, .testbox = host, .shas = shas, .labels = labels, .nr_commits = n,
 		.first_runs = (unsigned)a->first_runs, .max_runs = (unsigned)a->max_runs,
 		.opts = &o,
-	}, &tally);
+	}, since, &tally);
 	if (!tally.runs && !tally.builds)
 		fprintf(stderr, "perfbot: compare: nothing measured");
 	else
@@ -546,6 +561,7 @@ static int measure_then_compare(struct compare_args *a)
 	a->labels = labels;
 	a->info = info;
 	a->is_tip = is_tip;
+	a->since = since;
 	ret = run_compare(s, a);
 	if (!ret)
 		ret = measured;
@@ -561,6 +577,7 @@ out:
 	free(info);
 	free(is_tip);
 	free(names);
+	free(since);
 	return ret;
 }
 

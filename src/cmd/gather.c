@@ -87,6 +87,14 @@ static bool job_wanted(const struct gather *ga, const char *job)
 	return false;
 }
 
+static double job_since(const struct gather *ga, const char *job)
+{
+	for (size_t i = 0; ga->since && ga->only_jobs[i]; i++)
+		if (!strcmp(ga->only_jobs[i], job))
+			return ga->since[i];
+	return STORE_ALL_TIME;
+}
+
 static int resolve_commits(struct store *s, struct gather *ga)
 {
 	for (size_t j = 0; j < ga->nr_commits; j++) {
@@ -244,6 +252,7 @@ int gather_compare(struct store *s, struct gather *ga, struct gather_job *jb,
 {
 	struct report_job *rj = &ga->report_jobs[jb - ga->jobs];
 	struct compare_opts o = *base_opts;
+	double since;
 	int err;
 
 	if (jb->unsupported)
@@ -253,11 +262,13 @@ int gather_compare(struct store *s, struct gather *ga, struct gather_job *jb,
 	if (!jb->sm || !jb->sets)
 		return failure(ga, "out of memory");
 	o.kpis = jb->kpis;
+	since = job_since(ga, jb->g->job);
+	rj->since = since > 0 ? since : 0;
 	for (; jb->loaded < ga->nr_commits; jb->loaded++) {
 		size_t j = jb->loaded;
 
-		if (store_load_samples(s, jb->g->testbox, jb->g->job, ga->commits[j],
-				       &jb->sm[j]))
+		if (store_load_samples_since(s, jb->g->testbox, jb->g->job, ga->commits[j],
+					     since, &jb->sm[j]))
 			return failure(ga, "%s", store_error(s));
 		/* each commit's declarations, its newest complete runs' (store.h) */
 		jb->sets[j] = (struct sample_set){

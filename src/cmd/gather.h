@@ -45,6 +45,11 @@ struct gather {
 	const char *repo;		/* resolves tags and branches; may be NULL */
 	/* only these atomic jobs (NULL-terminated names); NULL: every one */
 	const char *const *only_jobs;
+	/*
+	 * [only_jobs], or NULL: each job's samples are of the runs that
+	 * started then or later (STORE_ALL_TIME: every run).
+	 */
+	const double *since;
 	char **given;			/* the commits as given */
 	size_t nr_commits;
 	/* out */

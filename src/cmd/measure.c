@@ -25,8 +25,11 @@
 
 /* One commit's runs of the job being measured. */
 struct commit_runs {
-	size_t complete, failed, unsupported;	/* stored, on this testbox */
+	size_t complete;			/* stored complete runs in the window */
+	size_t unsupported, failed;		/* stored, ever */
 	size_t failed_now;			/* failed in this measurement */
+	double *started;			/* every stored complete run's start */
+	size_t nr_started;
 	size_t need;				/* runs still to make this round */
 	bool warm;				/* a run of the job completed here now */
 	bool given_up;				/* cannot be measured: said why */
@@ -43,6 +46,7 @@ struct measure {
 	unsigned round;
 	size_t target;				/* runs per commit this round */
 	bool unsupported;			/* the job cannot run here */
+	double since;				/* the window's start, or STORE_ALL_TIME */
 };
 
 /* A commit as the user named it; a full sha shortened. */
@@ -61,10 +65,99 @@ static const char *label(const struct measure *m, size_t i)
 
 static size_t runs_of(const struct commit_runs *c)
 {
-	return c->complete + c->failed;
+	return c->complete + c->failed_now;
 }
 
-/* The stored runs of the job on every commit, on this testbox. */
+/* ---- the window: the stored runs that alternate between the commits ---- */
+
+/*
+ * Do the runs of the base and of one other commit that started at `cut`
+ * or later alternate?  Both have 2 runs or more and compare_order() finds
+ * them interleaved with at most 2 of each side's runs outside the stretch
+ * both span (tighter than compare's fifth: a window excludes a lead-in);
+ * or they are the start of an alternation (at most 2 runs a side, their
+ * counts at most 1 apart).
+ */
+static bool alternate_from(const struct commit_runs *a, const struct commit_runs *b,
+			   double cut)
+{
+	size_t ka = 0, kb = 0, na, nb;
+	struct sample_set sa = { 0 }, sb = { 0 };
+	struct compare_order_info oi;
+
+	while (ka < a->nr_started && a->started[ka] < cut)
+		ka++;
+	while (kb < b->nr_started && b->started[kb] < cut)
+		kb++;
+	na = a->nr_started - ka;
+	nb = b->nr_started - kb;
+	if (na <= 2 && nb <= 2)
+		return (na > nb ? na - nb : nb - na) <= 1;
+	if (na < 2 || nb < 2)
+		return false;
+	sa = (struct sample_set){ .nr_runs = na, .started = a->started + ka };
+	sb = (struct sample_set){ .nr_runs = nb, .started = b->started + kb };
+	compare_order(&sa, &sb, &oi);
+	return oi.order == COMPARE_ORDER_INTERLEAVED && oi.base_outside <= 2 &&
+	       oi.other_outside <= 2;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The window the verdicts are judged on: the longest stretch at the end
+ * of the job's stored runs in which every commit's runs alternate with
+ * the base's.  All of them when they do (STORE_ALL_TIME); none (a time
+ * after the last) when no stretch does: every commit is measured afresh.
+ * Computed from the store alone, so a rerun finds the window again.
+ */
+static int find_window(struct measure *m)
+{
+	size_t n = 0, k = 0;
+	double *all;
+
+	for (size_t i = 0; i < m->sp->nr_commits; i++)
+		n += m->c[i].nr_started;
+	all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all)
+		return failure("out of memory");
+	for (size_t i = 0; i < m->sp->nr_commits; i++)
+		for (size_t r = 0; r < m->c[i].nr_started; r++)
+			all[k++] = m->c[i].started[r];
+	qsort(all, n, sizeof(*all), cmp_double);
+	m->since = n ? all[n - 1] + 1e-3 : STORE_ALL_TIME;
+	for (size_t cut = 0; cut < n; cut++) {
+		bool ok = true;
+
+		if (cut && all[cut] == all[cut - 1])
+			continue;
+		for (size_t i = 1; ok && i < m->sp->nr_commits; i++)
+			ok = alternate_from(&m->c[0], &m->c[i], all[cut]);
+		if (ok) {
+			m->since = cut ? all[cut] : STORE_ALL_TIME;
+			break;
+		}
+	}
+	for (size_t i = 0; i < m->sp->nr_commits; i++) {
+		struct commit_runs *c = &m->c[i];
+
+		c->complete = 0;
+		for (size_t r = 0; r < c->nr_started; r++)
+			c->complete += c->started[r] >= m->since;
+	}
+	free(all);
+	return 0;
+}
+
+/*
+ * The stored runs of the job on every commit, on this testbox: the
+ * complete runs' starts, the window, the failed and unsupported counts.
+ */
 static int count_runs(struct measure *m)
 {
 	for (size_t i = 0; i < m->sp->nr_commits; i++) {
@@ -77,17 +170,25 @@ static int count_runs(struct measure *m)
 
 		if (store_list_groups(m->s, &f, &g, &n))
 			return failure("%s", store_error(m->s));
-		c->complete = c->failed = c->unsupported = 0;
+		struct store_samples sm;
+
+		c->failed = c->unsupported = 0;
 		for (size_t k = 0; k < n; k++) {
 			if (strcmp(g[k].job, m->job->name) || strcmp(g[k].testbox, m->sp->testbox))
 				continue;
-			c->complete += g[k].runs_complete;
 			c->failed += g[k].runs_failed;
 			c->unsupported += g[k].runs_unsupported;
 		}
 		store_groups_release(g, n);
+		if (store_load_samples(m->s, m->sp->testbox, m->job->name, m->sp->shas[i], &sm))
+			return failure("%s", store_error(m->s));
+		free(c->started);
+		c->started = sm.started;
+		c->nr_started = sm.started ? sm.nr_runs : 0;
+		sm.started = NULL;
+		store_samples_release(&sm);
 	}
-	return 0;
+	return find_window(m);
 }
 
 /*
@@ -101,6 +202,7 @@ static int evaluate(struct measure *m, bool *decided, bool *apart, struct strbuf
 	const char *only[] = { m->job->name, NULL };
 	struct gather ga = {
 		.who = "compare", .testbox = m->sp->testbox, .only_jobs = only,
+		.since = &m->since,
 		.given = (char **)m->sp->shas, .nr_commits = m->sp->nr_commits,
 	};
 	const struct gather_job *jb;
@@ -328,7 +430,7 @@ static int measure_job(struct measure *m)
 		if (ret)
 			break;
 		for (size_t i = 0; i < m->sp->nr_commits; i++)
-			if (!m->c[i].complete && m->c[i].unsupported && !m->c[i].failed)
+			if (!m->c[i].nr_started && m->c[i].unsupported && !m->c[i].failed)
 				m->unsupported = true;
 		if (m->unsupported || any_given_up(m))
 			break;
@@ -391,7 +493,8 @@ static bool same_argv(char *const *a, char *const *b)
 }
 
 int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jobs,
-		    const struct measure_spec *spec, struct measure_tally *tally)
+		    const struct measure_spec *spec, double *since,
+		    struct measure_tally *tally)
 {
 	struct commit_builds builds = { 0 };
 	struct strbuf err = STRBUF_INIT;
@@ -423,6 +526,15 @@ int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jo
 			break;
 		}
 		ret = measure_job(&m);
+		/* the window as the runs now stand: what the table is to show */
+		if (!ret || ret == EXIT_FAILED) {
+			int e = count_runs(&m);
+
+			ret = e ? e : ret;
+		}
+		since[j] = m.since;
+		for (size_t i = 0; i < spec->nr_commits; i++)
+			free(m.c[i].started);
 		free(m.c);
 		/* a commit that cannot be measured for one job may be for the next */
 		if (ret == EXIT_FAILED && !interrupted) {

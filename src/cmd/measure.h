@@ -7,7 +7,11 @@
  * (vcs/builds.h), the runs alternated across the commits (A B C A B C ...)
  * so that drift of the machine falls on all of them alike -- until every
  * KPI of every commit against the base has a decided verdict, or each
- * commit has max_runs runs.  Decided: same, small, new, gone, or changed
+ * commit has max_runs runs.  The verdicts are judged on a window: the
+ * stored runs at the end of the job's history that alternate between the
+ * commits -- every stored run when they all do; none when none do (then
+ * every commit is measured afresh): runs of one commit taken yesterday
+ * and of the other today are not a comparison, whatever their number.  Decided: same, small, new, gone, or changed
  * between runs that were interleaved (a change between runs taken apart
  * gets more runs of both sides).  The runs per commit grow as Pinpoint's
  * do: first_runs, then twice as many each round while undecided.
@@ -57,7 +61,13 @@ struct measure_tally {
 	size_t undecided;		/* jobs left undecided at max_runs */
 };
 
+/*
+ * since[nr_jobs] gets each job's window: the verdicts are of the runs
+ * that started then or later (STORE_ALL_TIME: every stored run), for
+ * gather's since.
+ */
 int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jobs,
-		    const struct measure_spec *spec, struct measure_tally *tally);
+		    const struct measure_spec *spec, double *since,
+		    struct measure_tally *tally);
 
 #endif

@@ -121,9 +121,11 @@ static json_t *column_order(const struct report_job *j, size_t c)
 	struct compare_order_info oi;
 
 	compare_order(&j->sets[0], &j->sets[c + 1], &oi);
-	return json_pack("{s:s, s:I, s:I}", "order", compare_order_name(oi.order),
+	return json_pack("{s:s, s:I, s:I, s:I, s:I}", "order", compare_order_name(oi.order),
 			 "switches", (json_int_t)oi.switches,
-			 "needed", (json_int_t)oi.needed);
+			 "needed", (json_int_t)oi.needed,
+			 "base_outside", (json_int_t)oi.base_outside,
+			 "other_outside", (json_int_t)oi.other_outside);
 }
 
 static json_t *job_json(const struct report *r, const struct report_job *j)
@@ -155,10 +157,11 @@ static json_t *job_json(const struct report *r, const struct report_job *j)
 				"limit", d.what ? num(d.limit) : json_null()));
 		append(&order, column_order(j, c));
 	}
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "testbox", str(j->testbox), "testcase", str(j->testcase),
 			 "job", str(j->job), "params", params, "kpi", str(j->kpi),
 			 "machine", str(j->machine), "job_text", str(j->job_text),
+			 "since", j->since > 0 ? num(j->since) : json_null(),
 			 "runs", runs, "unsupported", unsupported,
 			 "disturbance", disturbance, "order", order, "rows", rows);
 }

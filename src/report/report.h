@@ -49,6 +49,11 @@ struct report_job {
 	 * the writers ask compare_disturbance() of sets themselves.
 	 */
 	const struct compare_disturbance *disturbance;
+	/*
+	 * The runs compared started at this time (Unix s) or later: compare
+	 * --measure's window of interleaved runs; 0: every stored run.
+	 */
+	double since;
 };
 
 struct report {

@@ -207,9 +207,14 @@ void compare_disturbance(const struct sample_set *base,
  *
  * INTERLEAVED when, in time order, the runs switch sides at least
  * min(n_base, n_other) times (A B A B A B switches 5 times, A A A B B B
- * once; 3 a side need 3); APART otherwise; UNKNOWN when a side has no
- * start times, fewer than 2 runs, or all its runs share one start time
- * (an imported file's runs are stored with the time of the import).
+ * once; 3 a side need 3) and each side has at most
+ * compare_order_outside_max(n) of its n runs outside the stretch of time
+ * both sides were measured in (from the later first start to the earlier
+ * last one): ten runs of A taken yesterday and then ten A B pairs today
+ * switch sides 21 times, but half of A's runs are from another day.
+ * APART otherwise; UNKNOWN when a side has no start times, fewer than 2
+ * runs, or all its runs share one start time (an imported file's runs
+ * are stored with the time of the import).
  */
 enum compare_order {
 	COMPARE_ORDER_UNKNOWN,
@@ -221,12 +226,22 @@ struct compare_order_info {
 	enum compare_order order;
 	unsigned switches;	/* side changes in time order */
 	unsigned needed;	/* min(n_base, n_other) */
+	/* each side's runs outside the stretch both were measured in */
+	unsigned base_outside, other_outside;
 	/* the first and last start of each side (Unix s); NaN when UNKNOWN */
 	double base_first, base_last, other_first, other_last;
 };
 
 void compare_order(const struct sample_set *base, const struct sample_set *other,
 		   struct compare_order_info *out);
+
+/*
+ * The most runs of a side of n that may lie outside the common stretch of
+ * interleaved runs: max(2, n / 5) -- a run at each end is the
+ * alternation itself (A B A B A: the last A is outside), a fifth of them
+ * is a lead-in too small to move a trimmed mean far.
+ */
+unsigned compare_order_outside_max(size_t n);
 
 /* "interleaved", "apart", "unknown" */
 const char *compare_order_name(enum compare_order o);

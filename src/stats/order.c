@@ -44,8 +44,25 @@ void compare_order(const struct sample_set *base, const struct sample_set *other
 		else
 			i++;
 	}
-	out->order = out->switches >= out->needed ? COMPARE_ORDER_INTERLEAVED
-						  : COMPARE_ORDER_APART;
+	/* the stretch both sides were measured in, and the runs outside it */
+	{
+		double from = fmax(out->base_first, out->other_first);
+		double to = fmin(out->base_last, out->other_last);
+
+		for (i = 0; i < na; i++)
+			out->base_outside += base->started[i] < from || base->started[i] > to;
+		for (j = 0; j < nb; j++)
+			out->other_outside += other->started[j] < from || other->started[j] > to;
+	}
+	out->order = out->switches >= out->needed &&
+		     out->base_outside <= compare_order_outside_max(na) &&
+		     out->other_outside <= compare_order_outside_max(nb)
+		     ? COMPARE_ORDER_INTERLEAVED : COMPARE_ORDER_APART;
+}
+
+unsigned compare_order_outside_max(size_t n)
+{
+	return n / 5 > 2 ? (unsigned)(n / 5) : 2;
 }
 
 const char *compare_order_name(enum compare_order o)

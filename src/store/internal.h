@@ -29,7 +29,7 @@ struct store_ops {
 			  size_t *nr);
 	int (*get_run)(struct store *s, int64_t run_id, struct run_record *out);
 	int (*load_samples)(struct store *s, const char *testbox,
-			    const char *job, const char *commit,
+			    const char *job, const char *commit, double since,
 			    struct store_samples *out);
 	int (*resolve_commit)(struct store *s, const char *given, char **full);
 	int (*put_import)(struct store *s, const struct run_record *runs,

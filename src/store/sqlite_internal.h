@@ -161,7 +161,7 @@ void sqlite_sort_meta(struct stat_meta_list *l);
 void sqlite_names_clear(struct name_cache *c);
 
 int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
-			const char *commit, struct store_samples *out);
+			const char *commit, double since, struct store_samples *out);
 
 int sqlite_bisect_add(struct store *s, const char *status, const char *spec,
 		      int64_t *id);

@@ -21,7 +21,7 @@
 static const char *const samples_sql[NR_STMTS] = {
 	[ST_COMPLETE_RUNS] =
 		"SELECT id FROM runs WHERE testbox = ?1 AND job = ?2"
-		" AND \"commit\" = ?3 AND status = 'complete' ORDER BY id",
+		" AND \"commit\" = ?3 AND status = 'complete' AND started >= ?4 ORDER BY id",
 	[ST_RUN_VALUES] =
 		"SELECT name_id, value FROM stat_value"	/* NULL is NaN: no sample */
 		" WHERE run_id = ?1 AND value IS NOT NULL",
@@ -37,10 +37,11 @@ static const char *const samples_sql[NR_STMTS] = {
 		"SELECT m.name_id, m.run_id, m.unit, m.better, m.kpi"
 		" FROM runs r JOIN run_stat_meta m ON m.run_id = r.id"
 		" WHERE r.testbox = ?1 AND r.job = ?2 AND r.\"commit\" = ?3"
-		" AND r.status = 'complete'",
+		" AND r.status = 'complete' AND r.started >= ?4",
 	[ST_GROUP_STARTED] =
 		"SELECT started FROM runs WHERE testbox = ?1 AND job = ?2"
-		" AND \"commit\" = ?3 AND status = 'complete' ORDER BY started, id",
+		" AND \"commit\" = ?3 AND status = 'complete' AND started >= ?4"
+		" ORDER BY started, id",
 };
 
 static sqlite3_stmt *stmt(struct sqlite_store *ss, enum stmt_id id)
@@ -434,7 +435,7 @@ static int cmp_decl(const void *a, const void *b)
  */
 static int read_group_meta(struct sqlite_store *ss, const char *testbox,
 			   const char *job, const char *commit,
-			   struct decl_vec *decls)
+			   struct decl_vec *decls, double since)
 {
 	sqlite3_stmt *st;
 	size_t kept = 0;
@@ -449,6 +450,7 @@ static int read_group_meta(struct sqlite_store *ss, const char *testbox,
 	ss_bind_text(st, 1, testbox);
 	ss_bind_text(st, 2, job);
 	ss_bind_text(st, 3, commit);
+	sqlite3_bind_double(st, 4, since);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct decl d = { 0 };
 		char row[64];
@@ -534,7 +536,7 @@ static int resolve_group_meta(struct sqlite_store *ss, struct store_samples *out
  * (stats/compare.h, compare_order()).  One small query a group.
  */
 static int read_group_started(struct sqlite_store *ss, const char *testbox,
-			      const char *job, const char *commit,
+			      const char *job, const char *commit, double since,
 			      struct store_samples *out)
 {
 	sqlite3_stmt *st = stmt(ss, ST_GROUP_STARTED);
@@ -549,6 +551,7 @@ static int read_group_started(struct sqlite_store *ss, const char *testbox,
 	ss_bind_text(st, 1, testbox);
 	ss_bind_text(st, 2, job);
 	ss_bind_text(st, 3, commit);
+	sqlite3_bind_double(st, 4, since);
 	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		/* the runs were counted in this transaction: never more now */
 		if (n >= out->nr_runs)
@@ -565,7 +568,7 @@ static int read_group_started(struct sqlite_store *ss, const char *testbox,
 }
 
 int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
-			const char *commit, struct store_samples *out)
+			const char *commit, double since, struct store_samples *out)
 {
 	struct sqlite_store *ss = to_ss(s);
 	struct id_index index = { 0 };
@@ -580,13 +583,16 @@ int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
 	if (err)
 		return err;
 	st = stmt(ss, ST_COMPLETE_RUNS);
+	/* ?4 first: sqlite_group_ids() binds the group and steps */
+	if (st)
+		sqlite3_bind_double(st, 4, since);
 	err = st ? sqlite_group_ids(ss, st, testbox, job, commit, true, &runs)
 		 : ss_prep_err(ss);
 	out->nr_runs = runs.n;
 	if (!err && out->nr_runs)
-		err = read_group_meta(ss, testbox, job, commit, &decls);
+		err = read_group_meta(ss, testbox, job, commit, &decls, since);
 	if (!err && out->nr_runs)
-		err = read_group_started(ss, testbox, job, commit, out);
+		err = read_group_started(ss, testbox, job, commit, since, out);
 	if (err || !out->nr_runs)
 		goto out;
 	if (id_index_init(&index, 1024)) {

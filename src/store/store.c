@@ -343,9 +343,15 @@ int store_get_run(struct store *s, int64_t run_id, struct run_record *out)
 int store_load_samples(struct store *s, const char *testbox, const char *job,
 		       const char *commit, struct store_samples *out)
 {
+	return store_load_samples_since(s, testbox, job, commit, STORE_ALL_TIME, out);
+}
+
+int store_load_samples_since(struct store *s, const char *testbox, const char *job,
+			     const char *commit, double since, struct store_samples *out)
+{
 	memset(out, 0, sizeof(*out));
 	clear_error(s);
-	return s->ops->load_samples(s, testbox, job, commit, out);
+	return s->ops->load_samples(s, testbox, job, commit, since, out);
 }
 
 void store_samples_release(struct store_samples *samples)

@@ -119,6 +119,14 @@ struct store_samples {
 
 int store_load_samples(struct store *s, const char *testbox, const char *job,
 		       const char *commit, struct store_samples *out);
+/*
+ * The same, of the complete runs that started at `since` (Unix s) or
+ * later: the runs of a window (compare --measure judges on interleaved
+ * runs only).  STORE_ALL_TIME: every run.
+ */
+#define STORE_ALL_TIME (-1e300)
+int store_load_samples_since(struct store *s, const char *testbox, const char *job,
+			     const char *commit, double since, struct store_samples *out);
 void store_samples_release(struct store_samples *samples);
 
 /*

@@ -701,10 +701,58 @@ static void run_order(void **state)
 	assert_string_equal(compare_order_name(COMPARE_ORDER_APART), "apart");
 }
 
+/*
+ * compare_order(): A's runs at 0..9, then A B A B ... from 10 to 29: the
+ * sides change 19 times for 10 of B, but 11 of A's 20 runs lie outside the
+ * stretch both were measured in (11..28) -- apart.  Two outside (the
+ * alternation's own ends) are allowed, a fifth of many too.
+ */
+static void run_order_lead_in(void **state)
+{
+	double a_t[40], b_t[40];
+	struct sample_set a = { .started = a_t }, b = { .started = b_t };
+	struct compare_order_info oi;
+	size_t na = 0, nb = 0;
+
+	(void)state;
+	for (int t = 0; t < 10; t++)
+		a_t[na++] = t;
+	for (int t = 10; t < 30; t++) {
+		if (t % 2)
+			b_t[nb++] = t;
+		else
+			a_t[na++] = t;
+	}
+	a.nr_runs = na;
+	b.nr_runs = nb;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.switches, 19);
+	assert_true(oi.switches >= oi.needed);
+	assert_int_equal(oi.base_outside, 11);
+	assert_int_equal(oi.other_outside, 1);
+	assert_int_equal(oi.order, COMPARE_ORDER_APART);
+	/* the lead-in cut to A's runs from 9 on: 9 and 10 outside, interleaved */
+	a.started = a_t + 9;
+	a.nr_runs = na - 9;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.base_outside, 2);
+	assert_int_equal(oi.order, COMPARE_ORDER_INTERLEAVED);
+	/* from 8 on: 3 outside of 12, apart */
+	a.started = a_t + 8;
+	a.nr_runs = na - 8;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.base_outside, 3);
+	assert_int_equal(oi.order, COMPARE_ORDER_APART);
+	assert_int_equal(compare_order_outside_max(12), 2);
+	assert_int_equal(compare_order_outside_max(15), 3);
+	assert_int_equal(compare_order_outside_max(40), 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(run_order),
+		cmocka_unit_test(run_order_lead_in),
 		cmocka_unit_test(seed_001),
 		cmocka_unit_test(directions),
 		cmocka_unit_test(defaults),

@@ -348,6 +348,17 @@ static void samples_from_complete_runs(void **state)
 			assert_true(sm.values[i][2] == 30.0 + k);
 	}
 	store_samples_release(&sm);
+	/* a window: the complete runs that started at 3 or later */
+	assert_int_equal(store_load_samples_since(f->s, "box", "job", "c1", 3, &sm), 0);
+	assert_int_equal(sm.nr_runs, 2);
+	assert_true(sm.started[0] == 3 && sm.started[1] == 6);
+	assert_string_equal(sm.names[1], "s.0000");
+	assert_int_equal(sm.counts[1], 2);
+	assert_true(sm.values[1][0] == 20 && sm.values[1][1] == 30);
+	store_samples_release(&sm);
+	assert_int_equal(store_load_samples_since(f->s, "box", "job", "c1", 7, &sm), 0);
+	assert_int_equal(sm.nr_runs, 0);
+	store_samples_release(&sm);
 
 	/* a group without complete runs, and no group at all */
 	put_simple(f->s, "box", "job", "c3", RUN_FAILED, 7, 10, 0);
