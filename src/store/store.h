@@ -228,4 +228,120 @@ void store_bisects_release(struct store_bisect *b, size_t nr);	/* and the array 
 void store_bisect_lines_release(struct store_bisect_line *l, size_t nr);
 void store_bisect_marks_release(struct store_bisect_mark *m, size_t nr);
 
+/*
+ * The robot (perfbot watch, docs/watch.md): the heads it tested on each
+ * branch of each tree, in order -- the points of a branch's history --,
+ * the changes it found (alerts) and what became of them, and the reports
+ * it wrote, one per culprit.  Every state the robot has is here, so a
+ * watch that is restarted (^C, a crash, a reboot) goes on without
+ * measuring a run or writing a report twice.  The runs of a point are
+ * ordinary runs (testbox, job, commit).
+ *
+ * Each write is one transaction.  Strings passed in must not be NULL
+ * unless said otherwise (-EINVAL); writing through a STORE_READ store is
+ * -EBADF.  A reader of a database from before the robot's tables
+ * (docs/store.md) finds none of them.
+ */
+struct store_point {
+	int64_t seq;		/* 1, 2, ... per (tree, branch), in the order tested */
+	char *sha;		/* the head tested */
+	char *base;		/* what it was compared with; NULL for the first */
+	double tested;		/* Unix time it was added */
+};
+
+/*
+ * Append sha as the branch's next point (seq = the last + 1, tested =
+ * now); when the last point already is sha nothing is added.  *seq (may
+ * be NULL): the point's seq either way.  base may be NULL.
+ */
+int store_point_add(struct store *s, const char *tree, const char *branch,
+		    const char *sha, const char *base, int64_t *seq);
+/* The branch's points in the order tested (none: 0 and *nr 0). */
+int store_points(struct store *s, const char *tree, const char *branch,
+		 struct store_point **out, size_t *nr);
+void store_points_release(struct store_point *p, size_t nr);
+
+/* Every (tree, branch) with points, by tree then branch: watch status. */
+struct store_branch {
+	char *tree, *branch;
+	size_t points;
+	struct store_point last;
+};
+int store_branches(struct store *s, struct store_branch **out, size_t *nr);
+void store_branches_release(struct store_branch *b, size_t nr);
+
+/*
+ * A change the robot found in the history of (testbox, job) on a branch,
+ * between the points `before` and `after`, and its state: "tentative"
+ * (seen, not yet confirmed on interleaved runs), "confirmed",
+ * "bisecting", "reported" (in a report: report_id), "explained" (the
+ * culprit of an earlier report explains it: in that report's record),
+ * "no-culprit" (the bisection ended without one), "invalid" or "ignored"
+ * (a user's word: never reported).  The words are the robot's; the store
+ * keeps any.
+ */
+struct store_alert {
+	int64_t id;
+	char *tree, *branch, *testbox, *job, *metric;
+	char *before, *after;	/* full shas of the points either side */
+	char *how;		/* "head" (a new head against its base) or "changepoint" */
+	char *state;
+	double pct;		/* the change of the metric, %; NaN when not known */
+	int64_t bisect_id;	/* 0: not bisected */
+	char *culprit;		/* NULL until a bisection names one */
+	int64_t report_id;	/* 0: in no report */
+	char *note;		/* why it is in its state; may be NULL */
+	double created, updated;	/* Unix time */
+};
+
+/*
+ * A new alert from a (id, created and updated are set in it).  -EEXIST
+ * when an alert of the same (testbox, job, metric, before, after)
+ * exists: a->id is set to that one's, nothing is written -- a change is
+ * found once, however many passes see it.
+ */
+int store_alert_add(struct store *s, struct store_alert *a);
+/*
+ * a's state, pct, bisect_id, culprit (may be NULL), report_id and note
+ * (may be NULL) written to alert a->id; updated = now.  -ENOENT if none.
+ */
+int store_alert_update(struct store *s, const struct store_alert *a);
+/* -ENOENT when there is no such alert. */
+int store_alert_get(struct store *s, int64_t id, struct store_alert *out);
+/* Oldest first; state NULL: every alert, else those in that state. */
+int store_alerts(struct store *s, const char *state, struct store_alert **out,
+		 size_t *nr);
+void store_alert_release(struct store_alert *a);	/* the strings, not a */
+void store_alerts_release(struct store_alert *a, size_t nr);	/* and the array */
+
+/*
+ * A report: one per culprit, ever.  state: "writing" (decided, its
+ * message not yet complete in the outbox), "written", "sent" (also
+ * handed to sendmail); path: the message's file once known.
+ */
+struct store_report {
+	int64_t id;
+	char *culprit;		/* full sha */
+	char *state;
+	char *path;		/* NULL until known */
+	double created, updated;
+};
+
+/*
+ * A new report of culprit in *out (may be NULL).  -EEXIST when culprit
+ * has one: *out is that one, nothing is written.
+ */
+int store_report_add(struct store *s, const char *culprit, const char *state,
+		     struct store_report *out);
+/* culprit's report; -ENOENT when it has none. */
+int store_report_find(struct store *s, const char *culprit, struct store_report *out);
+int store_report_get(struct store *s, int64_t id, struct store_report *out);
+/* All, oldest first. */
+int store_reports(struct store *s, struct store_report **out, size_t *nr);
+/* state and path (NULL keeps the stored one); updated = now.  -ENOENT. */
+int store_report_update(struct store *s, int64_t id, const char *state,
+			const char *path);
+void store_report_release(struct store_report *r);	/* the strings, not r */
+void store_reports_release(struct store_report *r, size_t nr);
+
 #endif
