@@ -241,7 +241,8 @@ int gather_jobs(struct store *s, struct gather *ga)
 			return ret;
 	}
 	if (!ga->njobs) {
-		no_job_error(ga);
+		if (!ga->quiet)
+			no_job_error(ga);
 		return EXIT_FAILED;
 	}
 	return gather_report(ga);

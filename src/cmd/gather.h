@@ -50,6 +50,8 @@ struct gather {
 	 * started then or later (STORE_ALL_TIME: every run).
 	 */
 	const double *since;
+	/* no job with runs on every commit is said by no message (still EXIT_FAILED) */
+	bool quiet;
 	char **given;			/* the commits as given */
 	size_t nr_commits;
 	/* out */

@@ -11,6 +11,7 @@
 #include "stats/verdict.h"
 #include "util/interrupt.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 #include "vcs/builds.h"
 #include "vcs/git.h"
 
@@ -546,4 +547,75 @@ int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jo
 		commit_builds_close(&builds);
 	strbuf_release(&err);
 	return ret ? ret : failed;
+}
+
+/* ---- the changes found ---- */
+
+int measure_changes(struct store *s, const struct atomic_job *jobs, size_t nr_jobs,
+		    const struct measure_spec *spec, const double *since,
+		    struct measure_change **out, size_t *nr)
+{
+	struct { struct measure_change *v; size_t n, cap; } found = { 0 };
+	int ret = 0;
+
+	*out = NULL;
+	*nr = 0;
+	for (size_t j = 0; j < nr_jobs && !ret; j++) {
+		const char *only[] = { jobs[j].name, NULL };
+		struct gather ga = {
+			.who = "compare", .testbox = spec->testbox, .only_jobs = only,
+			.since = &since[j], .given = (char **)spec->shas,
+			.nr_commits = spec->nr_commits, .quiet = true,
+		};
+		const struct gather_job *jb;
+
+		/* a job without complete runs on every commit changed nothing we know */
+		if (gather_jobs(s, &ga)) {
+			gather_release(&ga);
+			continue;
+		}
+		ret = gather_compare(s, &ga, &ga.jobs[0], spec->opts);
+		jb = &ga.jobs[0];
+		for (size_t r = 0; !ret && r < jb->nr_rows; r++) {
+			const struct stat_row *row = &jb->rows[r];
+
+			if (row->family != FAMILY_KPI)
+				continue;
+			for (size_t i = 1; !ret && i < spec->nr_commits; i++) {
+				const struct stat_vs *v = &row->vs[i - 1];
+				struct compare_order_info oi;
+				struct measure_change c = {
+					.job = j, .commit = i, .pct = v->change.pct,
+					.low = v->change.low, .high = v->change.high,
+					.better = row->better, .p = v->p,
+				};
+
+				if (v->verdict != VERDICT_CHANGED)
+					continue;
+				compare_order(&jb->sets[0], &jb->sets[i], &oi);
+				if (oi.order == COMPARE_ORDER_APART)
+					continue;
+				c.metric = strdup(row->name);
+				if (!c.metric || vec_push(&found, c)) {
+					free(c.metric);
+					ret = failure("out of memory");
+				}
+			}
+		}
+		gather_release(&ga);
+	}
+	if (ret) {
+		measure_changes_release(found.v, found.n);
+		return ret;
+	}
+	*out = found.v;
+	*nr = found.n;
+	return 0;
+}
+
+void measure_changes_release(struct measure_change *c, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(c[i].metric);
+	free(c);
 }

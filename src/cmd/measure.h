@@ -70,4 +70,30 @@ int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jo
 		    const struct measure_spec *spec, double *since,
 		    struct measure_tally *tally);
 
+/*
+ * A KPI of one job that changed between the base and one other commit,
+ * as compare judges it on the job's window: verdict CHANGED, between
+ * runs that alternate (never runs taken apart), on a machine disturbed
+ * alike (a disturbed column is UNKNOWN).  What the robot may act on.
+ */
+struct measure_change {
+	size_t job;		/* index into the jobs */
+	size_t commit;		/* index into spec->shas, >= 1 */
+	char *metric;		/* malloc'd */
+	double pct;		/* the change of the trimmed means, % */
+	double low, high;	/* its interval */
+	int better;		/* enum stat_better of the row */
+	double p;
+};
+
+/*
+ * The KPIs that changed, every job and every commit against the base,
+ * judged on since[] (measure_commits()'s windows).  0, or an exit status
+ * (printed).  *out: the caller's to measure_changes_release().
+ */
+int measure_changes(struct store *s, const struct atomic_job *jobs, size_t nr_jobs,
+		    const struct measure_spec *spec, const double *since,
+		    struct measure_change **out, size_t *nr);
+void measure_changes_release(struct measure_change *c, size_t nr);
+
 #endif
