@@ -690,6 +690,8 @@ static int by_use(const void *a, const void *b)
 		return x->complete ? -1 : 1;
 	if (x->used != y->used)
 		return x->used > y->used ? -1 : 1;
+	if (x->used_nsec != y->used_nsec)
+		return x->used_nsec > y->used_nsec ? -1 : 1;
 	return strcmp(x->key, y->key);
 }
 
@@ -743,7 +745,8 @@ static int scan(const char *dir, struct buildcache_items *out, struct strbuf *er
 		info = entry_file(dir, name, "info");
 		if (ok && lstat(ok, &st) == 0) {
 			it->complete = true;
-			it->used = st.st_mtime;
+			it->used = st.st_mtim.tv_sec;
+			it->used_nsec = st.st_mtim.tv_nsec;
 		}
 		if (info && exists(info))
 			read_info(info, it);

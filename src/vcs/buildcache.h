@@ -151,6 +151,7 @@ struct buildcache_item {
 	char **build;			/* argv from info; NULL: none */
 	unsigned long long size;	/* bytes, from info (0 when unknown) */
 	time_t created, used;		/* used: ok's mtime (0 when incomplete) */
+	long used_nsec;			/* ... its nanoseconds, for the order */
 };
 
 struct buildcache_items {
