@@ -173,7 +173,8 @@ static int env_names(struct names *out)
 			return -ENOMEM;
 	}
 	/* "KBUILD_X=..." entries: sorted by the whole string, then cut at '=' below */
-	qsort(out->v + fixed, out->n - fixed, sizeof(*out->v), cmp_str);
+	if (out->n - fixed > 1)
+		qsort(out->v + fixed, out->n - fixed, sizeof(*out->v), cmp_str);
 	return 0;
 }
 
@@ -755,7 +756,7 @@ static int scan(const char *dir, struct buildcache_items *out, struct strbuf *er
 		it->in_use = held(dir, name);
 	}
 	closedir(d);
-	if (!ret)
+	if (!ret && out->n > 1)
 		qsort(out->v, out->n, sizeof(*out->v), by_use);
 	return ret;
 }
