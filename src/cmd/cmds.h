@@ -29,5 +29,6 @@ int cmd_import(int argc, char **argv);
 int cmd_job(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_install(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 #endif

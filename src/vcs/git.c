@@ -707,6 +707,94 @@ int git_worktree_remove(const char *repo, const char *dir)
 	return ret;
 }
 
+/* Do two paths name the same file (both exist)? */
+static bool same_path(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int git_worktree_detach(const char *dir)
+{
+	char *abs = NULL, *dotgit = NULL, *admin = NULL, *owner = NULL;
+	char *gitdir = NULL, *target = NULL;
+	struct stat st;
+	int ret;
+
+	ret = absolute(dir, &abs);
+	if (ret)
+		return ret;
+	if (asprintf(&dotgit, "%s/.git", abs) < 0) {
+		dotgit = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (lstat(dotgit, &st)) {
+		ret = errno == ENOENT ? 0 : -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = -EINVAL;	/* a repository of its own: not ours to touch */
+		goto out;
+	}
+	admin = worktree_admin(abs);
+	if (admin && lstat(admin, &st) == 0) {
+		char *mark = NULL;
+
+		if (asprintf(&mark, "%s/" OWNER_MARK, admin) >= 0) {
+			owner = read_small(mark);
+			free(mark);
+		}
+		if (!owner)
+			owner = lock_reason_owner(admin);
+		if (asprintf(&gitdir, "%s/gitdir", admin) < 0)
+			gitdir = NULL;
+		else
+			target = read_small(gitdir);
+		/* only perfbot's record, and only the one of this checkout */
+		if (owner && same_path(target, dotgit))
+			remove_tree(admin);
+	}
+	ret = unlink(dotgit) ? -errno : 0;
+out:
+	free(abs);
+	free(dotgit);
+	free(admin);
+	free(owner);
+	free(gitdir);
+	free(target);
+	return ret;
+}
+
+int git_common_dir(const char *repo, char **out, struct strbuf *err)
+{
+	char *dir = NULL, *joined = NULL;
+	int ret;
+
+	*out = NULL;
+	ret = git_cmd(repo, &dir, err, "rev-parse", "--git-common-dir", NULL);
+	if (ret)
+		return ret;
+	chomp(dir);
+	/* relative to the repository's directory */
+	if (dir[0] != '/' && asprintf(&joined, "%s/%s", repo, dir) < 0) {
+		free(dir);
+		strbuf_setf(err, "git rev-parse: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	*out = realpath(joined ? joined : dir, NULL);
+	if (!*out) {
+		ret = -errno;
+		strbuf_setf(err, "git rev-parse: %s: %s", joined ? joined : dir,
+			    strerror(-ret));
+	}
+	free(dir);
+	free(joined);
+	return ret;
+}
+
 int git_build(const char *worktree, char *const *build_argv, double timeout_s,
 	      volatile sig_atomic_t *stop, const char *log_path,
 	      int *exit_status, struct strbuf *err)

@@ -97,6 +97,24 @@ int git_worktree_remove(const char *repo, const char *dir);
 int git_worktree_prune_own(const char *repo);
 
 /*
+ * Make the worktree at dir a plain directory: git's record of it (its
+ * admin dir under <common-dir>/worktrees/) removed when it is perfbot's
+ * (git_worktree_add()'s mark) and points back at dir, and dir/.git
+ * removed, so that it no longer shows in `git worktree list` and pins
+ * nothing.  0 (also when dir has no .git), or a negative errno; -EINVAL
+ * when dir/.git is not a worktree's link file (a repository of its own).
+ * No git command runs: this is what `git worktree prune` does for it.
+ */
+int git_worktree_detach(const char *dir);
+
+/*
+ * The repository's identity: the real path of `git rev-parse
+ * --git-common-dir` (the same for the repository and all its worktrees),
+ * malloc'd in *out.  Errors as git_cmd(), with err set.
+ */
+int git_common_dir(const char *repo, char **out, struct strbuf *err);
+
+/*
  * Run build_argv in the directory worktree, its stdout and stderr to
  * log_path (truncated), stdin from /dev/null.  timeout_s 0: none; stop
  * may be NULL.  The build's process group is killed at the end, so

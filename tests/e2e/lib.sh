@@ -18,6 +18,9 @@ export PERFBOT_SHMDIR
 PERFBOT_SHMDIR=$(mktemp -d /dev/shm/perfbot-e2e.XXXXXX)
 mkdir -p "$TMPDIR"
 export PERFBOT_E2E_MARK="$SANDBOX"
+# perfbot's persistent build cache (docs/build-cache.md) inside the
+# sandbox: no test reads or fills the user's, and it goes with the sandbox
+export PERFBOT_BUILD_CACHE="$SANDBOX/build-cache"
 # Only what perfbot made counts, never the machine's other files: its
 # shm files live under PERFBOT_SHMDIR (checked with TMPDIR); straight in
 # /dev/shm only a perfbot that ignored PERFBOT_SHMDIR would put something,

@@ -160,6 +160,8 @@ check "bisect start: no temp root left" test $((bad & 4)) -eq 0
 # the next perfbot bisect prunes perfbot's own (a new store: the runs of
 # the first one could spare it every checkout)
 DB="$SANDBOX/results2.db"
+# and an empty build cache: the killed ones above cached what they built
+"$PERFBOT" cache clean >/dev/null 2>&1
 "$PERFBOT" bisect start --repo repo --good "$BISECT_GOOD" \
 	--bad "$BISECT_BAD" --db "$DB" job.yaml >/dev/null 2>&1 &
 pg=$!
