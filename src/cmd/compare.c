@@ -542,6 +542,8 @@ static int measure_then_compare(struct compare_args *a)
 		fprintf(stderr, " (%zu failed)", tally.failed_runs);
 	if (tally.runs || tally.builds)
 		fprintf(stderr, ", %zu builds", tally.builds);
+	if (tally.reused)
+		fprintf(stderr, ", %zu from the build cache", tally.reused);
 	if (tally.build_failures)
 		fprintf(stderr, " (%zu failed)", tally.build_failures);
 	fputc('\n', stderr);

@@ -280,7 +280,7 @@ static int run_one(struct measure *m, size_t i)
 		.commit = m->sp->shas[i], .monitors = true, .stop = &interrupted,
 	};
 	struct run_record rec;
-	size_t builds = m->builds->builds;
+	size_t builds = m->builds->builds, reused = m->builds->reused;
 	const char *kpi;
 	const double *v;
 	int64_t id = 0;
@@ -292,6 +292,7 @@ static int run_one(struct measure *m, size_t i)
 	ret = commit_builds_get(m->builds, m->sp->shas[i], &interrupted, &ro.src_dir, &fresh,
 				&err);
 	m->tally->builds += m->builds->builds - builds;
+	m->tally->reused += m->builds->reused - reused;
 	if (ret == -GIT_EBUILD) {
 		m->tally->build_failures++;
 		give_up(m, i, "cannot be measured: %s", err.buf);

@@ -58,6 +58,7 @@ struct measure_spec {
 struct measure_tally {
 	size_t runs, failed_runs;	/* made now (failed ones included in runs) */
 	size_t builds, build_failures;
+	size_t reused;			/* builds taken from the build cache */
 	size_t undecided;		/* jobs left undecided at max_runs */
 };
 

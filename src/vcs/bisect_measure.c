@@ -142,7 +142,7 @@ static int checkout(struct session *ss, const char *sha, const char **path,
 		    bool *fresh)
 {
 	struct strbuf err = STRBUF_INIT;
-	size_t builds = ss->builds.builds;
+	size_t builds = ss->builds.builds, reused = ss->builds.reused;
 	int ret;
 
 	if (ss->build && !commit_builds_ready(&ss->builds, sha))
@@ -157,6 +157,8 @@ static int checkout(struct session *ss, const char *sha, const char **path,
 		session_fail(ss, ret, "%s", err.buf);
 	} else if (ss->build && ss->builds.builds > builds) {
 		session_say(ss, true, "build %s: ok", short_sha(sha));
+	} else if (ss->build && ss->builds.reused > reused) {
+		session_say(ss, true, "build %s: from the build cache", short_sha(sha));
 	}
 	strbuf_release(&err);
 	return ret;

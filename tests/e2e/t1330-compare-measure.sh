@@ -133,6 +133,8 @@ made2=$(grep -c '^run ' "$SANDBOX/err")
 diag "rerun: exit $rc, $made2 runs; stored: $(tr '\t\n' ' ;' < counts2b)"
 check "rerun: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "rerun: it measured what the cut round lacked ($made2 runs)" [ "$made2" -gt 0 ]
+check "rerun: built nothing again (the build cache has both commits)" \
+	bash -c '! grep -q "^perfbot: compare: building " "$1" && grep -q "2 from the build cache" "$1"' _ "$SANDBOX/err"
 check "rerun: the slowdown changed" bash -c 'grep "bisect-demo.time_ms" <<<"$1" | grep -q regression' _ "$out"
 pycheck "rerun: each commit ends on a round (10/20/40 complete runs): the rerun went on, it did not start over" '
 import sys
