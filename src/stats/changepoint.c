@@ -40,7 +40,7 @@ struct series {
 	size_t n;		/* points given (the region) */
 	size_t offset;		/* index of the region's first point in the history */
 	size_t N;		/* clean points, the last 2 points always among them */
-	size_t Nmain;		/* those the split and merge passes see: not an outlier among the last 2 */
+	size_t Nmain;		/* those the split and merge passes see: all but the last 2 */
 	size_t *idx;		/* clean j -> index in the region */
 	double *y;		/* clean j: its runs' mean, centred and scaled */
 	double *ninv;		/* clean j: 1 / runs */
@@ -297,14 +297,11 @@ static int series_init(struct series *s, const struct cp_point *pts, size_t n,
 	for (size_t i = 0; i < n; i++)
 		s->nout[i + 1] = s->nout[i] + out[i];
 	s->p1[0] = s->p2[0] = 0;
-	s->Nmain = SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
 		size_t j = s->N;
 
 		if (out[i] && i + 2 < n)
 			continue;
-		if (out[i] && s->Nmain == SIZE_MAX)
-			s->Nmain = j;
 		s->idx[j] = i;
 		s->y[j] = mean[i];
 		s->ninv[j] = 1.0 / (double)pts[i].n;
@@ -312,8 +309,7 @@ static int series_init(struct series *s, const struct cp_point *pts, size_t n,
 		s->p2[j + 1] = s->p2[j] + (long double)mean[i] * mean[i];
 		s->N++;
 	}
-	if (s->Nmain == SIZE_MAX)
-		s->Nmain = s->N;
+	s->Nmain = s->N >= 2 ? s->N - 2 : 0;
 	s->sw2 = s->dfw > 0 ? ssw / s->dfw : 0;
 	ret = 0;
 done:
@@ -534,35 +530,78 @@ static int analyse(const struct series *s, struct cuts *c, struct cp_change *tai
 	}
 	merge(s, c);
 
-	/* the tail: a step in the last min_tail .. min_side - 1 points */
+	/*
+	 * The tail: the last 2 points are left out of the passes above (a
+	 * step there is in the minority of every neighbourhood), so a step
+	 * in the last min_tail .. min_side + 1 points is looked for here.
+	 * Its place is the least-squares one among those; every point after
+	 * it must be beyond the segment before, the same way, each alone at
+	 * p < tail_alpha (corrected for the places tried): one outlier at the
+	 * end is no step.  It is a change when min_side points or more follow
+	 * it and the test of the two sides gives p < alpha, corrected as a
+	 * split of the last segment is; tentative otherwise.
+	 */
 	N = s->N;
-	if (o->min_tail) {
+	{
 		size_t last = c->n ? c->v[c->n - 1] : 0;
-		size_t ntried = o->min_side - o->min_tail;
+		size_t kmin = o->min_tail ? o->min_tail : o->min_side, kmax = o->min_side + 1;
+		size_t ntried = kmax - kmin + 1, order[8], nk = 0;
+		long double q[8];
 
-		for (size_t k = o->min_side - 1; k >= o->min_tail; k--) {
-			struct test all, one;
-			double worst = 0;
-			bool ok = true;
+		BUG_ON(ntried > 8);
+		/* the places tried, best (least squares) first */
+		for (size_t k = kmin; k <= kmax; k++) {
+			long double kl, kr, d;
+			size_t at;
 
 			if (k >= N || N - k < last + o->min_side)
 				continue;
-			seg_test(s, last, N - k, N - k, N, &all);
-			for (size_t j = N - k; j < N && ok; j++) {
-				seg_test(s, last, N - k, j, j + 1, &one);
+			kl = (long double)(N - k - last);
+			kr = (long double)k;
+			d = (s->p1[N - k] - s->p1[last]) / kl - (s->p1[N] - s->p1[N - k]) / kr;
+			q[nk] = kl * kr / (kl + kr) * d * d;
+			for (at = nk; at > 0 && q[order[at - 1]] < q[nk]; at--)
+				order[at] = order[at - 1];
+			order[at] = nk;
+			nk++;
+		}
+		for (size_t r = 0; r < nk; r++) {
+			size_t best = kmax, seen = 0;
+			struct test all, one;
+			double worst = 0, p;
+			bool ok = true;
+			size_t at, npos = N - last - 2 * o->min_side + 1;
+
+			/* the order[r]-th candidate k */
+			for (size_t k = kmin; k <= kmax; k++) {
+				if (k >= N || N - k < last + o->min_side)
+					continue;
+				if (seen++ == order[r]) {
+					best = k;
+					break;
+				}
+			}
+			at = N - best;
+			seg_test(s, last, at, at, N, &all);
+			for (size_t j = at; j < N && ok; j++) {
+				seg_test(s, last, at, j, j + 1, &one);
 				if ((one.t > 0) != (all.t > 0) || one.t == 0)
 					ok = false;
 				worst = fmax(worst, fmin(1, one.p * (double)ntried));
 			}
-			if (ok && worst < o->tail_alpha && big_enough(s, &all)) {
-				tail->index = N - k;
-				tail->start = last;
-				tail->p = worst;
-				tail->t = all.t;
-				tail->before = all.ml;
-				tail->after = all.mr;
-				break;
-			}
+			if (!ok || !(worst < o->tail_alpha) || !big_enough(s, &all))
+				continue;
+			p = N - last >= 2 * o->min_side ? fmin(1, all.p * (double)npos) : 1;
+			tail->tentative = best < o->min_side || !(p < o->alpha);
+			if (!o->min_tail && tail->tentative)
+				continue;
+			tail->index = at;
+			tail->start = last;
+			tail->p = tail->tentative ? worst : p;
+			tail->t = all.t;
+			tail->before = all.ml;
+			tail->after = all.mr;
+			break;
 		}
 	}
 	return 0;
@@ -621,7 +660,7 @@ static int run(const struct cp_point *pts, size_t n, size_t offset,
 		struct test r = { .t = tail.t, .ml = tail.before, .mr = tail.after };
 
 		fill(&s, tail.start, tail.index, s.N, &r, tail.p, &v[(*nres)++]);
-		v[*nres - 1].tentative = true;
+		v[*nres - 1].tentative = tail.tentative;
 	}
 done:
 	vec_free(&c);
