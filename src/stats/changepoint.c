@@ -500,7 +500,8 @@ static int analyse(const struct series *s, struct cuts *c, struct cp_change *tai
 	for (size_t w = 0; w + 2 * o->min_side <= N; w += step) {
 		size_t e = w + o->window < N ? w + o->window : N, a = w, n0;
 
-		qsort(c->v, c->n, sizeof(c->v[0]), cmp_size);
+		if (c->n)
+			qsort(c->v, c->n, sizeof(c->v[0]), cmp_size);
 		n0 = c->n;
 		for (size_t j = 0; j <= n0; j++) {
 			size_t b = j < n0 ? c->v[j] : e;
@@ -519,7 +520,8 @@ static int analyse(const struct series *s, struct cuts *c, struct cp_change *tai
 		if (e == N)
 			break;
 	}
-	qsort(c->v, c->n, sizeof(c->v[0]), cmp_size);
+	if (c->n)
+		qsort(c->v, c->n, sizeof(c->v[0]), cmp_size);
 	merge(s, c);
 	/* each cut to the best place between its neighbours, then again */
 	for (size_t j = 0; j < c->n; j++) {
