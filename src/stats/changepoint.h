@@ -21,9 +21,13 @@
  *  - a merge pass: each change re-tested between its neighbours, the
  *    weakest dropped while any has p >= alpha (or |%change| < min_pct),
  *    then each moved to the best place between its neighbours;
- *  - a tail pass: a step in the last min_tail..min_side-1 points, each of
- *    them alone beyond the previous segment at p < tail_alpha, is a
- *    TENTATIVE change (the robot adds runs to the points either side).
+ *  - the last 2 points stay out of those passes (a step there is not
+ *    told from an outlier by its neighbours); a tail pass looks at the
+ *    last min_tail..min_side+1 points: every point after the step beyond
+ *    the previous segment, the same way, alone at p < tail_alpha.  With
+ *    min_side points after it and the sides' test at p < alpha it is a
+ *    change, else a TENTATIVE one (the robot adds runs to the points
+ *    either side instead of waiting for more commits).
  *
  * Ownership: the points and their values are the caller's and are only
  * read; *out is malloc'd, the caller frees it (free()).  Nothing is kept
@@ -47,7 +51,7 @@ struct cp_opts {
 	size_t window;		/* points in a window of the window pass (50) */
 	double alpha;		/* a split is kept at corrected p below this (0.001) */
 	size_t min_side;	/* fewest points a side of a (non-tentative) change (3) */
-	size_t min_tail;	/* fewest points after a tentative change (2); 0: no tail pass */
+	size_t min_tail;	/* fewest points after a tentative change (2); 0: none tentative */
 	double tail_alpha;	/* each tail point alone, corrected p below this (0.01) */
 	double min_pct;		/* smaller changes are dropped (0: the robot's confirmation judges size) */
 	double outlier_k;	/* robust sigmas from the local median: an outlier point (5; 0: none) */
