@@ -6,7 +6,15 @@
 #include "util/quote.h"
 #include "util/strbuf.h"
 
+#include "util/child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,3 +179,51 @@ int cmd_store_open(const char *who, enum store_mode mode, struct store **s)
 	strbuf_release(&err);
 	return ret;
 }
+
+int cmd_pipe_message(const char *who, char *const *argv, const char *msg, size_t len)
+{
+	struct child c = { 0 };
+	struct child_io io = { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1 };
+	void (*old_pipe)(int);
+	sigset_t mask;
+	int fds[2], err, status = 0;
+	size_t done = 0;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return cmd_failure(who, "cannot make a pipe: %s", strerror(errno));
+	io.stdin_fd = fds[0];
+	child_signals_block(&mask);
+	err = child_spawn(&c, argv, &io);
+	close(fds[0]);
+	if (err) {
+		close(fds[1]);
+		child_signals_restore(&mask);
+		return cmd_failure(who, "cannot run '%s': %s", argv[0], strerror(-err));
+	}
+	/* a sender that exits early must not kill perfbot with SIGPIPE */
+	old_pipe = signal(SIGPIPE, SIG_IGN);
+	while (done < len) {
+		ssize_t n = write(fds[1], msg + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		done += n;
+	}
+	close(fds[1]);
+	signal(SIGPIPE, old_pipe);
+	child_wait_until(&c, INFINITY, NULL, &mask);
+	child_stop(&c, &status, NULL);
+	child_signals_restore(&mask);
+	if (err)
+		cmd_failure(who, "cannot write to '%s': %s", argv[0], strerror(-err));
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		err = cmd_failure(who, "'%s' failed (%s %d)", argv[0],
+			      WIFEXITED(status) ? "exit status" : "signal",
+			      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return err ? EXIT_FAILED : EXIT_OK;
+}
+

@@ -38,6 +38,12 @@ int cmd_lifetime_start(const char *who);
 int cmd_parse_duration(const char *who, const char *what, const char *arg,
 		       double *out);
 int cmd_print_json(const char *who, json_t *j);
+/*
+ * msg written to the standard input of argv (a mail transfer agent:
+ * `sendmail -t`), which must exit 0: EXIT_OK, or EXIT_FAILED after
+ * saying why.  SIGPIPE of a command that exits early is no death.
+ */
+int cmd_pipe_message(const char *who, char *const *argv, const char *msg, size_t len);
 
 /*
  * --db, for the commands perfbot.c's table marks CMD_STORE (git's

@@ -197,62 +197,18 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 /* The message goes to the command's stdin, as sendmail -t reads it. */
 static int send_message(const char *cmd, const char *msg, size_t len)
 {
-	struct child c = { 0 };
-	struct child_io io = { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1 };
-	void (*old_pipe)(int);
-	sigset_t mask;
 	char **argv = NULL;
-	int fds[2], err, status = 0;
-	size_t done = 0;
+	int err = split_words(cmd, &argv), ret;
 
-	err = split_words(cmd, &argv);
 	if (err < 0)
 		return failure("invalid --sendmail '%s': %s", cmd, strerror(-err));
 	if (!err) {
 		free_words(argv);
 		return failure("invalid --sendmail '%s': no command", cmd);
 	}
-	if (pipe2(fds, O_CLOEXEC)) {
-		free_words(argv);
-		return failure("cannot make a pipe: %s", strerror(errno));
-	}
-	io.stdin_fd = fds[0];
-	child_signals_block(&mask);
-	err = child_spawn(&c, argv, &io);
-	close(fds[0]);
-	if (err) {
-		close(fds[1]);
-		child_signals_restore(&mask);
-		failure("cannot run '%s': %s", argv[0], strerror(-err));
-		free_words(argv);
-		return EXIT_FAILED;
-	}
-	/* a sender that exits early must not kill perfbot with SIGPIPE */
-	old_pipe = signal(SIGPIPE, SIG_IGN);
-	while (done < len) {
-		ssize_t n = write(fds[1], msg + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		done += n;
-	}
-	close(fds[1]);
-	signal(SIGPIPE, old_pipe);
-	child_wait_until(&c, INFINITY, NULL, &mask);
-	child_stop(&c, &status, NULL);
-	child_signals_restore(&mask);
-	if (err)
-		failure("cannot write to '%s': %s", argv[0], strerror(-err));
-	else if (!WIFEXITED(status) || WEXITSTATUS(status))
-		err = failure("'%s' failed (%s %d)", argv[0],
-			      WIFEXITED(status) ? "exit status" : "signal",
-			      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	ret = cmd_pipe_message("report", argv, msg, len);
 	free_words(argv);
-	return err ? EXIT_FAILED : EXIT_OK;
+	return ret;
 }
 
 /* ---- the command ---- */
