@@ -1230,6 +1230,14 @@ static void put_scalar(FILE *f, const char *s)
 			fprintf(f, "\\%c", *p);
 		else if (*p < 0x20 || *p == 0x7f)
 			fprintf(f, "\\x%02x", *p);
+		/* YAML's other line breaks (NEL, LS, PS) and the BOM, escaped:
+		 * in quotes they would be folded, in a comment end it */
+		else if (p[0] == 0xc2 && p[1] == 0x85 && (p += 1))
+			fputs("\\N", f);
+		else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9) && (p += 2))
+			fputs(p[0] == 0xa8 ? "\\L" : "\\P", f);
+		else if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf && (p += 2))
+			fputs("\\uFEFF", f);
 		else
 			fputc(*p, f);
 	}
@@ -1384,8 +1392,17 @@ int registry_describe(FILE *f, const struct registry *r)
 			fprintf(f, "%s%s", n++ ? ", " : "", family_names[family_order[i]]);
 	fputc(']', f);
 	put_default(f, p->families == REGISTRY_DEFAULT_FAMILIES);
-	if (p->min_change_set)
-		fprintf(f, "  min_change: %.15g%%\n", p->min_change_pct);
+	if (p->min_change_set) {
+		/* no exponent (the grammar has none): fixed, trailing zeros cut */
+		char num[64];
+		size_t n = (size_t)snprintf(num, sizeof(num), "%.12f", p->min_change_pct);
+
+		while (n > 1 && num[n - 1] == '0')
+			num[--n] = '\0';
+		if (num[n - 1] == '.')
+			num[--n] = '\0';
+		fprintf(f, "  min_change: %s%%\n", num);
+	}
 	else
 		fprintf(f, "  # min_change: compare's floors, kpi %g%%, other stats %g%%\n",
 			COMPARE_KPI_MIN_PCT, COMPARE_OTHER_MIN_PCT);
