@@ -730,6 +730,51 @@ static void describe_round_trip(void **state)
 	}
 }
 
+/*
+ * Values YAML would fold or end a comment at (NEL, LS, PS, the BOM), one
+ * that reads as null, and a percentage %g would write with an exponent:
+ * the description still loads back into the same.
+ */
+static void describe_escapes(void **state)
+{
+	static const char text[] =
+		"trees:\n"
+		"  - name: demo\n"
+		"    repo: \"/a\\Lb\\Nc\\uFEFFd\\Pe \\\"f\\\\\"\n"
+		"    branches: [main, \"null\", \"true\"]\n"
+		"    jobs: [\"/j #x: y\"]\n"
+		"report:\n"
+		"  outbox: /o\n"
+		"policy:\n"
+		"  min_change: 0.0000001\n";
+	struct registry *r, *again;
+	struct job_error err;
+	char *one, *two;
+
+	(void)state;
+	assert_int_equal(registry_load_opts(write_registry(text), REGISTRY_NO_FS_CHECK, &r,
+					    &err), 0);
+	assert_string_equal(r->trees[0].repo,
+			    "/a\xe2\x80\xa8" "b\xc2\x85" "c\xef\xbb\xbf" "d\xe2\x80\xa9" "e \"f\\");
+	assert_string_equal(r->trees[0].branches[1], "null");
+	one = describe(r);
+	assert_non_null(strstr(one, "    repo: \"/a\\Lb\\Nc\\uFEFFd\\Pe \\\"f\\\\\"\n"));
+	assert_non_null(strstr(one, "  min_change: 0.0000001%\n"));
+	if (registry_load_opts(write_registry(one), REGISTRY_NO_FS_CHECK, &again, &err))
+		fail_msg("the description does not load: %u:%u: %s\n%s", err.line, err.column,
+			 err.msg.buf, one);
+	assert_string_equal(again->trees[0].repo, r->trees[0].repo);
+	assert_string_equal(again->trees[0].branches[2], "true");
+	assert_string_equal(again->trees[0].jobs[0].file, "/j #x: y");
+	assert_true(again->policy.min_change_pct == r->policy.min_change_pct);
+	two = describe(again);
+	assert_string_equal(body(one), body(two));
+	free(one);
+	free(two);
+	registry_free(r);
+	registry_free(again);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -741,6 +786,7 @@ int main(void)
 		cmocka_unit_test(files_on_disk),
 		cmocka_unit_test(unreadable),
 		cmocka_unit_test(describe_round_trip),
+		cmocka_unit_test(describe_escapes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
