@@ -15,7 +15,8 @@ set(FUZZ_TARGETS
 	"parse_hyperfine|fuzz_parser.c|PARSE_KIND=\"hyperfine\""
 	"parse_time|fuzz_parser.c|PARSE_KIND=\"time\""
 	"store|fuzz_store.c|"
-	"bisect_log|fuzz_bisect_log.c|")
+	"bisect_log|fuzz_bisect_log.c|"
+	"registry|fuzz_registry.c|")
 
 add_custom_target(fuzz-targets)
 foreach(entry ${FUZZ_TARGETS})
