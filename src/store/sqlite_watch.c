@@ -205,13 +205,16 @@ static const struct col point_cols[] = {
 	COL(3, COL_REAL, struct store_point, tested),
 };
 
-/* "branch B of tree T", whole, for the messages */
-static int branch_name(struct sqlite_store *ss, const char *tree,
-		       const char *branch, struct strbuf *sb)
+/* "a point of branch B of tree T", whole, for the messages */
+static int point_name(struct sqlite_store *ss, const char *tree,
+		      const char *branch, struct strbuf *sb)
 {
-	strbuf_addf(sb, "branch %s of tree %s", branch, tree);
+	strbuf_addf(sb, "a point of branch %s of tree %s", branch, tree);
 	return strbuf_error(sb) ? no_memory(ss) : 0;
 }
+
+/* What follows "a point of ": "branch B of tree T". */
+#define BRANCH_NAME(what) ((what) + strlen("a point of "))
 
 int sqlite_point_add(struct store *s, const char *tree, const char *branch,
 		     const char *sha, const char *base, int64_t *seq)
@@ -226,7 +229,7 @@ int sqlite_point_add(struct store *s, const char *tree, const char *branch,
 	st = watch_writer(ss, ST_POINT_LAST, &err);
 	if (!st)
 		return err;
-	err = branch_name(ss, tree, branch, &name);
+	err = point_name(ss, tree, branch, &name);
 	if (err)
 		return err;
 	err = ss_begin(ss, true);
@@ -258,7 +261,8 @@ int sqlite_point_add(struct store *s, const char *tree, const char *branch,
 		goto out;
 	}
 	if (last == INT64_MAX) {
-		err = ss_damaged(ss, "%s holds point %lld", name.buf, (long long)last);
+		err = ss_damaged(ss, "%s holds point %lld", BRANCH_NAME(name.buf),
+				 (long long)last);
 		goto fail;
 	}
 	st = stmt(ss, ST_POINT_ADD);
@@ -308,8 +312,8 @@ static int point_row(struct sqlite_store *ss, sqlite3_stmt *st, void *ctx,
 		return err;
 	/* the key promises one point per seq: a rebuilt table may not keep it */
 	if (p->seq <= c->prev)
-		return ss_damaged(ss, "%s holds point %lld twice", c->what,
-				  (long long)p->seq);
+		return ss_damaged(ss, "%s holds point %lld twice",
+				  BRANCH_NAME(c->what), (long long)p->seq);
 	c->prev = p->seq;
 	return 0;
 }
@@ -331,7 +335,7 @@ int sqlite_points(struct store *s, const char *tree, const char *branch,
 	err = watch_query(ss, ST_POINTS, &st);
 	if (err || !st)
 		return err;
-	err = branch_name(ss, tree, branch, &name);
+	err = point_name(ss, tree, branch, &name);
 	if (err) {
 		ss_done(st);
 		return err;
