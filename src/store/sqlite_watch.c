@@ -423,11 +423,14 @@ static int alert_row(struct sqlite_store *ss, sqlite3_stmt *st, void *ctx,
 	char row[64];
 	int err;
 
-	(void)ctx;
 	a->pct = NAN;
 	err = col_id(ss, st, 0, "an alert", &a->id);
 	if (err)
 		return err;
+	if (ctx && !(a->id > *(int64_t *)ctx))
+		return ss_damaged(ss, "alert %lld is held twice", (long long)a->id);
+	if (ctx)
+		*(int64_t *)ctx = a->id;
 	snprintf(row, sizeof(row), "alert %lld", (long long)a->id);
 	err = ss_read_cols(ss, st, row, alert_cols, ARRAY_LEN(alert_cols), a);
 	if (!err)
@@ -561,7 +564,11 @@ int sqlite_alert_get(struct store *s, int64_t id, struct store_alert *out)
 		free(v);
 		return no_alert(ss, id);
 	}
-	/* the id is the key: one row at most */
+	if (n > 1) {
+		/* the id is the key: a table rebuilt without it may not keep it */
+		store_alerts_release(v, n);
+		return ss_damaged(ss, "alert %lld is held twice", (long long)id);
+	}
 	*out = v[0];
 	free(v);
 	return 0;
@@ -571,6 +578,7 @@ int sqlite_alerts(struct store *s, const char *state, struct store_alert **out,
 		  size_t *nr)
 {
 	struct sqlite_store *ss = to_ss(s);
+	int64_t prev = 0;	/* ordered by id: each one above the one before */
 	sqlite3_stmt *st;
 	int err = watch_query(ss, ST_ALERTS, &st);
 
@@ -578,7 +586,7 @@ int sqlite_alerts(struct store *s, const char *state, struct store_alert **out,
 		return err;
 	if (st)
 		ss_bind_text(st, 1, state);
-	return read_rows(ss, st, sizeof(**out), alert_row, NULL, release_alerts,
+	return read_rows(ss, st, sizeof(**out), alert_row, &prev, release_alerts,
 			 "cannot list the alerts", (void **)out, nr);
 }
 
@@ -599,10 +607,13 @@ static int report_row(struct sqlite_store *ss, sqlite3_stmt *st, void *ctx,
 	char row[64];
 	int err;
 
-	(void)ctx;
 	err = col_id(ss, st, 0, "a report", &r->id);
 	if (err)
 		return err;
+	if (ctx && !(r->id > *(int64_t *)ctx))
+		return ss_damaged(ss, "report %lld is held twice", (long long)r->id);
+	if (ctx)
+		*(int64_t *)ctx = r->id;
 	snprintf(row, sizeof(row), "report %lld", (long long)r->id);
 	return ss_read_cols(ss, st, row, report_cols, ARRAY_LEN(report_cols), r);
 }
@@ -614,10 +625,11 @@ static void release_reports(void *v, size_t n)
 
 /*
  * The one report st selects (bound by the caller) into *out, or -ENOENT
- * without a message when none.
+ * without a message when none.  culprit, else id, names it for the
+ * message of a table rebuilt without its keys, which holds it twice.
  */
 static int report_one(struct sqlite_store *ss, sqlite3_stmt *st,
-		      struct store_report *out)
+		      const char *culprit, int64_t id, struct store_report *out)
 {
 	struct store_report *v = NULL;
 	size_t n = 0;
@@ -629,6 +641,11 @@ static int report_one(struct sqlite_store *ss, sqlite3_stmt *st,
 	if (!n) {
 		free(v);
 		return -ENOENT;
+	}
+	if (n > 1) {
+		store_reports_release(v, n);
+		return culprit ? ss_damaged(ss, "culprit %s has two reports", culprit)
+			       : ss_damaged(ss, "report %lld is held twice", (long long)id);
 	}
 	*out = v[0];
 	free(v);
@@ -651,7 +668,7 @@ int sqlite_report_add(struct store *s, const char *culprit, const char *state,
 		return err;
 	/* one report per culprit, ever: looked for under the lock */
 	ss_bind_text(st, 1, culprit);
-	err = report_one(ss, st, &r);
+	err = report_one(ss, st, culprit, 0, &r);
 	if (!err) {
 		ss_rollback(ss);
 		err = store_fail(s, -EEXIST, "culprit %s already has report %lld",
@@ -713,7 +730,7 @@ int sqlite_report_find(struct store *s, const char *culprit,
 		return err;
 	if (st)
 		ss_bind_text(st, 1, culprit);
-	err = report_one(ss, st, out);
+	err = report_one(ss, st, culprit, 0, out);
 	return err == -ENOENT ? store_fail(s, err, "no report of culprit %s in %s",
 					   culprit, ss->path)
 			      : err;
@@ -729,7 +746,7 @@ int sqlite_report_get(struct store *s, int64_t id, struct store_report *out)
 		return err;
 	if (st)
 		sqlite3_bind_int64(st, 1, id);
-	err = report_one(ss, st, out);
+	err = report_one(ss, st, NULL, id, out);
 	return err == -ENOENT ? store_fail(s, err, "no report %lld in %s",
 					   (long long)id, ss->path)
 			      : err;
@@ -738,12 +755,13 @@ int sqlite_report_get(struct store *s, int64_t id, struct store_report *out)
 int sqlite_reports(struct store *s, struct store_report **out, size_t *nr)
 {
 	struct sqlite_store *ss = to_ss(s);
+	int64_t prev = 0;	/* ordered by id: each one above the one before */
 	sqlite3_stmt *st;
 	int err = watch_query(ss, ST_REPORTS, &st);
 
 	if (err)
 		return err;
-	return read_rows(ss, st, sizeof(**out), report_row, NULL, release_reports,
+	return read_rows(ss, st, sizeof(**out), report_row, &prev, release_reports,
 			 "cannot list the reports", (void **)out, nr);
 }
 

@@ -798,6 +798,33 @@ static void damaged_rows(void **state)
 	f->s = open_ok(f->db, STORE_READ);
 	assert_fails(f->s, store_points(f->s, "demo", "main", &p, &n), -EBADMSG,
 		     "holds point 2 twice", f->db);
+	store_close(f->s);
+	f->s = NULL;
+
+	/* alerts and reports rebuilt without their keys, each held twice */
+	sql(f->db, "UPDATE watch_alert SET pct = 1; UPDATE watch_report SET created = 1;"
+		   "ALTER TABLE watch_alert RENAME TO old_alert;"
+		   "CREATE TABLE watch_alert AS SELECT * FROM old_alert;"
+		   "INSERT INTO watch_alert SELECT * FROM old_alert;"
+		   "DROP TABLE old_alert;"
+		   "ALTER TABLE watch_report RENAME TO old_report;"
+		   "CREATE TABLE watch_report AS SELECT * FROM old_report;"
+		   "INSERT INTO watch_report SELECT * FROM old_report;"
+		   "DROP TABLE old_report;");
+	f->s = open_ok(f->db, STORE_READ);
+	assert_fails(f->s, store_alert_get(f->s, 1, &a), -EBADMSG,
+		     "alert 1 is held twice", f->db);
+	assert_null(a.tree);
+	assert_fails(f->s, store_report_get(f->s, 1, &r), -EBADMSG,
+		     "report 1 is held twice", f->db);
+	assert_fails(f->s, store_report_find(f->s, SHA_B, &r), -EBADMSG,
+		     "culprit " SHA_B " has two reports", f->db);
+	assert_null(r.culprit);
+	assert_fails(f->s, store_alerts(f->s, NULL, &all, &n), -EBADMSG,
+		     "alert 1 is held twice", f->db);
+	assert_null(all);
+	assert_fails(f->s, store_reports(f->s, &reports, &n), -EBADMSG,
+		     "report 1 is held twice", f->db);
 }
 
 int main(void)
