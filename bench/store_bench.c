@@ -11,7 +11,11 @@
  *     20 commits x 5 runs at the default size), then both commits of one
  *     job loaded with store_load_samples(), as compare does: the median
  *     of 20 pairs, and the first pair on a fresh connection;
- * (c) the database's size per stored value, after the final checkpoint.
+ * (c) the database's size per stored value, after the final checkpoint;
+ * (d) the robot's history (perfbot watch): a branch of 10,000 points
+ *     read with store_points() (median of 20 reads, the first on a fresh
+ *     connection apart), and store_point_add() of one more point onto it
+ *     (median of 20 appends).
  *
  * Each run declares a few of its stats (unit, direction, KPI), as a
  * benchmark's stat table does: (a) writes them, (b) loads them with the
@@ -258,6 +262,68 @@ out:
 	return ret;
 }
 
+#define NR_POINTS 10000
+
+static int bench_points(const char *dir)
+{
+	double t[NR_LOADS], first = 0;
+	struct store_point *p;
+	struct store *s = NULL;
+	char *path, sha[41];
+	int ret = 1;
+	size_t n;
+
+	if (asprintf(&path, "%s/watch.db", dir) < 0) {
+		path = NULL;
+		goto out;
+	}
+	if (!(s = open_store(path)))
+		goto out;
+	for (size_t i = 0; i < NR_POINTS; i++) {
+		snprintf(sha, sizeof(sha), "%040zx", i * 0x1234567 + 0xabc);
+		if (store_point_add(s, "tree", "main", sha, NULL, NULL))
+			goto fail;
+	}
+	store_close(s);
+	if (!(s = open_store(path)))
+		goto out;
+	for (int k = 0; k < NR_LOADS; k++) {
+		double t0 = now();
+
+		if (store_points(s, "tree", "main", &p, &n))
+			goto fail;
+		t[k] = (now() - t0) * 1e3;
+		store_points_release(p, n);
+		if (n != NR_POINTS) {
+			fprintf(stderr, "store_bench: %zu points, not %d\n", n, NR_POINTS);
+			goto out;
+		}
+		if (!k)
+			first = t[k];
+	}
+	printf("(d) store_points() of a branch of %d points: median %.2f ms of %d"
+	       " (first on a fresh connection: %.2f ms)\n", NR_POINTS,
+	       median(t, NR_LOADS), NR_LOADS, first);
+	for (int k = 0; k < NR_LOADS; k++) {
+		double t0 = now();
+
+		snprintf(sha, sizeof(sha), "%040x", k + 1);
+		if (store_point_add(s, "tree", "main", sha, NULL, NULL))
+			goto fail;
+		t[k] = (now() - t0) * 1e3;
+	}
+	printf("    store_point_add() onto it: median %.2f ms of %d\n",
+	       median(t, NR_LOADS), NR_LOADS);
+	ret = 0;
+	goto out;
+fail:
+	fprintf(stderr, "store_bench: %s\n", store_error(s));
+out:
+	store_close(s);
+	free(path);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	size_t nruns = 10000, nstats = 1000;
@@ -276,7 +342,8 @@ int main(int argc, char **argv)
 		perror("store_bench: temp dir");
 		return 1;
 	}
-	if (!bench_write(dir) && !bench_history(dir, nruns, nstats))
+	if (!bench_points(dir) && !bench_write(dir) &&
+	    !bench_history(dir, nruns, nstats))
 		ret = 0;
 	remove_tree(dir);
 	free(dir);

@@ -52,6 +52,25 @@ struct store_ops {
 			   const char *mark, const char *note);
 	int (*bisect_marks)(struct store *s, int64_t id,
 			    struct store_bisect_mark **marks, size_t *nr);
+	/* the robot's state (perfbot watch) */
+	int (*point_add)(struct store *s, const char *tree, const char *branch,
+			 const char *sha, const char *base, int64_t *seq);
+	int (*points)(struct store *s, const char *tree, const char *branch,
+		      struct store_point **out, size_t *nr);
+	int (*branches)(struct store *s, struct store_branch **out, size_t *nr);
+	int (*alert_add)(struct store *s, struct store_alert *a);
+	int (*alert_update)(struct store *s, const struct store_alert *a);
+	int (*alert_get)(struct store *s, int64_t id, struct store_alert *out);
+	int (*alerts)(struct store *s, const char *state,
+		      struct store_alert **out, size_t *nr);
+	int (*report_add)(struct store *s, const char *culprit,
+			  const char *state, struct store_report *out);
+	int (*report_find)(struct store *s, const char *culprit,
+			   struct store_report *out);
+	int (*report_get)(struct store *s, int64_t id, struct store_report *out);
+	int (*reports)(struct store *s, struct store_report **out, size_t *nr);
+	int (*report_update)(struct store *s, int64_t id, const char *state,
+			     const char *path);
 };
 
 struct store {

@@ -155,6 +155,61 @@ const struct store_migration sqlite_migrations[] = {
 		");\n"
 		"CREATE INDEX run_import_sha256 ON run_import (sha256);\n",
 	},
+	{
+		.what = "the robot's state",
+		.sql =
+		/*
+		 * perfbot watch (docs/watch.md).  The heads tested on each
+		 * branch of each tree, in order: seq counts 1, 2, ... per
+		 * (tree, branch), so the key keeps a branch's history in
+		 * order.  base: what the head was compared with (NULL for
+		 * the first).
+		 */
+		"CREATE TABLE watch_point (\n"
+		"	tree TEXT NOT NULL,\n"
+		"	branch TEXT NOT NULL,\n"
+		"	seq INTEGER NOT NULL,\n"
+		"	sha TEXT NOT NULL,\n"
+		"	base TEXT,\n"
+		"	tested REAL NOT NULL,\n"
+		"	PRIMARY KEY (tree, branch, seq)\n"
+		") WITHOUT ROWID;\n"
+		/*
+		 * The changes found, each once (the UNIQUE key), and what
+		 * became of them.  AUTOINCREMENT as for runs: an alert's id
+		 * is shown to users (perfbot alerts show ID).  pct NULL is
+		 * NaN (not known); bisect_id and report_id NULL: none.
+		 */
+		"CREATE TABLE watch_alert (\n"
+		"	id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+		"	tree TEXT NOT NULL,\n"
+		"	branch TEXT NOT NULL,\n"
+		"	testbox TEXT NOT NULL,\n"
+		"	job TEXT NOT NULL,\n"
+		"	metric TEXT NOT NULL,\n"
+		"	\"before\" TEXT NOT NULL,\n"
+		"	\"after\" TEXT NOT NULL,\n"
+		"	how TEXT NOT NULL,\n"
+		"	state TEXT NOT NULL,\n"
+		"	pct REAL,\n"
+		"	bisect_id INTEGER REFERENCES bisect (id),\n"
+		"	culprit TEXT,\n"
+		"	report_id INTEGER REFERENCES watch_report (id),\n"
+		"	note TEXT,\n"
+		"	created REAL NOT NULL,\n"
+		"	updated REAL NOT NULL,\n"
+		"	UNIQUE (testbox, job, metric, \"before\", \"after\")\n"
+		");\n"
+		/* one report per culprit, ever: the UNIQUE key */
+		"CREATE TABLE watch_report (\n"
+		"	id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+		"	culprit TEXT NOT NULL UNIQUE,\n"
+		"	state TEXT NOT NULL,\n"
+		"	path TEXT,\n"
+		"	created REAL NOT NULL,\n"
+		"	updated REAL NOT NULL\n"
+		");\n",
+	},
 };
 
 const int sqlite_schema_version =

@@ -14,6 +14,7 @@
  *                     resolve_commit (and the stat name cache);
  *   sqlite_samples.c  load_samples, the compare fast path;
  *   sqlite_bisect.c   the bisect_* ops;
+ *   sqlite_watch.c    the robot's ops: points, alerts, reports;
  *   schema.c          the migrations.
  * Each file owns the SQL of its statements (ids below); the connection
  * prepares each one once, on first use.
@@ -38,6 +39,7 @@
 #define SCHEMA_BISECT 2		/* bisect, bisect_log, bisect_mark */
 #define SCHEMA_STAT_META 3	/* run_stat_meta; status 'unsupported' */
 #define SCHEMA_IMPORT 4		/* run_import */
+#define SCHEMA_WATCH 5		/* watch_point, watch_alert, watch_report */
 
 /* Statement ids, by the file that holds their SQL. */
 enum stmt_id {
@@ -93,6 +95,21 @@ enum stmt_id {
 	ST_BISECT_LOG,
 	ST_BISECT_MARK,
 	ST_BISECT_MARKS,
+	/* sqlite_watch.c */
+	ST_POINT_LAST,
+	ST_POINT_ADD,
+	ST_POINTS,
+	ST_BRANCHES,
+	ST_ALERT_FIND,
+	ST_ALERT_ADD,
+	ST_ALERT_UPDATE,
+	ST_ALERT_GET,
+	ST_ALERTS,
+	ST_REPORT_FIND,
+	ST_REPORT_ADD,
+	ST_REPORT_GET,
+	ST_REPORTS,
+	ST_REPORT_UPDATE,
 	NR_STMTS
 };
 
@@ -177,6 +194,25 @@ int sqlite_bisect_mark(struct store *s, int64_t id, const char *sha,
 		       const char *mark, const char *note);
 int sqlite_bisect_marks(struct store *s, int64_t id,
 			struct store_bisect_mark **marks, size_t *nr);
+
+int sqlite_point_add(struct store *s, const char *tree, const char *branch,
+		     const char *sha, const char *base, int64_t *seq);
+int sqlite_points(struct store *s, const char *tree, const char *branch,
+		  struct store_point **out, size_t *nr);
+int sqlite_branches(struct store *s, struct store_branch **out, size_t *nr);
+int sqlite_alert_add(struct store *s, struct store_alert *a);
+int sqlite_alert_update(struct store *s, const struct store_alert *a);
+int sqlite_alert_get(struct store *s, int64_t id, struct store_alert *out);
+int sqlite_alerts(struct store *s, const char *state, struct store_alert **out,
+		  size_t *nr);
+int sqlite_report_add(struct store *s, const char *culprit, const char *state,
+		      struct store_report *out);
+int sqlite_report_find(struct store *s, const char *culprit,
+		       struct store_report *out);
+int sqlite_report_get(struct store *s, int64_t id, struct store_report *out);
+int sqlite_reports(struct store *s, struct store_report **out, size_t *nr);
+int sqlite_report_update(struct store *s, int64_t id, const char *state,
+			 const char *path);
 
 /* ---- errors (sqlite.c) ---- */
 

@@ -477,3 +477,236 @@ void store_bisect_marks_release(struct store_bisect_mark *m, size_t nr)
 	}
 	free(m);
 }
+
+/*
+ * The robot's state.  What it stores passes the name rule of runs
+ * (docs/store.md "What a name may contain"), but an alert's note, any
+ * valid UTF-8 text (a message may have lines).
+ */
+static int check_note(struct store *s, const char *note)
+{
+	if (note && !utf8_valid(note, strlen(note)))
+		return store_fail(s, -EILSEQ, "an alert's note is not valid UTF-8");
+	return 0;
+}
+
+static int check_refs(struct store *s, const struct store_alert *a)
+{
+	if (a->bisect_id < 0 || a->report_id < 0)
+		return store_fail(s, -EINVAL,
+				  "an alert's bisection and report are ids >= 1, or 0 for none"
+				  " (bisection %lld, report %lld)",
+				  (long long)a->bisect_id, (long long)a->report_id);
+	return 0;
+}
+
+int store_point_add(struct store *s, const char *tree, const char *branch,
+		    const char *sha, const char *base, int64_t *seq)
+{
+	int ret;
+
+	if (seq)
+		*seq = 0;
+	clear_error(s);
+	if (!tree || !branch || !sha)
+		return store_fail(s, -EINVAL, "a point needs a tree, a branch and a commit");
+	if ((ret = check_field(s, "tree", tree, name_problem)) ||
+	    (ret = check_field(s, "branch", branch, name_problem)) ||
+	    (ret = check_field(s, "commit", sha, name_problem)) ||
+	    (ret = check_field(s, "base", base, name_problem)))
+		return ret;
+	return s->ops->point_add(s, tree, branch, sha, base, seq);
+}
+
+int store_points(struct store *s, const char *tree, const char *branch,
+		 struct store_point **out, size_t *nr)
+{
+	*out = NULL;
+	*nr = 0;
+	clear_error(s);
+	if (!tree || !branch)
+		return store_fail(s, -EINVAL, "the points of a branch need a tree and a branch");
+	return s->ops->points(s, tree, branch, out, nr);
+}
+
+static void point_release(struct store_point *p)
+{
+	free(p->sha);
+	free(p->base);
+	memset(p, 0, sizeof(*p));
+}
+
+void store_points_release(struct store_point *p, size_t nr)
+{
+	for (size_t i = 0; p && i < nr; i++)
+		point_release(&p[i]);
+	free(p);
+}
+
+int store_branches(struct store *s, struct store_branch **out, size_t *nr)
+{
+	*out = NULL;
+	*nr = 0;
+	clear_error(s);
+	return s->ops->branches(s, out, nr);
+}
+
+void store_branches_release(struct store_branch *b, size_t nr)
+{
+	for (size_t i = 0; b && i < nr; i++) {
+		free(b[i].tree);
+		free(b[i].branch);
+		point_release(&b[i].last);
+	}
+	free(b);
+}
+
+int store_alert_add(struct store *s, struct store_alert *a)
+{
+	int ret;
+
+	a->id = 0;
+	clear_error(s);
+	if (!a->tree || !a->branch || !a->testbox || !a->job || !a->metric ||
+	    !a->before || !a->after || !a->how || !a->state)
+		return store_fail(s, -EINVAL,
+				  "an alert needs a tree, a branch, a testbox, a job, a metric,"
+				  " the commits before and after, how it was found and a state");
+	if ((ret = check_field(s, "tree", a->tree, name_problem)) ||
+	    (ret = check_field(s, "branch", a->branch, name_problem)) ||
+	    (ret = check_field(s, "testbox", a->testbox, name_problem)) ||
+	    (ret = check_field(s, "job", a->job, name_problem)) ||
+	    (ret = check_field(s, "metric", a->metric, name_problem)) ||
+	    (ret = check_field(s, "commit", a->before, name_problem)) ||
+	    (ret = check_field(s, "commit", a->after, name_problem)) ||
+	    (ret = check_field(s, "how", a->how, name_problem)) ||
+	    (ret = check_field(s, "state", a->state, name_problem)) ||
+	    (ret = check_field(s, "culprit", a->culprit, name_problem)) ||
+	    (ret = check_note(s, a->note)) || (ret = check_refs(s, a)))
+		return ret;
+	return s->ops->alert_add(s, a);
+}
+
+int store_alert_update(struct store *s, const struct store_alert *a)
+{
+	int ret;
+
+	clear_error(s);
+	if (!a->state)
+		return store_fail(s, -EINVAL, "alert %lld needs a state", (long long)a->id);
+	if ((ret = check_field(s, "state", a->state, name_problem)) ||
+	    (ret = check_field(s, "culprit", a->culprit, name_problem)) ||
+	    (ret = check_note(s, a->note)) || (ret = check_refs(s, a)))
+		return ret;
+	return s->ops->alert_update(s, a);
+}
+
+int store_alert_get(struct store *s, int64_t id, struct store_alert *out)
+{
+	memset(out, 0, sizeof(*out));
+	clear_error(s);
+	return s->ops->alert_get(s, id, out);
+}
+
+int store_alerts(struct store *s, const char *state, struct store_alert **out,
+		 size_t *nr)
+{
+	*out = NULL;
+	*nr = 0;
+	clear_error(s);
+	return s->ops->alerts(s, state, out, nr);
+}
+
+void store_alert_release(struct store_alert *a)
+{
+	if (!a)
+		return;
+	free(a->tree);
+	free(a->branch);
+	free(a->testbox);
+	free(a->job);
+	free(a->metric);
+	free(a->before);
+	free(a->after);
+	free(a->how);
+	free(a->state);
+	free(a->culprit);
+	free(a->note);
+	memset(a, 0, sizeof(*a));
+}
+
+void store_alerts_release(struct store_alert *a, size_t nr)
+{
+	for (size_t i = 0; a && i < nr; i++)
+		store_alert_release(&a[i]);
+	free(a);
+}
+
+int store_report_add(struct store *s, const char *culprit, const char *state,
+		     struct store_report *out)
+{
+	int ret;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	clear_error(s);
+	if (!culprit || !state)
+		return store_fail(s, -EINVAL, "a report needs a culprit and a state");
+	if ((ret = check_field(s, "culprit", culprit, name_problem)) ||
+	    (ret = check_field(s, "state", state, name_problem)))
+		return ret;
+	return s->ops->report_add(s, culprit, state, out);
+}
+
+int store_report_find(struct store *s, const char *culprit, struct store_report *out)
+{
+	memset(out, 0, sizeof(*out));
+	clear_error(s);
+	if (!culprit)
+		return store_fail(s, -EINVAL, "finding a report needs a culprit");
+	return s->ops->report_find(s, culprit, out);
+}
+
+int store_report_get(struct store *s, int64_t id, struct store_report *out)
+{
+	memset(out, 0, sizeof(*out));
+	clear_error(s);
+	return s->ops->report_get(s, id, out);
+}
+
+int store_reports(struct store *s, struct store_report **out, size_t *nr)
+{
+	*out = NULL;
+	*nr = 0;
+	clear_error(s);
+	return s->ops->reports(s, out, nr);
+}
+
+int store_report_update(struct store *s, int64_t id, const char *state,
+			const char *path)
+{
+	int ret;
+
+	clear_error(s);
+	if ((ret = check_field(s, "state", state, name_problem)) ||
+	    (ret = check_field(s, "path", path, name_problem)))
+		return ret;
+	return s->ops->report_update(s, id, state, path);
+}
+
+void store_report_release(struct store_report *r)
+{
+	if (!r)
+		return;
+	free(r->culprit);
+	free(r->state);
+	free(r->path);
+	memset(r, 0, sizeof(*r));
+}
+
+void store_reports_release(struct store_report *r, size_t nr)
+{
+	for (size_t i = 0; r && i < nr; i++)
+		store_report_release(&r[i]);
+	free(r);
+}

@@ -1264,7 +1264,7 @@ static void schema_v1_migrated(void **state)
 	 * checks the last step), keeps its runs, and stores bisections
 	 */
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "4");
+	assert_schema_version(f->db, "5");
 	assert_v1_run(f->s);
 	put_simple(f->s, "box1", "wis-job", "aaaa000000000000000000000000000000000000",
 		   RUN_COMPLETE, 1700000100, 1, 0);
@@ -1292,7 +1292,7 @@ static void schema_v1_migrated(void **state)
 	store_close(f->s);
 	f->s = NULL;
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "4");
+	assert_schema_version(f->db, "5");
 	assert_int_equal(store_bisect_marks(f->s, a, &marks, &n), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(marks[0].sha, "bbbb");
@@ -1642,7 +1642,7 @@ static void schema_v2_migrated(void **state)
 
 	/* a writer migrates it: every run, param, env and value kept */
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "4");
+	assert_schema_version(f->db, "5");
 	assert_v2_runs(f->s);
 	assert_query(f->db, "SELECT (SELECT count(*) FROM stat_value) || ','"
 			    " || (SELECT count(*) FROM run_param) || ','"
@@ -1707,7 +1707,7 @@ static void schema_v2_migrated(void **state)
 	store_close(f->s);
 	f->s = NULL;
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "4");
+	assert_schema_version(f->db, "5");
 	assert_int_equal(put_simple(f->s, "box1", "wis-job", V2_COMMIT, RUN_COMPLETE,
 				    1700000006, 1, 0), 7);
 }
