@@ -30,5 +30,6 @@ int cmd_job(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_install(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 #endif

@@ -438,7 +438,10 @@ static int measure_job(struct measure *m)
 			break;
 		memset(apart, 0, m->sp->nr_commits * sizeof(*apart));
 		strbuf_reset(&open);
-		if (all_have(m, VERDICT_MIN_RUNS)) {
+		/* one commit alone (a branch's first point): one round, no verdict */
+		if (m->sp->nr_commits == 1 && all_have(m, m->sp->first_runs))
+			break;
+		if (m->sp->nr_commits > 1 && all_have(m, VERDICT_MIN_RUNS)) {
 			ret = evaluate(m, &decided, apart, &open);
 			if (ret)
 				break;
