@@ -557,7 +557,7 @@ int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jo
 
 int measure_changes(struct store *s, const struct atomic_job *jobs, size_t nr_jobs,
 		    const struct measure_spec *spec, const double *since,
-		    struct measure_change **out, size_t *nr)
+		    unsigned families, struct measure_change **out, size_t *nr)
 {
 	struct { struct measure_change *v; size_t n, cap; } found = { 0 };
 	int ret = 0;
@@ -583,13 +583,14 @@ int measure_changes(struct store *s, const struct atomic_job *jobs, size_t nr_jo
 		for (size_t r = 0; !ret && r < jb->nr_rows; r++) {
 			const struct stat_row *row = &jb->rows[r];
 
-			if (row->family != FAMILY_KPI)
+			if (!(families & (1u << row->family)))
 				continue;
 			for (size_t i = 1; !ret && i < spec->nr_commits; i++) {
 				const struct stat_vs *v = &row->vs[i - 1];
 				struct compare_order_info oi;
 				struct measure_change c = {
-					.job = j, .commit = i, .pct = v->change.pct,
+					.job = j, .family = row->family, .commit = i,
+					.pct = v->change.pct,
 					.low = v->change.low, .high = v->change.high,
 					.better = row->better, .p = v->p,
 				};

@@ -79,6 +79,7 @@ int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jo
  */
 struct measure_change {
 	size_t job;		/* index into the jobs */
+	int family;		/* enum stat_family of the stat */
 	size_t commit;		/* index into spec->shas, >= 1 */
 	char *metric;		/* malloc'd */
 	double pct;		/* the change of the trimmed means, % */
@@ -89,12 +90,14 @@ struct measure_change {
 
 /*
  * The KPIs that changed, every job and every commit against the base,
- * judged on since[] (measure_commits()'s windows).  0, or an exit status
+ * judged on since[] (measure_commits()'s windows); with families (bits
+ * 1 << enum stat_family) also the failure stats (a new dmesg.* or
+ * exit_fail: Fisher's verdict) or the others.  0, or an exit status
  * (printed).  *out: the caller's to measure_changes_release().
  */
 int measure_changes(struct store *s, const struct atomic_job *jobs, size_t nr_jobs,
 		    const struct measure_spec *spec, const double *since,
-		    struct measure_change **out, size_t *nr);
+		    unsigned families, struct measure_change **out, size_t *nr);
 void measure_changes_release(struct measure_change *c, size_t nr);
 
 #endif

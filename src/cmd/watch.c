@@ -34,6 +34,7 @@
 #include "report/report.h"
 #include "robot/registry.h"
 #include "run/runner.h"
+#include "stats/changepoint.h"
 #include "stats/compare.h"
 #include "store/store.h"
 #include "util/fsutil.h"
@@ -379,7 +380,8 @@ static int changes_between(struct watcher *w, const struct registry_tree *t,
 	ret = measure(w, t, jobs, nr, shas, 2, since);
 	/* a commit that cannot be measured: the others' changes still count */
 	if (!ret || ret == EXIT_FAILED)
-		ret = measure_changes(w->s, jobs, nr, &spec, since, out, nr_out) ?: ret;
+		ret = measure_changes(w->s, jobs, nr, &spec, since, w->reg->policy.families, out,
+				      nr_out) ?: ret;
 	free(since);
 	return ret;
 }
@@ -511,6 +513,212 @@ static int test_head(struct watcher *w, const struct registry_tree *t,
 	    store_point_add(w->s, t->name, branch, head, base, NULL))
 		ret = failure("%s", store_error(w->s));
 	free(base);
+	return stop_now() ? 128 + interrupted : ret;
+}
+
+/* ---- change points over the branch's history ---- */
+
+/* The metric of job: its kpi:, else the KPI its runs at sha declare. */
+static char *job_metric(struct watcher *w, const struct atomic_job *job, const char *sha)
+{
+	struct store_filter f = { .commit = sha, .job = job->name, .testbox = w->host };
+	struct store_group *g = NULL;
+	struct run_record r;
+	size_t n = 0;
+	char *metric = NULL;
+
+	if (job->kpi)
+		return strdup(job->kpi);
+	if (store_list_groups(w->s, &f, &g, &n) || !n) {
+		store_groups_release(g, n);
+		return NULL;
+	}
+	if (!store_get_run(w->s, g[0].last_run_id, &r)) {
+		const char *kpi = run_record_kpi(&r);
+
+		metric = kpi ? strdup(kpi) : NULL;
+		run_record_release(&r);
+	}
+	store_groups_release(g, n);
+	return metric;
+}
+
+/* sha's complete runs' values of metric (malloc'd; none: NULL, 0). */
+static int point_values(struct watcher *w, const char *job, const char *metric,
+			const char *sha, double **v, size_t *n)
+{
+	struct store_samples sm;
+
+	*v = NULL;
+	*n = 0;
+	if (store_load_samples(w->s, w->host, job, sha, &sm))
+		return failure("%s", store_error(w->s));
+	for (size_t i = 0; i < sm.nr; i++) {
+		if (strcmp(sm.names[i], metric) || !sm.counts[i])
+			continue;
+		*v = malloc(sm.counts[i] * sizeof(**v));
+		if (!*v) {
+			store_samples_release(&sm);
+			return failure("out of memory");
+		}
+		memcpy(*v, sm.values[i], sm.counts[i] * sizeof(**v));
+		*n = sm.counts[i];
+	}
+	store_samples_release(&sm);
+	return 0;
+}
+
+static bool alert_known(const struct store_alert *all, size_t n, const char *testbox,
+			const char *job, const char *metric, const char *before,
+			const char *after)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(all[i].testbox, testbox) && !strcmp(all[i].job, job) &&
+		    !strcmp(all[i].metric, metric) && !strcmp(all[i].before, before) &&
+		    !strcmp(all[i].after, after))
+			return true;
+	return false;
+}
+
+/*
+ * A change point of job's metric between two points: confirmed on runs of
+ * both, interleaved (made now: the runs either side, as compare --measure
+ * adds them), it is an alert; not confirmed, it is recorded as invalid,
+ * so that no later pass measures it again.
+ */
+static int confirm_change_point(struct watcher *w, const struct registry_tree *t,
+				const char *branch, const struct atomic_job *job,
+				const char *metric, const struct cp_change *c,
+				const char *before, const char *after)
+{
+	struct measure_change *ch = NULL;
+	size_t nch = 0;
+	bool confirmed = false;
+	int ret;
+
+	say("%s/%s: %s: %s change point %+.1f%% between %s and %s (p %.2g): confirming",
+	    t->name, branch, job->name, c->tentative ? "a tentative" : "a", c->pct,
+	    short12(before), short12(after), c->p);
+	ret = changes_between(w, t, job, 1, before, after, &ch, &nch);
+	for (size_t i = 0; !ret && i < nch && !confirmed; i++) {
+		if (strcmp(ch[i].metric, metric) || (ch[i].pct > 0) != (c->pct > 0))
+			continue;
+		confirmed = true;
+		ret = add_alert(w, t, branch, job, &ch[i], before, after, "changepoint");
+	}
+	if (!ret && !confirmed && !stop_now()) {
+		struct store_alert a = {
+			.tree = (char *)t->name, .branch = (char *)branch, .testbox = w->host,
+			.job = job->name, .metric = (char *)metric, .before = (char *)before,
+			.after = (char *)after, .how = "changepoint", .state = "invalid",
+			.pct = c->pct, .note = "not confirmed on interleaved runs",
+		};
+		int e = store_alert_add(w->s, &a);
+
+		if (e && e != -EEXIST)
+			ret = failure("%s", store_error(w->s));
+		else
+			say("%s/%s: %s: the change point is not confirmed on interleaved runs",
+			    t->name, branch, job->name);
+	}
+	measure_changes_release(ch, nch);
+	return ret == EXIT_FAILED ? 0 : ret;
+}
+
+/* One job's history on the branch: its change points, each confirmed once. */
+static int scan_job(struct watcher *w, const struct registry_tree *t, const char *branch,
+		    const struct atomic_job *job, char **chain, size_t nchain,
+		    const struct store_alert *known, size_t nknown)
+{
+	struct cp_point *pts = calloc(nchain ? nchain : 1, sizeof(*pts));
+	size_t *at = calloc(nchain ? nchain : 1, sizeof(*at)), np = 0;
+	char *metric = job_metric(w, job, chain[nchain - 1]);
+	struct cp_change *cps = NULL;
+	size_t ncp = 0;
+	struct cp_opts o;
+	int ret = 0;
+
+	if (!pts || !at) {
+		ret = failure("out of memory");
+		goto out;
+	}
+	if (!metric)
+		goto out;	/* no runs, or no KPI: nothing to follow */
+	for (size_t i = 0; i < nchain && !ret; i++) {
+		double *v = NULL;
+		size_t n = 0;
+
+		ret = point_values(w, job->name, metric, chain[i], &v, &n);
+		if (!ret && n) {
+			pts[np] = (struct cp_point){ .v = v, .n = n };
+			at[np++] = i;
+		} else {
+			free(v);
+		}
+	}
+	cp_opts_init(&o);
+	if (ret || np < 2 * o.min_side)
+		goto out;
+	if (cp_detect(pts, np, &o, &cps, &ncp, NULL)) {
+		ret = failure("change points of %s: out of memory or bad values", job->name);
+		goto out;
+	}
+	for (size_t k = 0; k < ncp && !ret && !stop_now(); k++) {
+		const char *before = chain[at[cps[k].index - 1]], *after = chain[at[cps[k].index]];
+
+		if (alert_known(known, nknown, w->host, job->name, metric, before, after))
+			continue;
+		ret = confirm_change_point(w, t, branch, job, metric, &cps[k], before, after);
+	}
+out:
+	for (size_t i = 0; pts && i < np; i++)
+		free((double *)pts[i].v);
+	free(pts);
+	free(at);
+	free(cps);
+	free(metric);
+	return ret;
+}
+
+/*
+ * The branch's history -- its points on the head's first-parent line, in
+ * the order tested -- searched for change points, job by job: changes too
+ * small for one head's comparison but plain over many points.
+ */
+static int scan_history(struct watcher *w, const struct registry_tree *t,
+			const struct tree_jobs *jobs, const char *branch, const char *head)
+{
+	struct store_point *pts = NULL;
+	struct store_alert *known = NULL;
+	size_t npts = 0, nknown = 0, nchain = 0;
+	char **chain = NULL;
+	int ret = 0;
+
+	if (store_points(w->s, t->name, branch, &pts, &npts) ||
+	    store_alerts(w->s, NULL, &known, &nknown)) {
+		ret = failure("%s", store_error(w->s));
+		goto out;
+	}
+	chain = calloc(npts ? npts : 1, sizeof(*chain));
+	if (!chain) {
+		ret = failure("out of memory");
+		goto out;
+	}
+	/* a rebased branch keeps its old points by commit, off this line */
+	for (size_t i = 0; i < npts; i++) {
+		bool dup = false;
+
+		for (size_t k = 0; k < nchain && !dup; k++)
+			dup = !strcmp(chain[k], pts[i].sha);
+		if (!dup && is_ancestor(t->repo, pts[i].sha, head))
+			chain[nchain++] = pts[i].sha;
+	}
+	for (size_t j = 0; j < jobs->n && nchain > 1 && !ret && !stop_now(); j++)
+		ret = scan_job(w, t, branch, &jobs->v[j], chain, nchain, known, nknown);
+out:
+	free(chain);
+	store_points_release(pts, npts);
+	store_alerts_release(known, nknown);
 	return stop_now() ? 128 + interrupted : ret;
 }
 
@@ -1105,6 +1313,8 @@ static int pass_tree(struct watcher *w, const struct registry_tree *given)
 			break;
 		}
 		ret = test_head(w, t, &jobs, heads.v[i].branch, heads.v[i].sha);
+		if (!ret && !stop_now())
+			ret = scan_history(w, t, &jobs, heads.v[i].branch, heads.v[i].sha);
 		if (!ret && !stop_now())
 			ret = resolve_alerts(w, t, &jobs, heads.v[i].branch, heads.v[i].sha);
 	}

@@ -99,6 +99,15 @@ check "pass 2: the report says how its runs were taken (interleaved)" grep -q "i
 check "pass 2: one bisection, not two (the second job's change is explained by the culprit)" \
 	[ "$(grep -c ': bisect [0-9]* of ' pass2.err)" -eq 1 ]
 
+run_perfbot 30 alerts --db "$DB"
+check "alerts: both alerts listed, reported, with the culprit and report 1" bash -c '
+	[ "$(grep -c "reported .*culprit ${2:0:12} report 1" <<<"$1")" -eq 2 ]' _ "$out" "${C[7]}"
+run_perfbot 30 alerts show 1 --db "$DB"
+check "alerts show 1: the bisection and the message" bash -c '
+	grep -q "^bisection  1" <<<"$1" && grep -q "^message    .*outbox/new/" <<<"$1"' _ "$out"
+run_perfbot 30 alerts show 99 --db "$DB"
+check "alerts show 99: exit 2, no such alert" bash -c '[ "$1" -eq 2 ] && grep -q "no alert 99" <<<"$2"' _ "$rc" "$err"
+
 # ---- pass 3 and 4: pushes without a change ----
 push "${C[14]}"
 watch "$DB" registry.yaml
