@@ -147,5 +147,17 @@ check "restart: the bisection went on (the same one), not a second" \
 run_perfbot 300 watch --db "$DB2" --once registry2.yaml
 check "restart again: no report written twice" [ "$(ls outbox2/new 2>/dev/null | wc -l)" -eq 1 ]
 
+# ---- as a service: SIGTERM ends the loop with exit 0 ----
+"$PERFBOT" watch --db "$DB" registry.yaml > svc.out 2> svc.err &
+pid=$!
+wait_for 'grep -q "watching 1 tree" svc.err || ! kill -0 $pid 2>/dev/null' 60 0.2
+sleep 0.5
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+check "SIGTERM: the service exits 0 (got $rc)" [ "$rc" -eq 0 ]
+check "SIGTERM: says so, with a timestamp" \
+	grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z perfbot watch: SIGTERM' svc.err
+
 check_nothing_left "perfbot watch"
 finish
