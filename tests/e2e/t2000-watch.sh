@@ -127,6 +127,7 @@ rm -rf outbox2
 sed 's|outbox: outbox|outbox: outbox2|' registry.yaml > registry2.yaml
 push "${C[1]}"
 watch "$DB2" registry2.yaml
+cp "$SANDBOX/err" base2.err
 push "${C[11]}"
 "$PERFBOT" watch --db "$DB2" --once registry2.yaml > int.out 2> int.err &
 pid=$!
@@ -144,6 +145,12 @@ check "restart: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "restart: exactly one report" [ "$(ls outbox2/new 2>/dev/null | wc -l)" -eq 1 ]
 check "restart: the bisection went on (the same one), not a second" \
 	bash -c '[ "$(sqlite3 "$1" "SELECT count(*) FROM bisect")" -eq 1 ]' _ "$DB2"
+# every complete run stored was reported by one of the three invocations,
+# once: the restart added to what the cut pass stored
+printed=$(cat base2.err int.err resumed.err | grep -oE '(^run |: run )[0-9]+' | grep -oE '[0-9]+$' | sort -un | wc -l)
+stored=$(sqlite3 "$DB2" "SELECT count(*) FROM runs WHERE status = 'complete'")
+check "restart: the complete runs stored ($stored) are the runs the three invocations reported ($printed)" \
+	[ "$stored" -eq "$printed" ]
 run_perfbot 300 watch --db "$DB2" --once registry2.yaml
 check "restart again: no report written twice" [ "$(ls outbox2/new 2>/dev/null | wc -l)" -eq 1 ]
 
