@@ -154,6 +154,23 @@ check "restart: the complete runs stored ($stored) are the runs the three invoca
 run_perfbot 300 watch --db "$DB2" --once registry2.yaml
 check "restart again: no report written twice" [ "$(ls outbox2/new 2>/dev/null | wc -l)" -eq 1 ]
 
+# ---- a tree given by url: fetched into its mirror ----
+cat > registry3.yaml <<YAML
+trees:
+  - name: remote
+    url: file://$SANDBOX/src
+    repo: mirror.git
+    branches: [main]
+    jobs: [job.yaml]
+    max_age: 3000d
+report:
+  outbox: outbox3
+YAML
+run_perfbot 300 watch --db "$SANDBOX/watch3.db" --once registry3.yaml
+check "url: exit 0, the mirror cloned, main's head the first point" bash -c '
+	[ "$1" -eq 0 ] && [ -d mirror.git ] &&
+	"$2" watch status --db "$3" | grep -q "remote/main  1 points, last ${4:0:12}"' _ "$rc" "$PERFBOT" "$SANDBOX/watch3.db" "${C[16]}"
+
 # ---- as a service: SIGTERM ends the loop with exit 0 ----
 "$PERFBOT" watch --db "$DB" registry.yaml > svc.out 2> svc.err &
 pid=$!
