@@ -444,12 +444,37 @@ static int add_alert(struct watcher *w, const struct registry_tree *t, const cha
 
 /* ---- one branch's new head ---- */
 
+/* The head against one base: every KPI that changed, an alert. */
+static int compare_head(struct watcher *w, const struct registry_tree *t,
+			const struct tree_jobs *jobs, const char *branch, const char *base,
+			const char *head)
+{
+	struct measure_change *ch = NULL;
+	size_t nch = 0;
+	int ret;
+
+	say("%s/%s: head %s against %s", t->name, branch, short12(head), short12(base));
+	ret = changes_between(w, t, jobs->v, jobs->n, base, head, &ch, &nch);
+	if (ret == EXIT_FAILED) {
+		w->failed = true;
+		ret = 0;
+	}
+	for (size_t i = 0; !ret && i < nch; i++)
+		ret = add_alert(w, t, branch, &jobs->v[ch[i].job], &ch[i], base, head, "head");
+	if (!ret && !nch && !stop_now())
+		say("%s/%s: head %s: no KPI changed against %s", t->name, branch, short12(head),
+		    short12(base));
+	measure_changes_release(ch, nch);
+	return ret;
+}
+
 static int test_head(struct watcher *w, const struct registry_tree *t,
 		     const struct tree_jobs *jobs, const char *branch, const char *head)
 {
 	struct store_point *pts = NULL;
 	size_t npts = 0;
-	char *base = NULL;
+	char *prev = NULL, *upstream = NULL;
+	const char *base;
 	double age = time(NULL) - commit_time(t->repo, head);
 	int ret;
 
@@ -477,23 +502,29 @@ static int test_head(struct watcher *w, const struct registry_tree *t,
 		store_points_release(pts, npts);
 		return 0;
 	}
-	if (t->base == REGISTRY_BASE_UPSTREAM && t->base_branch) {
-		git_line(t->repo, &base, "merge-base", t->base_branch, head, NULL);
-	} else if (npts) {
+	/* the previous tested head: a rebased branch's is replaced by its merge base */
+	if (npts) {
 		const char *last = pts[npts - 1].sha;
 
-		/* a rebased branch: its old head is not below the new one */
 		if (is_ancestor(t->repo, last, head))
-			base = strdup(last);
+			prev = strdup(last);
 		else
-			git_line(t->repo, &base, "merge-base", last, head, NULL);
+			git_line(t->repo, &prev, "merge-base", last, head, NULL);
 	}
 	store_points_release(pts, npts);
-	if (base && !strcmp(base, head)) {
-		free(base);
-		base = NULL;
+	/* and the base: the merge base with the upstream branch */
+	if (t->base == REGISTRY_BASE_UPSTREAM && t->base_branch)
+		git_line(t->repo, &upstream, "merge-base", t->base_branch, head, NULL);
+	if (prev && !strcmp(prev, head)) {
+		free(prev);
+		prev = NULL;
 	}
-	if (!base) {
+	if (upstream && (!strcmp(upstream, head) || (prev && !strcmp(upstream, prev)))) {
+		free(upstream);
+		upstream = NULL;
+	}
+	base = upstream ? upstream : prev;
+	if (!prev && !upstream) {
 		char *shas[1] = { (char *)head };
 		double *since = calloc(jobs->n ? jobs->n : 1, sizeof(*since));
 
@@ -503,21 +534,9 @@ static int test_head(struct watcher *w, const struct registry_tree *t,
 			    : failure("out of memory");
 		free(since);
 	} else {
-		struct measure_change *ch = NULL;
-		size_t nch = 0;
-
-		say("%s/%s: head %s against %s", t->name, branch, short12(head), short12(base));
-		ret = changes_between(w, t, jobs->v, jobs->n, base, head, &ch, &nch);
-		if (ret == EXIT_FAILED) {
-			w->failed = true;
-			ret = 0;
-		}
-		for (size_t i = 0; !ret && i < nch; i++)
-			ret = add_alert(w, t, branch, &jobs->v[ch[i].job], &ch[i], base, head,
-					"head");
-		if (!ret && !nch)
-			say("%s/%s: head %s: no KPI changed", t->name, branch, short12(head));
-		measure_changes_release(ch, nch);
+		ret = prev ? compare_head(w, t, jobs, branch, prev, head) : 0;
+		if (!ret && upstream && !stop_now())
+			ret = compare_head(w, t, jobs, branch, upstream, head);
 	}
 	if (ret == EXIT_FAILED) {
 		w->failed = true;
@@ -526,7 +545,8 @@ static int test_head(struct watcher *w, const struct registry_tree *t,
 	if (!ret && !stop_now() &&
 	    store_point_add(w->s, t->name, branch, head, base, NULL))
 		ret = failure("%s", store_error(w->s));
-	free(base);
+	free(prev);
+	free(upstream);
 	return stop_now() ? 128 + interrupted : ret;
 }
 
