@@ -1509,7 +1509,18 @@ static int watch_check(int argc, char **argv)
 	ret = load_registry(argv[1], &reg);
 	if (ret)
 		return ret;
-	if (registry_describe(stdout, reg) || fflush(stdout))
+	/* the job files too: a job that would not run is a bad registry now */
+	for (size_t i = 0; i < reg->nr_trees && !ret; i++) {
+		struct watcher w = { .reg = reg };
+		struct tree_jobs jobs;
+
+		if (load_tree_jobs(&w, &reg->trees[i], &jobs))
+			ret = failure("out of memory");
+		else if (w.failed)
+			ret = EXIT_USAGE;
+		tree_jobs_release(&jobs);
+	}
+	if (!ret && (registry_describe(stdout, reg) || fflush(stdout)))
 		ret = failure("cannot write: %s", strerror(errno));
 	registry_free(reg);
 	return ret;

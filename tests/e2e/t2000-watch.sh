@@ -56,6 +56,11 @@ check "a misspelt key: exit 2, file:line:column, did you mean" \
 check "a bad registry stored nothing" [ ! -e "$SANDBOX/bad.db" ]
 run_perfbot 30 watch check registry.yaml
 check "watch check: exit 0, the registry resolved" bash -c '[ "$1" -eq 0 ] && grep -q "name: demo" <<<"$2"' _ "$rc" "$out"
+printf 'testcase: bisect-demo\nexec:\n  cmd: [./prog]\n  parse: kv\n  warmup: lots\n' > badjob.yaml
+sed 's/jobs: \[job.yaml, job2.yaml\]/jobs: [badjob.yaml]/' registry.yaml > badjobs.yaml
+run_perfbot 30 watch check badjobs.yaml
+check "watch check: a job file that would not run: exit 2, its file:line:column" \
+	bash -c '[ "$1" -eq 2 ] && grep -q "badjob.yaml:5:[0-9]*" <<<"$2"' _ "$rc" "$err"
 
 DB="$SANDBOX/watch.db"
 
