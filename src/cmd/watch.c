@@ -939,8 +939,7 @@ static int maildir_put(const char *dir, int64_t report_id, const char *culprit,
 		       double created, const char *msg, size_t len, char **path)
 {
 	char host[256], name[512], tmp[4096], final[4096];
-	int fd, ret = 0;
-	size_t done = 0;
+	int ret;
 
 	*path = NULL;
 	if (gethostname(host, sizeof(host)) || !*host)
@@ -955,30 +954,9 @@ static int maildir_put(const char *dir, int64_t report_id, const char *culprit,
 		return -EIO;
 	snprintf(tmp, sizeof(tmp), "%s/tmp/%s", dir, name);
 	snprintf(final, sizeof(final), "%s/new/%s", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	while (done < len) {
-		ssize_t n = write(fd, msg + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			break;
-		}
-		done += (size_t)n;
-	}
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, final))
-		ret = -errno;
-	if (ret) {
-		unlink(tmp);
+	ret = write_file_atomic(final, tmp, msg, len, true);
+	if (ret)
 		return ret;
-	}
 	*path = strdup(final);
 	return *path ? 0 : -ENOMEM;
 }

@@ -688,16 +688,7 @@ static void put_scalar(FILE *f, const char *s)
 		fputs(s, f);
 		return;
 	}
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	yaml_put_quoted(f, s);
 }
 
 static void put_list(FILE *f, char *const *v)

@@ -291,3 +291,23 @@ out:
 	}
 	return ret;
 }
+
+void yaml_put_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else if (p[0] == 0xc2 && p[1] == 0x85 && (p += 1))
+			fputs("\\N", f);
+		else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9) && (p += 2))
+			fputs(p[0] == 0xa8 ? "\\L" : "\\P", f);
+		else if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf && (p += 2))
+			fputs("\\uFEFF", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum ynode_type {
 	YNODE_SCALAR,
@@ -52,6 +53,15 @@ void ytree_free(struct ynode *node);
  * job file of 200,000 values is checked in well under a second.
  */
 size_t first_duplicate(const char *const *v, size_t n, size_t *earlier);
+
+/*
+ * s written as a YAML double-quoted scalar that reads back as the same
+ * text: quotes and backslashes escaped, control bytes as \xNN, and
+ * YAML's other line breaks (NEL, LS, PS) and the BOM escaped -- inside
+ * quotes a reader would fold them.  For the writers of job and registry
+ * text, which write plain scalars themselves when they can.
+ */
+void yaml_put_quoted(FILE *f, const char *s);
 
 /* Parse path into *root (NULL for an empty file). */
 int ytree_load(const char *path, struct ynode **root, struct job_error *err);

@@ -3,6 +3,7 @@
 #include "util/lifetime.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,5 +82,46 @@ int make_dirs(const char *path)
 		ret = -errno;
 	else if (!ret && !S_ISDIR(st.st_mode))
 		ret = -ENOTDIR;
+	return ret;
+}
+
+int write_file_atomic(const char *path, const char *tmp, const void *data, size_t len,
+		      bool sync)
+{
+	char *own = NULL;
+	size_t done = 0;
+	int fd, ret = 0;
+
+	if (!tmp) {
+		if (asprintf(&own, "%s.tmp", path) < 0)
+			return -ENOMEM;
+		tmp = own;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)data + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (!ret && sync && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+out:
+	free(own);
 	return ret;
 }

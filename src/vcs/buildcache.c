@@ -517,28 +517,7 @@ static unsigned long long disk_usage(const char *dir)
 /* text to path through path.tmp and a rename: whole or absent */
 static int write_atomic(const char *path, const char *text)
 {
-	char *tmp = NULL;
-	size_t len = strlen(text);
-	int fd, ret = 0;
-
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return -ENOMEM;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (len && write(fd, text, len) != (ssize_t)len)
-		ret = errno ? -errno : -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-out:
-	free(tmp);
-	return ret;
+	return write_file_atomic(path, NULL, text, strlen(text), false);
 }
 
 static char *info_text(const struct buildcache_desc *d, unsigned long long size)

@@ -949,28 +949,7 @@ static bool file_is(const char *path, const char *text)
 /* Written under a temporary name: a marker is whole or absent. */
 static int write_marker(const char *path, const char *text)
 {
-	char *tmp = NULL;
-	size_t len = strlen(text);
-	int fd, ret = 0;
-
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return -ENOMEM;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (write(fd, text, len) != (ssize_t)len)
-		ret = errno ? -errno : -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-out:
-	free(tmp);
-	return ret;
+	return write_file_atomic(path, NULL, text, strlen(text), false);
 }
 
 /* Is wt a worktree at sha?  (Its directory may have been tampered with.) */
