@@ -487,6 +487,8 @@ static void subsystem(void **state)
 	static const char *const apart[] = { "mm/slub.c", "net/core/dev.c" };
 	static const char *const prefix[] = { "ab/x.c", "a/y.c" };
 	static const char *const partial[] = { "kernel/timex/a.c", "kernel/time/b.c" };
+	static const char *const partial2[] = { "kernel/time/b.c", "kernel/timex/a.c" };
+	static const char *const prefix2[] = { "a/y.c", "ab/x.c" };
 	static const char *const top[] = { "Makefile" };
 	static const char *const one[] = { "drivers/net/e1000/main.c" };
 	static const char *const blank[] = { "my dir/a.c", "my dir/b.c" };
@@ -520,7 +522,9 @@ static void subsystem(void **state)
 	subsystem_is(NULL, one, 1, "drivers/net/e1000");
 	subsystem_is(NULL, apart, 2, NULL);
 	subsystem_is(NULL, prefix, 2, NULL);		/* "a" is no directory of "ab/x.c" */
+	subsystem_is(NULL, prefix2, 2, NULL);
 	subsystem_is(NULL, partial, 2, "kernel");	/* nor "kernel/time" of "kernel/timex/" */
+	subsystem_is(NULL, partial2, 2, "kernel");
 	subsystem_is(NULL, top, 1, NULL);
 	subsystem_is(NULL, blank, 2, NULL);
 	subsystem_is(NULL, abs, 2, NULL);
