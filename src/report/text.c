@@ -511,11 +511,19 @@ static int write_body(FILE *out, const struct report *r, size_t headline, size_t
 	fputs(" on:\n\n", out);
 	fprintf(out, "commit: ");
 	print_commit(out, c);
-	/* LKP's: the commit, then where it is (URL and branch) */
+	/*
+	 * LKP's: the commit, then where it is, the URL and the branch -- of
+	 * "tree:branch" the branch (git's names hold no ':'), as seed 003's
+	 * "[tip:timers/core]" is "tip.git timers/core"
+	 */
 	if (r->repo_url || r->branch) {
+		const char *b = r->branch, *colon = b ? strchr(b, ':') : NULL;
+
+		if (colon && colon[1])
+			b = colon + 1;
 		quote_line_fputs(r->repo_url ? r->repo_url : "", out);
-		fputs(r->repo_url && r->branch ? " " : "", out);
-		quote_line_fputs(r->branch ? r->branch : "", out);
+		fputs(r->repo_url && b ? " " : "", out);
+		quote_line_fputs(b ? b : "", out);
 		fputc('\n', out);
 	}
 	if (row)

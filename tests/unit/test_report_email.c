@@ -452,6 +452,12 @@ static void origin_line(void **state)
 		 "https://git.kernel.org/cgit/linux/kernel/git/tip/tip.git timers/core\n"
 		 "later: tip ");
 	free(out);
+	/* the robot's "tree:branch": the subject has it whole, the line the branch */
+	h.r.branch = "tip:timers/core";
+	out = email(&h.r);
+	has(out, "\nSubject: [tip:timers/core] culprit: ");
+	has(out, "\")\nhttps://git.kernel.org/cgit/linux/kernel/git/tip/tip.git timers/core\n");
+	free(out);
 	h.r.branch = NULL;
 	out = email(&h.r);
 	has(out, "\")\nhttps://git.kernel.org/cgit/linux/kernel/git/tip/tip.git\nlater: ");
