@@ -190,6 +190,19 @@ bool report_subsystem(struct strbuf *out, const char *subject,
  */
 bool report_test_description(const char *testcase, const char **description,
 			     const char **url);
+struct bisect_result;
+/*
+ * The "How sure" lines (struct report's evidence) of a bisection that
+ * found its culprit (record/bisect_result.h): "P(first bad) 99.8% that
+ * <sha:12> is the first bad commit (bisection 3: 24 runs on 4 of the 11
+ * candidate commits)", the next most likely, "confirmed against its
+ * parent <sha:12>: +10.1% [+8.9%, +11.3%] (95% interval), p=3.4e-11:
+ * changed (6 + 6 runs)" (or that it was not, or did not show the
+ * change), and the good and bad commits' change.  Appended to sb; 0,
+ * -EINVAL (nothing appended) when r found no culprit or breaks the
+ * document's rules, -ENOMEM.
+ */
+int report_bisect_evidence(struct strbuf *sb, const struct bisect_result *r);
 /* Was the job unsupported here on some commit (j->unsupported)? */
 int report_job_unsupported(const struct report *r, const struct report_job *j);
 

@@ -535,8 +535,10 @@ static int write_body(FILE *out, const struct report *r, size_t headline, size_t
 	report_field(out, "\nin testcase: ", h->testcase ? h->testcase : h->job);
 	report_field(out, "test machine: ", h->machine ? h->machine : h->testbox);
 	err = identity(h, &ids);
-	if (err)
+	if (err) {
+		vec_free(&ids);
 		return err;
+	}
 	if (ids.n) {
 		fputs("with following parameters:\n\n", out);
 		print_params_tabbed(out, &ids);

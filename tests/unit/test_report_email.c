@@ -12,9 +12,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "record/bisect_result.h"
 #include "report/report.h"
 #include "util/strbuf.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -464,6 +466,69 @@ static void origin_line(void **state)
 	free(out);
 }
 
+/* tests/fixtures/bisect-result.json, read as a stored result is. */
+static int load_fixture(struct bisect_result *r, const char *drop)
+{
+	char path[4096], *slash, err[256];
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s", __FILE__);
+	slash = strrchr(path, '/');
+	assert_non_null(slash);
+	snprintf(slash, sizeof(path) - (size_t)(slash - path), "/../fixtures/bisect-result.json");
+	assert_int_equal(strbuf_read_file(&text, path, 1 << 24), 0);
+	if (drop) {
+		/* "status": "found" -> another status */
+		char *at = strstr(text.buf, "\"found\"");
+
+		assert_non_null(at);
+		memcpy(at, drop, 7);
+	}
+	ret = bisect_result_from_json(text.buf, text.len, r, err, sizeof(err));
+	strbuf_release(&text);
+	return ret;
+}
+
+/* The robot's "How sure" lines from the bisection that found the commit. */
+static void bisect_evidence(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct bisect_result r;
+	struct hand h;
+	char *out;
+
+	(void)state;
+	assert_int_equal(load_fixture(&r, NULL), 0);
+	assert_int_equal(report_bisect_evidence(&sb, &r), 0);
+	/* the fixture's numbers (tests/fixtures/bisect-result.json) */
+	assert_string_equal(sb.buf,
+		"P(first bad) 99.8% that ced4ba3a27a9 is the first bad commit (bisection 3: "
+		"20 runs on 6 of the 40 candidate commits)\n"
+		"next most likely: f096ea3ec76a at P(first bad) 0.09%\n"
+		"confirmed against its parent 1898cf9aaa99: +5.0% [+4.3%, +5.6%] (95% interval), "
+		"p=3.4e-11: changed (6 + 6 runs)\n"
+		"good 24412ef5d15c .. bad 5735ed2be62f: +5.0% [+4.6%, +5.4%] (95% interval), "
+		"p=1.2e-09: changed (5 + 5 runs)\n");
+	assert_int_equal(sb.buf[sb.len - 1], '\n');
+	/* into the email's section, whole */
+	regression(&h, 1);
+	h.r.evidence = sb.buf;
+	out = email(&h.r);
+	has(out, "\nHow sure:\n\nP(first bad) ");
+	has(out, sb.buf);
+	free(out);
+	bisect_result_release(&r);
+
+	/* a bisection that found no culprit says nothing */
+	strbuf_reset(&sb);
+	assert_int_equal(load_fixture(&r, "\"reset\""), 0);
+	assert_int_equal(report_bisect_evidence(&sb, &r), -EINVAL);
+	assert_int_equal(sb.len, 0);
+	bisect_result_release(&r);
+	strbuf_release(&sb);
+}
+
 static void subsystem_is(const char *subject, const char *const *paths, size_t n,
 			 const char *want)
 {
@@ -549,6 +614,7 @@ int main(void)
 		cmocka_unit_test(reproduce_lines),
 		cmocka_unit_test(origin_line),
 		cmocka_unit_test(subsystem),
+		cmocka_unit_test(bisect_evidence),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
