@@ -173,7 +173,7 @@ static int gather_report(struct gather *ga)
 		ga->report_jobs[i] = (struct report_job){
 			.testbox = jb->g->testbox, .testcase = jb->g->testcase,
 			.job = jb->g->job, .params = &jb->run.params, .kpi = jb->kpis[0],
-			.machine = strmap_get(&jb->run.env, "machine"),
+			.machine = strmap_get(&jb->run.env, "machine"), .env = &jb->run.env,
 			.job_text = jb->run.job_text, .sets = jb->sets,
 			.unsupported = (const char *const *)jb->unsupported,
 		};

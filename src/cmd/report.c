@@ -40,7 +40,8 @@ static const char report_usage[] =
 	"usage: perfbot report [--db PATH] --format text|email|html|json [--all]\n"
 	"                      [--repo DIR] [--branch NAME] [--from ADDR] [--to ADDR]\n"
 	"                      [--reported-by ADDR] [--link URL] [--send]\n"
-	"                      [--sendmail CMD] [-s KEY=VALUE ...] [--testbox HOST]\n"
+	"                      [--sendmail CMD] [--subsystem NAME] [--evidence-file FILE]\n"
+	"                      [-s KEY=VALUE ...] [--testbox HOST]\n"
 	"                      [--min-change [PATTERN=]PCT ...] [--alpha A]\n"
 	"                      BASE OTHER [OTHER ...]\n"
 	"       perfbot report [--db PATH] --format FMT [--from --to --reported-by --link\n"
@@ -49,7 +50,8 @@ static const char report_usage[] =
 	"Write the report of what changed between BASE and the OTHER commits, for\n"
 	"every atomic job with complete runs on all of them (as perfbot compare\n"
 	"finds and judges them; a job unsupported on a commit is named as such).\n"
-	"The email and the headline are about the last commit against BASE.\n"
+	"The email and its headline are about the largest KPI change in the first\n"
+	"commit where a KPI changed against BASE (docs/report.md).\n"
 	"\n"
 	"      --db PATH           the results database (as perfbot compare)\n"
 	"      --format FMT        text (default), email (RFC 5322), html (one\n"
@@ -63,6 +65,11 @@ static const char report_usage[] =
 	"      --to ADDR           the email's recipients\n"
 	"      --reported-by ADDR  add a Reported-by: tag\n"
 	"      --link URL          add a Closes: tag\n"
+	"      --subsystem NAME    the email subject's [NAME] (\"\" none; default, with\n"
+	"                          --repo: the commit subject's prefix, \"mm/slub\" of\n"
+	"                          \"mm/slub: ...\", else the directory of the files\n"
+	"                          it touches)\n"
+	"      --evidence-file FILE  the email's \"How sure\" section: FILE's text\n"
 	"      --send              send the email (--format email) with sendmail -t\n"
 	"                          instead of printing it\n"
 	"      --sendmail CMD      the command --send runs, the message on its stdin\n"
@@ -91,6 +98,8 @@ struct report_args {
 	enum format format;
 	bool all, send;
 	const char *branch, *from, *to, *reported_by, *link, *sendmail;
+	const char *subsystem;		/* --subsystem; NULL: derived */
+	struct strbuf evidence;		/* --evidence-file's text */
 	char **given;
 	size_t nr_commits;
 };
@@ -98,7 +107,11 @@ struct report_args {
 #define failure(...) cmd_failure("report", __VA_ARGS__)
 
 enum { OPT_FORMAT = 256, OPT_ALL, OPT_BRANCH, OPT_FROM, OPT_TO,
-       OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL, OPT_BISECT };
+       OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL, OPT_BISECT, OPT_SUBSYSTEM,
+       OPT_EVIDENCE };
+
+/* The most of an --evidence-file read: it is a few lines of text. */
+#define EVIDENCE_MAX (1 << 20)
 
 static int own_option(int c, const char *arg, void *ctx)
 {
@@ -145,6 +158,22 @@ static int own_option(int c, const char *arg, void *ctx)
 			return usage_error("--sendmail needs a command");
 		a->sendmail = arg;
 		return 0;
+	case OPT_SUBSYSTEM:
+		a->subsystem = arg;
+		return 0;
+	case OPT_EVIDENCE: {
+		int err;
+
+		strbuf_reset(&a->evidence);
+		err = strbuf_read_file(&a->evidence, arg, EVIDENCE_MAX);
+		if (err)
+			return usage_error("cannot read --evidence-file '%s': %s", arg,
+					   err == -EFBIG ? "larger than 1 MiB" : strerror(-err));
+		if (memchr(a->evidence.buf, '\0', a->evidence.len))
+			return usage_error("invalid --evidence-file '%s': a NUL byte: expected text",
+					   arg);
+		return 0;
+	}
 	case OPT_BISECT:
 		if (parse_ulong(arg, 1, INT64_MAX, &id) != PARSE_OK)
 			return usage_error("invalid --bisect '%s': expected a bisection id",
@@ -172,6 +201,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "send", no_argument, NULL, OPT_SEND },
 		{ "sendmail", required_argument, NULL, OPT_SENDMAIL },
 		{ "bisect", required_argument, NULL, OPT_BISECT },
+		{ "subsystem", required_argument, NULL, OPT_SUBSYSTEM },
+		{ "evidence-file", required_argument, NULL, OPT_EVIDENCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -187,6 +218,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return usage_error("needs at least two commits, or --bisect ID: perfbot report BASE OTHER");
 	if ((a->send || a->sendmail) && a->format != FORMAT_EMAIL)
 		return usage_error("--send and --sendmail need --format email");
+	if ((a->subsystem || a->evidence.len) && (a->format != FORMAT_EMAIL || a->bisect))
+		return usage_error("--subsystem and --evidence-file need --format email (not --bisect)");
 	a->given = argv + optind;
 	a->nr_commits = argc - optind;
 	return cmpopts_finish(&a->sel);
@@ -230,6 +263,41 @@ static char *origin_url(const char *repo)
 		return NULL;
 	}
 	return out;
+}
+
+/*
+ * The subsystem of the commit the email is about (report_subsystem()):
+ * its subject's prefix, else the directory of the files it touches.
+ * Appended to sb; nothing when the repository cannot say.
+ */
+static void derive_subsystem(struct strbuf *sb, const char *repo, const struct report *r)
+{
+	size_t job, col;
+	const struct report_commit *c;
+	char *out = NULL, **paths = NULL;
+	size_t n = 0;
+
+	if (!report_headline(r, &job, &col, NULL) && !report_change_apart(r, &job, &col, NULL))
+		return;
+	c = &r->commits[col + 1];
+	/* an id that git would read as an option (a label) names no commit */
+	if (report_subsystem(sb, c->subject, NULL, 0) || !repo || c->id[0] == '-')
+		return;
+	if (git_cmd(repo, &out, NULL, "diff-tree", "--no-commit-id", "--name-only", "-r",
+		    "--root", "-z", c->id, NULL))
+		goto out;
+	for (char *p = out; *p; p += strlen(p) + 1)
+		n++;
+	paths = calloc(n ? n : 1, sizeof(*paths));
+	if (!paths)
+		goto out;
+	n = 0;
+	for (char *p = out; *p; p += strlen(p) + 1)
+		paths[n++] = p;
+	report_subsystem(sb, NULL, (const char *const *)paths, n);
+out:
+	free(paths);
+	free(out);
 }
 
 static int write_report(FILE *out, const struct report_args *a, const struct report *r,
@@ -331,6 +399,7 @@ static int run_report(struct store *s, const struct report_args *a)
 		.given = a->given, .nr_commits = a->nr_commits,
 	};
 	struct git_commit *gc = NULL;
+	struct strbuf subsystem = STRBUF_INIT;
 	char *url = NULL;
 	struct compare_opts o;
 	int ret = gather_jobs(s, &ga);
@@ -367,12 +436,21 @@ static int run_report(struct store *s, const struct report_args *a)
 	ga.report.link = a->link;
 	ga.report.opts = &o;
 	ga.report.show_all = a->all;
+	ga.report.repo = a->sel.repo;
+	ga.report.evidence = a->evidence.len ? a->evidence.buf : NULL;
+	if (a->subsystem) {
+		ga.report.subsystem = a->subsystem;
+	} else if (a->format == FORMAT_EMAIL) {
+		derive_subsystem(&subsystem, a->sel.repo, &ga.report);
+		ga.report.subsystem = subsystem.len ? subsystem.buf : NULL;
+	}
 	ret = nothing_to_report(a, &ga.report) ? EXIT_OK : emit(a, &ga.report, NULL);
 out:
 	for (size_t j = 0; gc && j < a->nr_commits; j++)
 		git_commit_release(&gc[j]);
 	free(gc);
 	free(url);
+	strbuf_release(&subsystem);
 	gather_release(&ga);
 	return ret;
 }
@@ -412,7 +490,7 @@ out:
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { 0 };
+	struct report_args a = { .evidence = STRBUF_INIT };
 	struct store *s = NULL;
 	int ret = parse_args(argc, argv, &a);
 
@@ -422,5 +500,6 @@ int cmd_report(int argc, char **argv)
 		ret = a.bisect ? bisect_report(s, &a) : run_report(s, &a);
 	store_close(s);
 	cmpopts_release(&a.sel);
+	strbuf_release(&a.evidence);
 	return ret;
 }

@@ -32,6 +32,20 @@ struct report_job {
 	const char *kpi;		/* its KPI stat name, or NULL */
 	const char *machine;		/* "2 threads AMD EPYC with 23G memory" */
 	const char *job_text;		/* to reproduce; may be NULL */
+	/*
+	 * The environment of one of its runs (a run's env), or NULL: the
+	 * email's parameter block adds the identity keys the job recorded
+	 * (job.cpufreq_governor, job.ucode, job.kconfig, job.compiler,
+	 * job.rootfs) and the machine's cpufreq_governor and microcode (as
+	 * `ucode`) where the job gave none (docs/report.md, "email").
+	 */
+	const struct strmap *env;
+	/*
+	 * The email's "test-description:" and "test-url:" lines; NULL: those
+	 * of the testcase when it is one of perfbot's benchmarks
+	 * (report_test_description()), else none.
+	 */
+	const char *test_description, *test_url;
 	const struct sample_set *sets;	/* [ncommits], sets[0] the base */
 	const struct stat_row *rows;	/* compare_sets() of sets */
 	size_t nr_rows;
@@ -61,7 +75,31 @@ struct report {
 	size_t ncommits;
 	const struct report_job *jobs;
 	size_t njobs;
-	const char *repo_url, *branch;	/* may be NULL */
+	/*
+	 * repo_url: where the code is, as a reader fetches it (the origin's
+	 * URL, else a path); printed under the email's commit line with the
+	 * branch, and cloned in its "To reproduce".  branch: "tree:branch" or
+	 * "branch", the subject's first [prefix].  Both may be NULL.
+	 */
+	const char *repo_url, *branch;
+	/*
+	 * The local repository the runs were built in; "To reproduce" passes
+	 * it to --repo when there is no repo_url.  May be NULL.
+	 */
+	const char *repo;
+	/*
+	 * The subject's [SUBSYSTEM] (report_subsystem() of the culprit), or
+	 * NULL: none.  With neither branch nor subsystem the subject starts
+	 * "[perfbot]".
+	 */
+	const char *subsystem;
+	/*
+	 * "How sure" evidence, lines the caller formatted (the bisection's
+	 * P(first bad) and runs, the confirmation against the parent with its
+	 * interval and p), printed whole in the email's own section; NULL or
+	 * "": none.
+	 */
+	const char *evidence;
 	const char *from, *to;		/* email addresses; may be NULL */
 	const char *reported_by;	/* "Reported-by:" tag value; may be NULL */
 	const char *link;		/* "Closes:" link; may be NULL */
@@ -113,13 +151,17 @@ void report_column_disturbance(const struct report_job *j, size_t col,
  */
 void report_disturbance_words(struct strbuf *sb, const struct compare_disturbance *d);
 /*
- * What a report is about: the first job (in order) whose KPI changed,
- * and the first commit (column, 0 the first after the base) where it did
- * -- of base, culprit and tip, the culprit.  The job's KPI is j->kpi,
- * else its first KPI row that changed.  A verdict of a disturbed column
- * never counts, nor one between runs taken apart (stats/compare.h,
- * compare_order(): time alone may have made it; runs whose order is not
- * known, imported ones, count).  false when no KPI changed anywhere.
+ * What a report is about: the KPI with the largest significant change
+ * in the first commit (column, 0 the first after the base) where any KPI
+ * changed -- of base, culprit and tip, the culprit.  Each job offers one
+ * KPI: j->kpi when it changed somewhere, else its KPI row that changed
+ * first, the largest |%change| among those.  Of the jobs offering one in
+ * that first column, the largest |%change| wins (the first job in order
+ * on a tie); *col is where the winner first changed.  A verdict counts
+ * only when CHANGED: a disturbed column never does, nor one between runs
+ * taken apart (stats/compare.h, compare_order(): time alone may have
+ * made it; runs whose order is not known, imported ones, count).  false
+ * when no KPI changed anywhere.
  */
 bool report_headline(const struct report *r, size_t *job, size_t *col,
 		     const struct stat_row **row);
@@ -129,6 +171,38 @@ bool report_headline(const struct report *r, size_t *job, size_t *col,
  */
 bool report_change_apart(const struct report *r, size_t *job, size_t *col,
 			 const struct stat_row **row);
+/*
+ * The subsystem a commit touches, for the email's subject: the prefix of
+ * its subject before ": " ("timers: Implement ..." -> "timers",
+ * "mm/slub: ..." -> "mm/slub", "x86, retpolines: ..." -> "x86,
+ * retpolines") when it looks like one (letters, digits, "/_.+-", ", "
+ * between names; at most 40 bytes); else the deepest directory every
+ * path in paths[0..npaths) lies in ("kernel/time/a.c", "kernel/time/b.c"
+ * -> "kernel/time").  Appended to out; false (out untouched) when
+ * neither gives one.  subject and paths may be NULL.  Pure.
+ */
+bool report_subsystem(struct strbuf *out, const char *subject,
+		      const char *const *paths, size_t npaths);
+/*
+ * The "test-description:" and "test-url:" of one of perfbot's benchmarks
+ * by its testcase (will-it-scale, hackbench, netperf); false for any other
+ * (an exec job's testcase).  Static strings.
+ */
+bool report_test_description(const char *testcase, const char **description,
+			     const char **url);
+struct bisect_result;
+/*
+ * The "How sure" lines (struct report's evidence) of a bisection that
+ * found its culprit (record/bisect_result.h): "P(first bad) 99.8% that
+ * <sha:12> is the first bad commit (bisection 3: 24 runs on 4 of the 11
+ * candidate commits)", the next most likely, "confirmed against its
+ * parent <sha:12>: +10.1% [+8.9%, +11.3%] (95% interval), p=3.4e-11:
+ * changed (6 + 6 runs)" (or that it was not, or did not show the
+ * change), and the good and bad commits' change.  Appended to sb; 0,
+ * -EINVAL (nothing appended) when r found no culprit or breaks the
+ * document's rules, -ENOMEM.
+ */
+int report_bisect_evidence(struct strbuf *sb, const struct bisect_result *r);
 /* Was the job unsupported here on some commit (j->unsupported)? */
 int report_job_unsupported(const struct report *r, const struct report_job *j);
 

@@ -260,40 +260,84 @@ static bool counts(const struct report_job *j, const struct stat_row *row, size_
 	return (oi.order == COMPARE_ORDER_APART) == apart;
 }
 
+/* The first column where row counts (ncols when none). */
+static size_t first_count(const struct report_job *j, const struct stat_row *row,
+			  size_t ncols, bool apart)
+{
+	size_t c = 0;
+
+	while (c < ncols && !counts(j, row, c, apart))
+		c++;
+	return c;
+}
+
+static double size_at(const struct stat_row *row, size_t col)
+{
+	double p = fabs(row->vs[col].change.pct);
+
+	return isfinite(p) ? p : 0;
+}
+
+/*
+ * The one KPI job j offers (report_headline()): its own KPI where it
+ * counts somewhere, else the KPI row that counts first, the largest
+ * |%change| among those.  NULL when none counts.
+ */
+static const struct stat_row *job_kpi(const struct report_job *j, size_t ncols, bool apart,
+				      size_t *col)
+{
+	const struct stat_row *best = NULL;
+	size_t best_col = ncols;
+
+	for (size_t k = 0; k < j->nr_rows; k++) {
+		const struct stat_row *rw = &j->rows[k];
+		size_t c;
+
+		if (rw->family != FAMILY_KPI)
+			continue;
+		c = first_count(j, rw, ncols, apart);
+		if (c == ncols)
+			continue;
+		if (j->kpi && !strcmp(rw->name, j->kpi)) {
+			*col = c;
+			return rw;
+		}
+		if (c < best_col || (c == best_col && size_at(rw, c) > size_at(best, c))) {
+			best = rw;
+			best_col = c;
+		}
+	}
+	*col = best_col;
+	return best;
+}
+
 static bool find_headline(const struct report *r, bool apart, size_t *job, size_t *col,
 			  const struct stat_row **row)
 {
 	size_t ncols = r->ncommits < 2 ? 0 : r->ncommits - 1;
+	const struct stat_row *best = NULL;
+	size_t best_job = 0, best_col = ncols;
 
 	for (size_t i = 0; i < r->njobs; i++) {
-		const struct report_job *j = &r->jobs[i];
-		const struct stat_row *best = NULL;
-		size_t best_col = 0;
+		size_t c;
+		const struct stat_row *rw = job_kpi(&r->jobs[i], ncols, apart, &c);
 
-		/* the job's KPI first; else the first KPI row, in row order */
-		for (int pass = 0; pass < 2 && !best; pass++)
-			for (size_t k = 0; k < j->nr_rows && !best; k++) {
-				const struct stat_row *rw = &j->rows[k];
-
-				if (rw->family != FAMILY_KPI)
-					continue;
-				if (!pass && (!j->kpi || strcmp(rw->name, j->kpi)))
-					continue;
-				for (size_t c = 0; c < ncols && !best; c++)
-					if (counts(j, rw, c, apart)) {
-						best = rw;
-						best_col = c;
-					}
-			}
-		if (best) {
-			*job = i;
-			*col = best_col;
-			if (row)
-				*row = best;
-			return true;
+		if (!rw)
+			continue;
+		/* the first commit where a KPI changed, then the largest change */
+		if (c < best_col || (c == best_col && size_at(rw, c) > size_at(best, c))) {
+			best = rw;
+			best_job = i;
+			best_col = c;
 		}
 	}
-	return false;
+	if (!best)
+		return false;
+	*job = best_job;
+	*col = best_col;
+	if (row)
+		*row = best;
+	return true;
 }
 
 bool report_headline(const struct report *r, size_t *job, size_t *col,

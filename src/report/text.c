@@ -7,6 +7,7 @@
 #include "report/internal.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -157,14 +158,74 @@ void report_put_body(FILE *out, const char *buf, size_t len)
 		fputc('\n', out);
 }
 
-static void print_params_tabbed(FILE *out, const struct strmap *p)
+/* One line of the parameter block: borrowed key and value. */
+struct ident {
+	const char *key, *value;
+};
+
+struct ident_vec {
+	struct ident *v;
+	size_t n, cap;
+};
+
+static bool has_key(const struct ident_vec *iv, const char *key)
 {
-	for (size_t i = 0; p && i < p->n; i++)
-	{
+	for (size_t i = 0; i < iv->n; i++)
+		if (!strcmp(iv->v[i].key, key))
+			return true;
+	return false;
+}
+
+/* A value the machine could not give ("unavailable: no cpufreq") is none. */
+static const char *known(const char *v)
+{
+	return v && *v && strncmp(v, "unavailable", 11) ? v : NULL;
+}
+
+/*
+ * The job's identity as the email's parameter block shows it: its
+ * parameters, then the keys it recorded (job.cpufreq_governor, ...) and
+ * the machine's cpufreq governor and microcode where it gave none --
+ * LKP's blocks end "cpufreq_governor: performance", "ucode: 0xb00002e".
+ */
+static int identity(const struct report_job *j, struct ident_vec *out)
+{
+	static const char *const recorded[] = { "cpufreq_governor", "ucode", "kconfig",
+						"compiler", "rootfs" };
+
+	for (size_t i = 0; j->params && i < j->params->n; i++)
+		if (vec_push(out, ((struct ident){ j->params->v[i].key, j->params->v[i].value })))
+			return -ENOMEM;
+	for (size_t i = 0; j->env && i < sizeof(recorded) / sizeof(recorded[0]); i++) {
+		char key[64];
+		const char *v;
+
+		if (has_key(out, recorded[i]))
+			continue;
+		snprintf(key, sizeof(key), "job.%s", recorded[i]);
+		v = strmap_get(j->env, key);
+		if (!v && !strcmp(recorded[i], "cpufreq_governor"))
+			v = known(strmap_get(j->env, "cpufreq_governor"));
+		if (!v && !strcmp(recorded[i], "ucode"))
+			v = known(strmap_get(j->env, "microcode"));
+		if (v && vec_push(out, ((struct ident){ recorded[i], v })))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int cmp_ident(const void *a, const void *b)
+{
+	return strcmp(((const struct ident *)a)->key, ((const struct ident *)b)->key);
+}
+
+static void print_params_tabbed(FILE *out, const struct ident_vec *iv)
+{
+	for (size_t i = 0; i < iv->n; i++) {
 		fputc('\t', out);
-		quote_fputs(p->v[i].key, out);
+		quote_fputs(iv->v[i].key, out);
 		fputs(": ", out);
-		quote_fputs(p->v[i].value, out);
+		quote_fputs(iv->v[i].value, out);
 		fputc('\n', out);
 	}
 }
@@ -219,34 +280,42 @@ static void cell(FILE *out, const char *left, const char *right, size_t w2)
 	fputs(" |\n", out);
 }
 
-/* Seed 000's table: one block per other job whose KPI changed. */
+/*
+ * Seed 000's table: one block per other job whose KPI changed, its
+ * identity sorted by key as LKP's "test parameters" are.
+ */
 static int print_impact(FILE *out, const struct report *r, size_t headline)
 {
 	struct strbuf buf = STRBUF_INIT;
+	struct ident_vec *ids = calloc(r->njobs, sizeof(*ids));
 	size_t w2 = 0;
-	int err;
+	int err = ids ? 0 : -ENOMEM;
 
-	for (size_t i = 0; i < r->njobs; i++) {
+	for (size_t i = 0; i < r->njobs && !err; i++) {
 		const struct report_job *j = &r->jobs[i];
 		size_t col;
 		const struct stat_row *row = job_change(r, j, &col);
 
 		if (i == headline || !row)
 			continue;
+		err = identity(j, &ids[i]);
+		if (err)
+			break;
+		if (ids[i].n)
+			qsort(ids[i].v, ids[i].n, sizeof(*ids[i].v), cmp_ident);
 		impact_line(&buf, j, row, col);
 		if (cell_width(buf.buf) > w2)
 			w2 = cell_width(buf.buf);
 		if (cell_width(j->machine ? j->machine : j->testbox) > w2)
 			w2 = cell_width(j->machine ? j->machine : j->testbox);
-		for (size_t k = 0; j->params && k < j->params->n; k++) {
-			size_t w = cell_width(j->params->v[k].key) + 1 +
-				   cell_width(j->params->v[k].value);
+		for (size_t k = 0; k < ids[i].n; k++) {
+			size_t w = cell_width(ids[i].v[k].key) + 1 + cell_width(ids[i].v[k].value);
 
 			if (w > w2)
 				w2 = w;
 		}
 	}
-	if (!w2)
+	if (err || !w2)
 		goto out;
 	fputs("\nIn addition to that, the commit also has significant impact on the following tests:\n\n",
 	      out);
@@ -261,17 +330,20 @@ static int print_impact(FILE *out, const struct report *r, size_t headline)
 		impact_line(&buf, j, row, col);
 		cell(out, "testcase: change", buf.buf, w2);
 		cell(out, "test machine", j->machine ? j->machine : j->testbox, w2);
-		for (size_t k = 0; j->params && k < j->params->n; k++) {
+		for (size_t k = 0; k < ids[i].n; k++) {
 			strbuf_reset(&buf);
-			strbuf_addf(&buf, "%s=%s", j->params->v[k].key,
-				    j->params->v[k].value);
+			strbuf_addf(&buf, "%s=%s", ids[i].v[k].key, ids[i].v[k].value);
 			cell(out, k ? "" : "test parameters", buf.buf, w2);
 		}
 		dashes(out, 16, w2);
 	}
 out:
 	/* out of memory: the email fails rather than show a line in part */
-	err = strbuf_error(&buf);
+	if (!err)
+		err = strbuf_error(&buf);
+	for (size_t i = 0; ids && i < r->njobs; i++)
+		vec_free(&ids[i]);
+	free(ids);
 	strbuf_release(&buf);
 	return err;
 }
@@ -338,17 +410,99 @@ static void print_order(FILE *out, const struct report_job *j, size_t col)
 	}
 }
 
+/* The "test-description:" and "test-url:" lines of job j, when known. */
+static void print_test_lines(FILE *out, const struct report_job *j)
+{
+	const char *desc = j->test_description, *url = j->test_url;
+
+	if (!desc && !url)
+		report_test_description(j->testcase, &desc, &url);
+	if (desc || url)
+		fputc('\n', out);
+	if (desc)
+		report_field(out, "test-description: ", desc);
+	if (url)
+		report_field(out, "test-url: ", url);
+}
+
+/*
+ * The tags the fix should carry: for a regression, LKP's "kindly add
+ * following tags" block near the top; else (nothing to fix) plain tag
+ * lines at the end.
+ */
+static void print_tags(FILE *out, const struct report *r, bool fix)
+{
+	if (!r->reported_by && !r->link)
+		return;
+	if (fix)
+		fputs("\nIf you fix the issue in a separate patch/commit (i.e. not just a new version of\n"
+		      "the same patch/commit), kindly add following tags\n", out);
+	else
+		fputc('\n', out);
+	if (r->reported_by)
+		report_field(out, fix ? "| Reported-by: " : "Reported-by: ", r->reported_by);
+	if (r->link)
+		report_field(out, fix ? "| Closes: " : "Closes: ", r->link);
+}
+
+/* The caller's "How sure" lines, whole. */
+static void print_evidence(FILE *out, const struct report *r)
+{
+	size_t n = r->evidence ? strlen(r->evidence) : 0;
+
+	if (!n)
+		return;
+	fputs("\nHow sure:\n\n", out);
+	fputs(r->evidence, out);
+	if (r->evidence[n - 1] != '\n')
+		fputc('\n', out);
+}
+
+/*
+ * "To reproduce": the repository cloned (or the local one), the job run
+ * on the base and on the commit the report is about, and compared.
+ */
+static void print_reproduce(FILE *out, const struct report *r, const struct report_commit *c)
+{
+	const char *repo = r->repo_url ? "repo" : r->repo;
+
+	fputs("\nTo reproduce:\n\n", out);
+	if (r->repo_url) {
+		fputs("        git clone ", out);
+		quote_line_fputs(r->repo_url, out);
+		fputs(" repo\n", out);
+	}
+	fputs("        perfbot install job.yaml  # the job file is at the end of this email\n", out);
+	if (!repo) {
+		fputs("        perfbot run job.yaml\n", out);
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		fputs("        perfbot run --repo ", out);
+		quote_line_fputs(repo, out);
+		fputs(" --commit ", out);
+		quote_line_fputs(i ? c->id : r->commits[0].id, out);
+		fputs(" job.yaml\n", out);
+	}
+	fputs("        perfbot compare ", out);
+	quote_line_fputs(r->commits[0].id, out);
+	fputc(' ', out);
+	quote_line_fputs(c->id, out);
+	fputc('\n', out);
+}
+
 static int write_body(FILE *out, const struct report *r, size_t headline, size_t col)
 {
 	const struct report_job *h = &r->jobs[headline < r->njobs ? headline : 0];
 	size_t hcol = 0;
 	const struct stat_row *row = headline < r->njobs ? job_change(r, h, &hcol) : NULL;
 	const struct report_commit *c = &r->commits[row ? col + 1 : r->ncommits - 1];
+	const char *word = row ? change_word(row, col) : NULL;
+	struct ident_vec ids = { 0 };
 	int err = 0;
 
 	if (row) {
-		fprintf(out, "perfbot noticed a %.1f%% %s of ",
-			fabs(row->vs[col].change.pct), change_word(row, col));
+		fprintf(out, "perfbot noticed a %.1f%% %s of ", fabs(row->vs[col].change.pct), word);
 		quote_fputs(row->name, out);
 	} else {
 		fputs("perfbot noticed no significant change of ", out);
@@ -357,32 +511,52 @@ static int write_body(FILE *out, const struct report *r, size_t headline, size_t
 	fputs(" on:\n\n", out);
 	fprintf(out, "commit: ");
 	print_commit(out, c);
+	/*
+	 * LKP's: the commit, then where it is, the URL and the branch -- of
+	 * "tree:branch" the branch (git's names hold no ':'), as seed 003's
+	 * "[tip:timers/core]" is "tip.git timers/core"
+	 */
+	if (r->repo_url || r->branch) {
+		const char *b = r->branch, *colon = b ? strchr(b, ':') : NULL;
+
+		if (colon && colon[1])
+			b = colon + 1;
+		quote_line_fputs(r->repo_url ? r->repo_url : "", out);
+		fputs(r->repo_url && b ? " " : "", out);
+		quote_line_fputs(b ? b : "", out);
+		fputc('\n', out);
+	}
 	if (row)
 		print_later(out, r, row, col);
 	if (c->author)
 		report_field(out, "author: ", c->author);
 	if (c->date)
 		report_field(out, "date: ", c->date);
-	if (r->repo_url || r->branch) {
-		quote_line_fputs(r->repo_url ? r->repo_url : "", out);
-		fputs(r->repo_url && r->branch ? " " : "", out);
-		quote_line_fputs(r->branch ? r->branch : "", out);
-		fputc('\n', out);
-	}
 	report_field(out, "\nin testcase: ", h->testcase ? h->testcase : h->job);
 	report_field(out, "test machine: ", h->machine ? h->machine : h->testbox);
-	if (h->params && h->params->n) {
-		fputs("with following parameters:\n\n", out);
-		print_params_tabbed(out, h->params);
+	err = identity(h, &ids);
+	if (err) {
+		vec_free(&ids);
+		return err;
 	}
+	if (ids.n) {
+		fputs("with following parameters:\n\n", out);
+		print_params_tabbed(out, &ids);
+	}
+	vec_free(&ids);
+	print_test_lines(out, h);
 	if (row)
 		print_order(out, h, col);
 	err = print_impact(out, r, headline);
 	if (err)
 		return err;
+	print_tags(out, r, word && !strcmp(word, "regression"));
+	print_evidence(out, r);
 	fputs("\nDetails are as below:\n", out);
-	fputs("-------------------------------------------------------------------------------------------------->\n\n",
+	fputs("-------------------------------------------------------------------------------------------------->\n",
 	      out);
+	print_reproduce(out, r, c);
+	fputc('\n', out);
 	print_commits_of(out, r);
 	for (size_t i = 0; i < r->njobs && !err; i++) {
 		if (i)
@@ -391,9 +565,6 @@ static int write_body(FILE *out, const struct report *r, size_t headline, size_t
 	}
 	if (err)
 		return err;
-	fputs("\nTo reproduce:\n\n", out);
-	fputs("        perfbot install job.yaml  # the job file is below\n", out);
-	fputs("        perfbot run job.yaml\n", out);
 	if (h->job_text) {
 		size_t n = strlen(h->job_text);
 
@@ -402,13 +573,20 @@ static int write_body(FILE *out, const struct report *r, size_t headline, size_t
 		if (n && h->job_text[n - 1] != '\n')
 			fputc('\n', out);
 	}
-	if (r->reported_by || r->link)
-		fputc('\n', out);
-	if (r->reported_by)
-		fprintf(out, "Reported-by: %s\n", r->reported_by);
-	if (r->link)
-		fprintf(out, "Closes: %s\n", r->link);
+	if (!(word && !strcmp(word, "regression")))
+		print_tags(out, r, false);
 	return ferror(out) ? -EIO : 0;
+}
+
+/* "[branch] [subsystem] ", or "[perfbot] " with neither. */
+static void subject_prefix(struct strbuf *sb, const struct report *r)
+{
+	if (r->branch && *r->branch)
+		strbuf_addf(sb, "[%s] ", r->branch);
+	if (r->subsystem && *r->subsystem)
+		strbuf_addf(sb, "[%s] ", r->subsystem);
+	if (!sb->len)
+		strbuf_addstr(sb, "[perfbot] ");
 }
 
 static void subject(struct strbuf *sb, const struct report *r, size_t headline,
@@ -419,18 +597,19 @@ static void subject(struct strbuf *sb, const struct report *r, size_t headline,
 	const struct stat_row *row = j ? job_change(r, j, &hcol) : NULL;
 	const char *id = r->commits[row ? col + 1 : r->ncommits - 1].id;
 
+	subject_prefix(sb, r);
 	/* the id's first 10 characters, as LKP's subjects abbreviate it */
 	if (row) {
 		struct compare_order_info oi;
 
-		strbuf_addf(sb, "[perfbot] %.10s: %s %+.1f%% %s", id, row->name,
+		strbuf_addf(sb, "%.10s: %s %+.1f%% %s", id, row->name,
 			    row->vs[col].change.pct, change_word(row, col));
 		compare_order(&j->sets[0], &j->sets[col + 1], &oi);
 		if (oi.order == COMPARE_ORDER_APART)
 			strbuf_addstr(sb, " (not confirmed: runs apart)");
 	}
 	else
-		strbuf_addf(sb, "[perfbot] %.10s: no significant change", id);
+		strbuf_addf(sb, "%.10s: no significant change", id);
 }
 
 int report_email_message(FILE *out, const char *from, const char *to,

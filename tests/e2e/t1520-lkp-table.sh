@@ -130,6 +130,27 @@ assert 'commit: 7ee988770326fca440472200c3e\n' in body, body
 assert 'later: 8b3843ae3634b472530fb69c386 -1.2% against the base: regression' in body
 PY
 
+# seed 003's subject, word for word, from the branch and subsystem the
+# robot gives; its body's layout: the commit line then the URL and branch,
+# netperf's test lines, LKP's tags block before the details
+run_perfbot 30 report --db "$db" --format email --branch tip:timers/core --subsystem timers \
+	--reported-by 'kernel test robot <oliver.sang@intel.com>' \
+	--link https://lore.kernel.org/oe-lkp/202403011511.24defbbd-oliver.sang@intel.com $b3 $c3 $t3
+check "003 email: the seed's subject, [branch] [subsystem], and its tags block" python3 - "$SANDBOX/out" "$rc" <<'PY'
+import email, sys
+assert sys.argv[2] == '0', sys.argv[2]
+m = email.message_from_bytes(open(sys.argv[1], 'rb').read())
+assert m['Subject'] == '[tip:timers/core] [timers] 7ee9887703: netperf.Throughput_Mbps -1.2% regression', m['Subject']
+body = m.get_payload(decode=True).decode()
+assert 'commit: 7ee988770326fca440472200c3e\ntimers/core\n' in body, body  # the branch of tree:branch
+assert '\ntest-url: https://github.com/HewlettPackard/netperf\n' in body
+block = ('If you fix the issue in a separate patch/commit (i.e. not just a new version of\n'
+         'the same patch/commit), kindly add following tags\n'
+         '| Reported-by: kernel test robot <oliver.sang@intel.com>\n'
+         '| Closes: https://lore.kernel.org/oe-lkp/202403011511.24defbbd-oliver.sang@intel.com\n')
+assert block in body and body.index(block) < body.index('Details are as below:'), body
+PY
+
 run_perfbot 30 report --db "$db" --format email $b3 again
 check "no KPI changed: no email, says nothing to report, exit 0" bash -c \
 	'[ "$1" -eq 0 ] && [ ! -s "$2" ] && grep -q "nothing to report" "$3"' _ "$rc" "$SANDBOX/out" "$SANDBOX/err"
