@@ -316,3 +316,55 @@ void gather_release(struct gather *ga)
 	free(ga->ngroups);
 	free(ga->commits);
 }
+
+/* ---- what a report names beside the runs ---- */
+
+char *gather_origin_url(const char *repo)
+{
+	char *out = NULL;
+	size_t n;
+
+	if (git_cmd(repo, &out, NULL, "remote", "get-url", "origin", NULL)) {
+		free(out);
+		return NULL;
+	}
+	n = strlen(out);
+	while (n && (out[n - 1] == '\n' || out[n - 1] == '\r'))
+		out[--n] = '\0';
+	if (!n) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+void gather_subsystem(struct strbuf *sb, const char *repo, const struct report *r)
+{
+	size_t job, col;
+	const struct report_commit *c;
+	char *out = NULL, **paths = NULL;
+	size_t n = 0;
+
+	if (!report_headline(r, &job, &col, NULL) && !report_change_apart(r, &job, &col, NULL))
+		return;
+	c = &r->commits[col + 1];
+	/* an id that git would read as an option (a label) names no commit */
+	if (report_subsystem(sb, c->subject, NULL, 0) || !repo || c->id[0] == '-')
+		return;
+	if (git_cmd(repo, &out, NULL, "diff-tree", "--no-commit-id", "--name-only", "-r",
+		    "--root", "-z", c->id, NULL))
+		goto out;
+	for (char *p = out; *p; p += strlen(p) + 1)
+		n++;
+	paths = calloc(n ? n : 1, sizeof(*paths));
+	if (!paths)
+		goto out;
+	n = 0;
+	for (char *p = out; *p; p += strlen(p) + 1)
+		paths[n++] = p;
+	report_subsystem(sb, NULL, (const char *const *)paths, n);
+out:
+	free(paths);
+	free(out);
+}
+

@@ -77,4 +77,13 @@ int gather_compare(struct store *s, struct gather *ga, struct gather_job *jb,
 		   const struct compare_opts *o);
 void gather_release(struct gather *ga);
 
+/* The repository's origin URL (git remote get-url origin), or NULL. */
+char *gather_origin_url(const char *repo);
+/*
+ * The [SUBSYSTEM] of the report's headline commit onto sb: from its
+ * subject, else from the paths it touches in repo (report_subsystem());
+ * nothing when neither tells.
+ */
+void gather_subsystem(struct strbuf *sb, const char *repo, const struct report *r);
+
 #endif

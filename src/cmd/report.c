@@ -246,60 +246,12 @@ static int send_message(const char *cmd, const char *msg, size_t len)
 
 /* ---- the command ---- */
 
-static char *origin_url(const char *repo)
-{
-	char *out = NULL;
-	size_t n;
-
-	if (git_cmd(repo, &out, NULL, "remote", "get-url", "origin", NULL)) {
-		free(out);
-		return NULL;
-	}
-	n = strlen(out);
-	while (n && (out[n - 1] == '\n' || out[n - 1] == '\r'))
-		out[--n] = '\0';
-	if (!n) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
 
 /*
  * The subsystem of the commit the email is about (report_subsystem()):
  * its subject's prefix, else the directory of the files it touches.
  * Appended to sb; nothing when the repository cannot say.
  */
-static void derive_subsystem(struct strbuf *sb, const char *repo, const struct report *r)
-{
-	size_t job, col;
-	const struct report_commit *c;
-	char *out = NULL, **paths = NULL;
-	size_t n = 0;
-
-	if (!report_headline(r, &job, &col, NULL) && !report_change_apart(r, &job, &col, NULL))
-		return;
-	c = &r->commits[col + 1];
-	/* an id that git would read as an option (a label) names no commit */
-	if (report_subsystem(sb, c->subject, NULL, 0) || !repo || c->id[0] == '-')
-		return;
-	if (git_cmd(repo, &out, NULL, "diff-tree", "--no-commit-id", "--name-only", "-r",
-		    "--root", "-z", c->id, NULL))
-		goto out;
-	for (char *p = out; *p; p += strlen(p) + 1)
-		n++;
-	paths = calloc(n ? n : 1, sizeof(*paths));
-	if (!paths)
-		goto out;
-	n = 0;
-	for (char *p = out; *p; p += strlen(p) + 1)
-		paths[n++] = p;
-	report_subsystem(sb, NULL, (const char *const *)paths, n);
-out:
-	free(paths);
-	free(out);
-}
-
 static int write_report(FILE *out, const struct report_args *a, const struct report *r,
 			const struct bisect_result *bisection)
 {
@@ -423,7 +375,7 @@ static int run_report(struct store *s, const struct report_args *a)
 		}
 	}
 	if (a->sel.repo)
-		url = origin_url(a->sel.repo);
+		url = gather_origin_url(a->sel.repo);
 	for (size_t i = 0; i < ga.njobs && !ret; i++)
 		ret = gather_compare(s, &ga, &ga.jobs[i], &o);
 	if (ret)
@@ -441,7 +393,7 @@ static int run_report(struct store *s, const struct report_args *a)
 	if (a->subsystem) {
 		ga.report.subsystem = a->subsystem;
 	} else if (a->format == FORMAT_EMAIL) {
-		derive_subsystem(&subsystem, a->sel.repo, &ga.report);
+		gather_subsystem(&subsystem, a->sel.repo, &ga.report);
 		ga.report.subsystem = subsystem.len ? subsystem.buf : NULL;
 	}
 	ret = nothing_to_report(a, &ga.report) ? EXIT_OK : emit(a, &ga.report, NULL);

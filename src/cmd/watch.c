@@ -980,15 +980,39 @@ static char *recipients(const struct registry_rcpt *r, size_t n, const struct gi
 	return strbuf_detach(&sb, NULL);
 }
 
-static char *origin_url(const char *repo)
-{
-	char *out = NULL;
 
-	if (git_line(repo, &out, "remote", "get-url", "origin", NULL) || !out || !*out) {
-		free(out);
-		return NULL;
+/*
+ * "How sure" of a report: each of its alerts' bisection (report/'s
+ * words), or how the culprit was found without one.
+ */
+static void evidence(struct watcher *w, const struct store_alert *alerts, size_t n,
+		     struct strbuf *sb)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct store_alert *a = &alerts[i];
+		struct store_bisect b = { 0 };
+		struct bisect_result r;
+		char err[256];
+		bool done = false;
+
+		strbuf_addf(sb, "%s%s %s %+.1f%% from %.12s to %.12s (%s):\n", sb->len ? "\n" : "",
+			    a->job, a->metric, a->pct, a->before, a->after,
+			    !strcmp(a->how, "changepoint") ? "a change point of the branch's history, "
+			    "confirmed on interleaved runs" : "the new head against its base, on "
+			    "interleaved runs");
+		if (a->bisect_id && !store_bisect_get(w->s, a->bisect_id, &b) &&
+		    !bisect_result_load(&r, b.id, b.status, b.result, b.spec, err, sizeof(err))) {
+			done = !report_bisect_evidence(sb, &r);
+			bisect_result_release(&r);
+		}
+		store_bisect_release(&b);
+		if (done)
+			continue;
+		if (!a->bisect_id)
+			strbuf_addf(sb, "%.12s is the one commit between them, or the culprit of an"
+				    " earlier alert that moves this job the same way when measured"
+				    " against its parent\n", a->culprit ? a->culprit : "?");
 	}
-	return out;
 }
 
 /*
@@ -1000,14 +1024,15 @@ static int compose(struct watcher *w, const struct registry_tree *t, const char 
 		   const struct store_alert *alerts, size_t nr_alerts, char **msg, size_t *len)
 {
 	const char *culprit = rp->culprit;
-	char *parent = parent_of(t->repo, culprit), *url = origin_url(t->repo);
+	char *parent = parent_of(t->repo, culprit), *url = gather_origin_url(t->repo);
 	char *shas[3] = { parent, (char *)culprit, (char *)tip };
 	size_t ncols = tip && strcmp(tip, culprit) ? 3 : 2, nj = 0;
 	struct atomic_job *sel = calloc(nr_alerts ? nr_alerts : 1, sizeof(*sel));
 	const char **names = calloc(nr_alerts + 1, sizeof(*names));
 	double *since = calloc(nr_alerts + 1, sizeof(*since));
 	struct git_commit gc[3] = { 0 };
-	char *to = NULL, *cc = NULL, *link = NULL;
+	char *to = NULL, *cc = NULL, *link = NULL, *tree_branch = NULL;
+	struct strbuf how_sure = STRBUF_INIT, subsystem = STRBUF_INIT;
 	struct gather ga = { 0 };
 	FILE *mem;
 	int ret = 0;
@@ -1063,13 +1088,21 @@ static int compose(struct watcher *w, const struct registry_tree *t, const char 
 		     w->reg->report.link[strlen(w->reg->report.link) - 1] == '/' ? "" : "/",
 		     rp->id) < 0)
 		link = NULL;
-	ga.report.repo_url = url ? url : t->repo;
-	ga.report.branch = branch;
+	if (asprintf(&tree_branch, "%s:%s", t->name, branch) < 0)
+		tree_branch = NULL;
+	evidence(w, alerts, nr_alerts, &how_sure);
+	ga.report.repo_url = url;
+	ga.report.repo = t->repo;
+	ga.report.branch = tree_branch ? tree_branch : branch;
+	ga.report.evidence = strbuf_error(&how_sure) || !how_sure.len ? NULL : how_sure.buf;
 	ga.report.from = w->reg->report.from;
 	ga.report.to = to;
+	ga.report.cc = cc;
 	ga.report.reported_by = w->reg->report.reported_by;
 	ga.report.link = link;
 	ga.report.opts = &w->opts;
+	gather_subsystem(&subsystem, t->repo, &ga.report);
+	ga.report.subsystem = subsystem.len && !strbuf_error(&subsystem) ? subsystem.buf : NULL;
 	mem = open_memstream(msg, len);
 	if (!mem) {
 		ret = failure("out of memory");
@@ -1095,6 +1128,9 @@ out:
 	free(to);
 	free(cc);
 	free(link);
+	free(tree_branch);
+	strbuf_release(&how_sure);
+	strbuf_release(&subsystem);
 	return ret;
 }
 

@@ -101,6 +101,7 @@ struct report {
 	 */
 	const char *evidence;
 	const char *from, *to;		/* email addresses; may be NULL */
+	const char *cc;			/* the Cc: header's addresses; may be NULL */
 	const char *reported_by;	/* "Reported-by:" tag value; may be NULL */
 	const char *link;		/* "Closes:" link; may be NULL */
 	const struct compare_opts *opts;	/* the verdicts' options; NULL: defaults */

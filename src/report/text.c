@@ -612,7 +612,7 @@ static void subject(struct strbuf *sb, const struct report *r, size_t headline,
 		strbuf_addf(sb, "%.10s: no significant change", id);
 }
 
-int report_email_message(FILE *out, const char *from, const char *to,
+int report_email_message(FILE *out, const char *from, const char *to, const char *cc,
 			 const char *subject, const char *body, size_t len)
 {
 	/* "Subject: " and the value make one line of at most REPORT_MAX_LINE */
@@ -661,6 +661,8 @@ int report_email_message(FILE *out, const char *from, const char *to,
 	put_header(out, "From", from ? from : "perfbot <perfbot@localhost>");
 	if (to)
 		put_header(out, "To", to);
+	if (cc)
+		put_header(out, "Cc", cc);
 	put_header(out, "Subject", subj.buf);
 	strbuf_release(&subj);
 	put_header(out, "Date", date);
@@ -697,7 +699,7 @@ int report_email(FILE *out, const struct report *r)
 		return err;
 	}
 	subject(&subj, r, headline, col);
-	err = strbuf_error(&subj) ?: report_email_message(out, r->from, r->to, subj.buf,
+	err = strbuf_error(&subj) ?: report_email_message(out, r->from, r->to, r->cc, subj.buf,
 							  body, len);
 	strbuf_release(&subj);
 	free(body);

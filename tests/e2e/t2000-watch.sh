@@ -37,6 +37,7 @@ trees:
 report:
   outbox: outbox
   to: [author, perf@example.invalid]
+  cc: [list@example.invalid]
   reported_by: perfbot <perfbot@example.invalid>
 YAML
 
@@ -87,6 +88,8 @@ subj, planted = str(m["Subject"]), sys.argv[2]
 assert planted[:10] in subj, subj
 assert "regression" in subj and "bisect-demo" in subj, subj
 assert "perf@example.invalid" in str(m["To"]) and "e2e@perfbot.invalid" in str(m["To"]), m["To"]
+assert str(m["Cc"]) == "list@example.invalid", m["Cc"]
+assert subj.startswith("[demo:main] "), subj
 body = m.get_content()
 assert ("commit: " + planted) in body, body[:600]
 assert "Reported-by: perfbot <perfbot@example.invalid>" in body
@@ -101,6 +104,10 @@ for sha in (parent, culprit, tip):
 check "pass 2: the second job is in the same report (In addition), not a second mail" \
 	bash -c 'grep -q "In addition to that" "$1" && grep -q "bisect-demo2" "$1"' _ "$msg"
 check "pass 2: the report says how its runs were taken (interleaved)" grep -q "interleaved" "$msg"
+check "pass 2: How sure: the bisection's P(first bad) and the confirmation against the parent" \
+	bash -c 'grep -q "P(first bad)" "$1" && grep -q "confirmed against its parent ${2:0:12}" "$1"' _ "$msg" "${C[6]}"
+check "pass 2: To reproduce names the repository and the commit" \
+	bash -c 'grep -q -- "--repo .* --commit" "$1"' _ "$msg"
 check "pass 2: one bisection, not two (the second job's change is explained by the culprit)" \
 	[ "$(grep -c ': bisect [0-9]* of ' pass2.err)" -eq 1 ]
 
