@@ -209,6 +209,8 @@ int report_history_text(FILE *out, const struct history *h)
 {
 	struct strbuf *marks;
 	size_t marks_w = 5, tentative = 0;
+	struct strbuf row = STRBUF_INIT;
+	bool any_subject = false;
 	const char *why;
 	int ret = 0;
 
@@ -249,16 +251,25 @@ int report_history_text(FILE *out, const struct history *h)
 	fprintf(out, "points:   %zu, change points: %zu (%zu tentative), alerts: %zu\n\n",
 		h->nr_points, h->nr_changes, tentative, h->nr_alerts);
 
-	fprintf(out, "%6s  %-12s  %4s  %12s ± %-10s  %-23s  %-*s  %s\n", "seq", "commit",
-		"runs", "mean", "stddev", "min..max", (int)marks_w, "marks", "subject");
+	for (size_t i = 0; i < h->nr_points; i++)
+		any_subject |= h->points[i].subject != NULL;
+	row = (struct strbuf)STRBUF_INIT;
+	strbuf_addf(&row, "%6s  %-12s  %4s  %12s ± %-10s  %-23s  %-*s  %s", "seq", "commit",
+		    "runs", "mean", "stddev", "min..max", (int)marks_w, "marks",
+		    any_subject ? "subject" : "");
+	strbuf_rtrim(&row);
+	fprintf(out, "%s\n", row.buf);
 	for (size_t i = 0; i < h->nr_points; i++) {
 		const struct history_point *p = &h->points[i];
-		char id[13], mean[64], sd[64], lo[64], hi[64], range[140];
+		char id[13], mean[64], sd[64], lo[64], hi[64], range[140], *qid;
 		struct summary s;
 
 		snprintf(id, sizeof(id), "%s", p->sha);
-		fprintf(out, "%6" PRId64 "  ", p->seq);
-		quote_fpad(id, 12, out);
+		qid = quote_c(id, false);
+		strbuf_reset(&row);
+		strbuf_addf(&row, "%6" PRId64 "  %s", p->seq, qid ? qid : "?");
+		strbuf_addchars(&row, ' ', qid && quote_width(id) < 12 ? 12 - quote_width(id) : 0);
+		free(qid);
 		if (p->n) {
 			summarize(p->values, p->n, &s);
 			num(mean, sizeof(mean), s.mean);
@@ -266,17 +277,24 @@ int report_history_text(FILE *out, const struct history *h)
 			num(lo, sizeof(lo), s.min);
 			num(hi, sizeof(hi), s.max);
 			snprintf(range, sizeof(range), "%s..%s", lo, hi);
-			fprintf(out, "  %4zu  %12s ± %-10s  %-23s", p->n, mean, p->n > 1 ? sd : "-",
-				range);
+			strbuf_addf(&row, "  %4zu  %12s ± %-10s  %-23s", p->n, mean,
+				    p->n > 1 ? sd : "-", range);
 		} else {
-			fprintf(out, "  %4d  %12s   %-10s  %-23s", 0, "-", "", "no run");
+			strbuf_addf(&row, "  %4d  %12s   %-10s  %-23s", 0, "-", "", "no run of it");
 		}
-		fprintf(out, "  %-*s", (int)marks_w, marks[i].buf);
-		if (p->subject) {
-			fputs("  ", out);
-			quote_fputs(p->subject, out);
-		}
+		strbuf_addf(&row, "  %-*s", (int)marks_w, marks[i].buf);
 		/* no blanks at the end of a line */
+		if (!p->subject)
+			strbuf_rtrim(&row);
+		else
+			strbuf_addstr(&row, "  ");
+		if (strbuf_error(&row)) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		fputs(row.buf, out);
+		if (p->subject)
+			quote_fputs(p->subject, out);
 		fputc('\n', out);
 	}
 	fprintf(out, "\nchange points (%zu)%s\n", h->nr_changes, h->nr_changes ? ":" : "");
@@ -287,6 +305,7 @@ int report_history_text(FILE *out, const struct history *h)
 		text_alert(out, h, &h->alerts[a]);
 	ret = finish(out);
 out:
+	strbuf_release(&row);
 	for (size_t i = 0; i < h->nr_points; i++)
 		strbuf_release(&marks[i]);
 	free(marks);
