@@ -37,6 +37,7 @@ static const struct subcommand subcommands[] = {
 	{ "import", cmd_import, "load LKP matrix.json or CSV results into the store", CMD_STORE },
 	{ "cache", cmd_cache, "list or clean the persistent build cache", 0 },
 	{ "watch", cmd_watch, "the robot: watch trees, bisect changes, report culprits", CMD_STORE },
+	{ "history", cmd_history, "a metric over a branch's history: points, change points, alerts", CMD_STORE },
 	{ "alerts", cmd_alerts, "the changes the robot found: list, show, ignore, invalid", CMD_STORE },
 	{ "stat", cmd_stat, "time any command over repeated runs, compare variants", 0 },
 	{ "help", cmd_help, "show this help, or a command's (perfbot help bench)", 0 },

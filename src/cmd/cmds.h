@@ -31,6 +31,7 @@ int cmd_run(int argc, char **argv);
 int cmd_install(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_alerts(int argc, char **argv);
 
 #endif
