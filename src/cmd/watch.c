@@ -935,8 +935,9 @@ static int maildir_make(const char *dir)
  * msg into the Maildir under a name of the report's own, so that writing
  * it again (after a crash) replaces it: tmp/NAME then rename to new/NAME.
  */
-static int maildir_put(const char *dir, int64_t report_id, const char *culprit,
-		       double created, const char *msg, size_t len, char **path)
+static int maildir_put(const char *dir, int64_t report_id, int64_t followup,
+		       const char *culprit, double created, const char *msg, size_t len,
+		       char **path)
 {
 	char host[256], name[512], tmp[4096], final[4096];
 	int ret;
@@ -948,8 +949,12 @@ static int maildir_put(const char *dir, int64_t report_id, const char *culprit,
 	for (char *p = host; *p; p++)
 		if (*p == '/' || *p == ':')
 			*p = '_';
-	snprintf(name, sizeof(name), "%.0f.perfbot-report-%" PRId64 "-%.12s.%s", created,
-		 report_id, culprit, host);
+	if (followup)
+		snprintf(name, sizeof(name), "%.0f.perfbot-report-%" PRId64 "-followup-%" PRId64
+			 "-%.12s.%s", created, report_id, followup, culprit, host);
+	else
+		snprintf(name, sizeof(name), "%.0f.perfbot-report-%" PRId64 "-%.12s.%s", created,
+			 report_id, culprit, host);
 	if (maildir_make(dir))
 		return -EIO;
 	snprintf(tmp, sizeof(tmp), "%s/tmp/%s", dir, name);
@@ -1021,7 +1026,8 @@ static void evidence(struct watcher *w, const struct store_alert *alerts, size_t
  */
 static int compose(struct watcher *w, const struct registry_tree *t, const char *branch,
 		   const char *tip, const struct tree_jobs *jobs, const struct store_report *rp,
-		   const struct store_alert *alerts, size_t nr_alerts, char **msg, size_t *len)
+		   const struct store_alert *alerts, size_t nr_alerts, const char *in_reply_to,
+		   char **msg, size_t *len)
 {
 	const char *culprit = rp->culprit;
 	char *parent = parent_of(t->repo, culprit), *url = gather_origin_url(t->repo);
@@ -1098,6 +1104,7 @@ static int compose(struct watcher *w, const struct registry_tree *t, const char 
 	ga.report.from = w->reg->report.from;
 	ga.report.to = to;
 	ga.report.cc = cc;
+	ga.report.in_reply_to = in_reply_to;
 	ga.report.reported_by = w->reg->report.reported_by;
 	ga.report.link = link;
 	ga.report.opts = &w->opts;
@@ -1165,11 +1172,12 @@ static int write_report(struct watcher *w, const struct registry_tree *t, const 
 	int ret = report_alerts(w, rp->id, &alerts, &n);
 
 	if (!ret)
-		ret = compose(w, t, branch, tip, jobs, rp, alerts, n, &msg, &len);
+		ret = compose(w, t, branch, tip, jobs, rp, alerts, n, NULL, &msg, &len);
 	if (ret)
 		goto out;
 	if (w->outbox) {
-		int e = maildir_put(w->outbox, rp->id, rp->culprit, rp->created, msg, len, &path);
+		int e = maildir_put(w->outbox, rp->id, 0, rp->culprit, rp->created, msg, len,
+				    &path);
 
 		if (e) {
 			ret = failure("cannot write report %" PRId64 " into %s: %s", rp->id,
@@ -1195,6 +1203,90 @@ out:
 	free(msg);
 	free(path);
 	return ret;
+}
+
+/* The Message-ID header of the message at path, or NULL. */
+static char *message_id(const char *path)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *id = NULL;
+
+	if (!path || strbuf_read_file(&text, path, 1 << 20) < 0) {
+		strbuf_release(&text);
+		return NULL;
+	}
+	for (char *line = text.buf; line && *line && *line != '\n';) {
+		char *next = strchr(line, '\n');
+
+		if (next)
+			*next++ = '\0';
+		if (!strncasecmp(line, "Message-ID: ", 12)) {
+			id = strdup(line + 12);
+			break;
+		}
+		line = next;
+	}
+	strbuf_release(&text);
+	return id;
+}
+
+/*
+ * A later alert of a reported culprit, mailed as a follow-up of its report
+ * (registry: follow_up): "Re: " the report, In-Reply-To its Message-ID,
+ * the alert's job at parent, culprit and tip.  Its Maildir name is the
+ * alert's own, so that writing it again after a crash replaces it.
+ */
+static int write_followup(struct watcher *w, const struct registry_tree *t, const char *branch,
+			  const char *tip, const struct tree_jobs *jobs, struct store_alert *a)
+{
+	struct store_report rp = { 0 };
+	char *id = NULL, *msg = NULL, *path = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (store_report_get(w->s, a->report_id, &rp))
+		return failure("%s", store_error(w->s));
+	id = message_id(rp.path);
+	ret = compose(w, t, branch, tip, jobs, &rp, a, 1, id ? id : "<unknown>", &msg, &len);
+	if (!ret && w->outbox) {
+		int e = maildir_put(w->outbox, rp.id, a->id, rp.culprit, rp.created, msg, len, &path);
+
+		if (e)
+			ret = failure("cannot write a follow-up of report %" PRId64 " into %s: %s",
+				      rp.id, w->outbox, strerror(-e));
+		else
+			say("%s/%s: alert %" PRId64 ": follow-up of report %" PRId64 " written: %s",
+			    t->name, branch, a->id, rp.id, path);
+	}
+	if (!ret && w->reg->report.sendmail)
+		ret = cmd_pipe_message("watch", w->reg->report.sendmail, msg, len);
+	if (!ret)
+		ret = alert_update(w, a, "explained", "its culprit was reported before;"
+				   " mailed in a follow-up");
+	store_report_release(&rp);
+	free(id);
+	free(msg);
+	free(path);
+	return ret;
+}
+
+/* Has report id an alert of a's (testbox, job, direction) already? */
+static int in_record(struct watcher *w, const struct store_alert *a, int64_t id, bool *known)
+{
+	struct store_alert *all = NULL;
+	size_t n = 0;
+
+	*known = false;
+	if (store_alerts(w->s, NULL, &all, &n))
+		return failure("%s", store_error(w->s));
+	for (size_t i = 0; i < n && !*known; i++)
+		*known = all[i].id != a->id && all[i].report_id == id &&
+			 (!strcmp(all[i].state, "reported") || !strcmp(all[i].state, "explained") ||
+			  !strcmp(all[i].state, "follow-up")) &&
+			 !strcmp(all[i].testbox, a->testbox) && !strcmp(all[i].job, a->job) &&
+			 (all[i].pct > 0) == (a->pct > 0);
+	store_alerts_release(all, n);
+	return 0;
 }
 
 /* Every alert with a culprit: into the culprit's report, new or old. */
@@ -1228,20 +1320,40 @@ static int report_found(struct watcher *w, const struct registry_tree *t, const 
 			break;
 		}
 		a->report_id = rp.id;
-		/* reported once: a later alert of the culprit joins its record */
-		ret = alert_update(w, a, fresh || !strcmp(rp.state, "writing") ? "reported"
-									 : "explained",
-				   fresh || !strcmp(rp.state, "writing") ? NULL :
-				   "its culprit was reported before");
-		if (!ret && strcmp(a->state, "explained"))
-			say("%s/%s: alert %" PRId64 ": into report %" PRId64, t->name, branch, a->id,
-			    rp.id);
-		else if (!ret)
-			say("%s/%s: alert %" PRId64 ": %s was reported before (report %" PRId64
-			    "): recorded, not mailed", t->name, branch, a->id, short12(a->culprit),
-			    rp.id);
+		/*
+		 * Reported once: a later alert of the culprit joins its record,
+		 * and is mailed as a follow-up only when the registry asks and
+		 * the record has no alert of its (job, testbox, direction) yet.
+		 */
+		if (fresh || !strcmp(rp.state, "writing")) {
+			ret = alert_update(w, a, "reported", NULL);
+			if (!ret)
+				say("%s/%s: alert %" PRId64 ": into report %" PRId64, t->name, branch,
+				    a->id, rp.id);
+		} else {
+			bool known = false;
+
+			ret = w->reg->report.follow_up ? in_record(w, a, rp.id, &known) : 0;
+			if (!ret)
+				ret = alert_update(w, a, w->reg->report.follow_up && !known ?
+						   "follow-up" : "explained",
+						   "its culprit was reported before");
+			if (!ret)
+				say("%s/%s: alert %" PRId64 ": %s was reported before (report %" PRId64
+				    "): recorded%s", t->name, branch, a->id, short12(a->culprit), rp.id,
+				    !strcmp(a->state, "follow-up") ? ", a follow-up next" : ", not mailed");
+		}
 		store_report_release(&rp);
 	}
+	store_alerts_release(found, n);
+	if (ret)
+		return ret;
+	/* follow-ups asked for and not yet written (also after a crash) */
+	if (store_alerts(w->s, "follow-up", &found, &n))
+		return failure("%s", store_error(w->s));
+	for (size_t i = 0; i < n && !ret && !stop_now(); i++)
+		if (!strcmp(found[i].tree, t->name) && !strcmp(found[i].branch, branch))
+			ret = write_followup(w, t, branch, tip, jobs, &found[i]);
 	store_alerts_release(found, n);
 	if (ret)
 		return ret;

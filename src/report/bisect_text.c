@@ -863,7 +863,7 @@ static int email_report(FILE *out, const struct bisect_view *v,
 	if (!err) {
 		email_subject(&subj, v);
 		err = strbuf_error(&subj) ?:
-		      report_email_message(out, o ? o->from : NULL, o ? o->to : NULL, NULL,
+		      report_email_message(out, o ? o->from : NULL, o ? o->to : NULL, NULL, NULL,
 					   subj.buf, body, len);
 	}
 	strbuf_release(&subj);

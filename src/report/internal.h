@@ -67,7 +67,7 @@ void report_field(FILE *out, const char *label, const char *value);
  * a blank line; then the body as report_put_body() writes it.
  */
 int report_email_message(FILE *out, const char *from, const char *to,
-			 const char *cc,
+			 const char *cc, const char *in_reply_to,
 			 const char *subject, const char *body, size_t len);
 /*
  * The body as a message may carry it: invalid UTF-8 becomes '?', NULs and

@@ -102,6 +102,12 @@ struct report {
 	const char *evidence;
 	const char *from, *to;		/* email addresses; may be NULL */
 	const char *cc;			/* the Cc: header's addresses; may be NULL */
+	/*
+	 * A follow-up: the Message-ID ("<...>") of the report it follows;
+	 * its subject is "Re: " and the first's, with In-Reply-To and
+	 * References.  NULL: a report of its own.
+	 */
+	const char *in_reply_to;
 	const char *reported_by;	/* "Reported-by:" tag value; may be NULL */
 	const char *link;		/* "Closes:" link; may be NULL */
 	const struct compare_opts *opts;	/* the verdicts' options; NULL: defaults */

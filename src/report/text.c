@@ -613,6 +613,7 @@ static void subject(struct strbuf *sb, const struct report *r, size_t headline,
 }
 
 int report_email_message(FILE *out, const char *from, const char *to, const char *cc,
+			 const char *in_reply_to,
 			 const char *subject, const char *body, size_t len)
 {
 	/* "Subject: " and the value make one line of at most REPORT_MAX_LINE */
@@ -667,6 +668,10 @@ int report_email_message(FILE *out, const char *from, const char *to, const char
 	strbuf_release(&subj);
 	put_header(out, "Date", date);
 	put_header(out, "Message-ID", id);
+	if (in_reply_to) {
+		put_header(out, "In-Reply-To", in_reply_to);
+		put_header(out, "References", in_reply_to);
+	}
 	put_header(out, "MIME-Version", "1.0");
 	put_header(out, "Content-Type", "text/plain; charset=utf-8");
 	put_header(out, "Content-Transfer-Encoding", "8bit");
@@ -699,8 +704,14 @@ int report_email(FILE *out, const struct report *r)
 		return err;
 	}
 	subject(&subj, r, headline, col);
-	err = strbuf_error(&subj) ?: report_email_message(out, r->from, r->to, r->cc, subj.buf,
-							  body, len);
+	if (r->in_reply_to && !strbuf_error(&subj)) {
+		char *first = strbuf_detach(&subj, NULL);
+
+		strbuf_addf(&subj, "Re: %s", first ? first : "");
+		free(first);
+	}
+	err = strbuf_error(&subj) ?: report_email_message(out, r->from, r->to, r->cc,
+							  r->in_reply_to, subj.buf, body, len);
 	strbuf_release(&subj);
 	free(body);
 	return err;
