@@ -18,11 +18,51 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define failure(...) cmd_failure("compare", __VA_ARGS__)
+
+/*
+ * A progress line on stderr; with spec->stamped, after a UTC timestamp
+ * and "perfbot watch: " (instead of "perfbot: compare: "), as every line
+ * of the robot's log.
+ */
+static void say(const struct measure_spec *sp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(const struct measure_spec *sp, const char *fmt, ...)
+{
+	struct strbuf line = STRBUF_INIT;
+	va_list ap;
+
+	if (sp->stamped) {
+		char when[32];
+		time_t t = time(NULL);
+		struct tm tm;
+
+		if (!gmtime_r(&t, &tm) || !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+			snprintf(when, sizeof(when), "?");
+		strbuf_addf(&line, "%s perfbot watch: ", when);
+	}
+	va_start(ap, fmt);
+	strbuf_vaddf(&line, fmt, ap);
+	va_end(ap);
+	/* the robot's log names itself once: "perfbot: compare: " goes */
+	if (!strbuf_error(&line)) {
+		const char *text = line.buf, *tag = strstr(text, "perfbot: compare: ");
+
+		if (sp->stamped && tag)
+			fprintf(stderr, "%.*s%s\n", (int)(tag - text), text,
+				tag + strlen("perfbot: compare: "));
+		else
+			fprintf(stderr, "%s\n", text);
+	}
+	strbuf_release(&line);
+}
 
 /* One commit's runs of the job being measured. */
 struct commit_runs {
@@ -264,11 +304,13 @@ out:
 /* Commit i cannot be measured: said, and no more runs of it. */
 static void give_up(struct measure *m, size_t i, const char *fmt, const char *why)
 {
+	struct strbuf what = STRBUF_INIT;
+
 	m->c[i].given_up = true;
-	fprintf(stderr, "perfbot: compare: %s: %s (%.12s): ", m->job->name, label(m, i),
-		m->sp->shas[i]);
-	fprintf(stderr, fmt, why);
-	fputc('\n', stderr);
+	strbuf_addf(&what, fmt, why);
+	say(m->sp, "perfbot: compare: %s: %s (%.12s): %s", m->job->name, label(m, i),
+	    m->sp->shas[i], what.buf);
+	strbuf_release(&what);
 }
 
 /* One run of commit i into the store; 0, or an exit status. */
@@ -283,12 +325,13 @@ static int run_one(struct measure *m, size_t i)
 	size_t builds = m->builds->builds, reused = m->builds->reused;
 	const char *kpi;
 	const double *v;
+	char value[96] = "";
 	int64_t id = 0;
 	bool fresh;
 	int ret;
 
 	if (!commit_builds_ready(m->builds, m->sp->shas[i]) && m->job->build)
-		fprintf(stderr, "perfbot: compare: building %s\n", label(m, i));
+		say(m->sp, "perfbot: compare: building %s", label(m, i));
 	ret = commit_builds_get(m->builds, m->sp->shas[i], &interrupted, &ro.src_dir, &fresh,
 				&err);
 	m->tally->builds += m->builds->builds - builds;
@@ -327,8 +370,8 @@ static int run_one(struct measure *m, size_t i)
 	if (rec.status == RUN_UNSUPPORTED) {
 		const char *why = strmap_get(&rec.env, "last_state.reason");
 
-		fprintf(stderr, "perfbot: compare: %s: unsupported here%s%s: nothing more"
-			" measured\n", m->job->name, why ? ": " : "", why ? why : "");
+		say(m->sp, "perfbot: compare: %s: unsupported here%s%s: nothing more measured",
+		    m->job->name, why ? ": " : "", why ? why : "");
 		m->unsupported = true;
 		goto release;
 	}
@@ -338,8 +381,8 @@ static int run_one(struct measure *m, size_t i)
 		c->failed++;
 		c->failed_now++;
 		m->tally->failed_runs++;
-		fprintf(stderr, "run %" PRId64 ": %s %s: failed%s%s\n", id, m->job->name,
-			label(m, i), why ? ": " : "", why ? why : "");
+		say(m->sp, "run %" PRId64 ": %s %s: failed%s%s", id, m->job->name, label(m, i),
+		    why ? ": " : "", why ? why : "");
 		if (!c->complete && c->failed_now >= MEASURE_FAILED_GIVE_UP)
 			give_up(m, i, "cannot be measured: its runs fail (%s)",
 				why ? why : "see perfbot results");
@@ -349,12 +392,11 @@ static int run_one(struct measure *m, size_t i)
 	c->warm = true;
 	kpi = run_record_kpi(&rec);
 	v = kpi ? statmap_get(&rec.stats, kpi) : NULL;
-	fprintf(stderr, "run %" PRId64 ": [%zu/%zu] %s round %u: %s %zu/%zu", id,
-		m->job_index + 1, m->nr_jobs, m->job->name, m->round, label(m, i),
-		runs_of(c), m->target);
 	if (v)
-		fprintf(stderr, "  %s %.6g", kpi, *v);
-	fputc('\n', stderr);
+		snprintf(value, sizeof(value), "  %.64s %.6g", kpi, *v);
+	say(m->sp, "run %" PRId64 ": [%zu/%zu] %s round %u: %s %zu/%zu%s", id,
+	    m->job_index + 1, m->nr_jobs, m->job->name, m->round, label(m, i), runs_of(c),
+	    m->target, value);
 release:
 	run_record_release(&rec);
 out:
@@ -446,22 +488,21 @@ static int measure_job(struct measure *m)
 			if (ret)
 				break;
 			if (decided) {
-				fprintf(stderr, "perfbot: compare: %s: every KPI decided\n",
-					m->job->name);
+				say(m->sp, "perfbot: compare: %s: every KPI decided", m->job->name);
 				break;
 			}
 		}
 		m->target = next_target(m);
 		total = plan_round(m, apart);
 		if (!total) {
-			fprintf(stderr, "perfbot: compare: %s: --max-runs %u spent, still open: %s\n",
+			say(m->sp, "perfbot: compare: %s: --max-runs %u spent, still open: %s",
 				m->job->name, m->sp->max_runs,
 				open.len ? open.buf : "too few complete runs");
 			m->tally->undecided++;
 			break;
 		}
 		m->round++;
-		fprintf(stderr, "perfbot: compare: %s: round %u: %zu runs, up to %zu a commit%s%s\n",
+		say(m->sp, "perfbot: compare: %s: round %u: %zu runs, up to %zu a commit%s%s",
 			m->job->name, m->round, total, m->target, open.len ? "; open: " : "",
 			open.buf);
 		/* A B C A B C ...: every commit's runs across the same stretch of time */

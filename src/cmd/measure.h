@@ -52,6 +52,7 @@ struct measure_spec {
 	size_t nr_commits;
 	unsigned first_runs, max_runs;
 	const struct compare_opts *opts;	/* the verdicts' */
+	bool stamped;			/* progress lines as the robot's log: timestamped */
 };
 
 /* What a measurement did, over every job. */

@@ -347,7 +347,7 @@ static int measure(struct watcher *w, const struct registry_tree *t,
 		.repo = t->repo, .testbox = w->host, .shas = shas,
 		.labels = (const char *const *)shas, .nr_commits = nr_shas,
 		.first_runs = MEASURE_FIRST_RUNS, .max_runs = MEASURE_MAX_RUNS,
-		.opts = &w->opts,
+		.opts = &w->opts, .stamped = true,
 	};
 	int ret = measure_commits(w->s, jobs, nr, &spec, since, &tally);
 
