@@ -65,6 +65,8 @@
 
 /* a bisection's stopping point, as perfbot bisect's default */
 #define WATCH_CONFIDENCE 0.99
+/* the points of a branch's history searched for change points, at most */
+#define WATCH_HISTORY_POINTS 1000
 
 static const char watch_usage[] =
 	"usage: perfbot watch REGISTRY [--once] [--db PATH] [--outbox DIR]\n"
@@ -747,8 +749,14 @@ static int scan_history(struct watcher *w, const struct registry_tree *t,
 		if (!dup && is_ancestor(t->repo, pts[i].sha, head))
 			chain[nchain++] = pts[i].sha;
 	}
-	for (size_t j = 0; j < jobs->n && nchain > 1 && !ret && !stop_now(); j++)
-		ret = scan_job(w, t, branch, &jobs->v[j], chain, nchain, known, nknown);
+	/*
+	 * The last WATCH_HISTORY_POINTS of the line: each pass reads every
+	 * point's runs, and a change older than that was seen long ago.
+	 */
+	for (size_t j = 0, from = nchain > WATCH_HISTORY_POINTS ? nchain - WATCH_HISTORY_POINTS : 0;
+	     j < jobs->n && nchain - from > 1 && !ret && !stop_now(); j++)
+		ret = scan_job(w, t, branch, &jobs->v[j], chain + from, nchain - from, known,
+			       nknown);
 out:
 	free(chain);
 	store_points_release(pts, npts);
