@@ -234,53 +234,57 @@ static int cache_clean(const struct buildcache *bc)
 	return ret;
 }
 
-int cmd_cache(int argc, char **argv)
+/*
+ * The options from optind on, up to the first operand: 0, -1 when help
+ * was shown, or the usage error printed.
+ */
+static int take_options(int argc, char **argv, bool *json)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct strbuf err = STRBUF_INIT;
-	struct buildcache bc;
-	const char *sub;
-	bool json = false;
-	int c, ret;
+	int c;
 
-	opterr = 0;
-	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(cache_usage, stdout);
-			return EXIT_OK;
+			return -1;
 		case 'j':
-			json = true;
+			*json = true;
 			break;
 		default:
 			return usage_error("unknown option '%s' (see perfbot cache --help)",
 					   argv[optind - 1]);
 		}
 	}
+	return 0;
+}
+
+int cmd_cache(int argc, char **argv)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct buildcache bc;
+	const char *sub;
+	bool json = false;
+	int ret;
+
+	opterr = 0;
+	optind = 1;
+	ret = take_options(argc, argv, &json);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
 	if (optind >= argc) {
 		fputs(cache_usage, stderr);
 		return EXIT_USAGE;
 	}
 	sub = argv[optind++];
 	/* options after the subcommand: list --json */
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(cache_usage, stdout);
-			return EXIT_OK;
-		case 'j':
-			json = true;
-			break;
-		default:
-			return usage_error("unknown option '%s' (see perfbot cache --help)",
-					   argv[optind - 1]);
-		}
-	}
+	ret = take_options(argc, argv, &json);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
 	if (strcmp(sub, "list") && strcmp(sub, "clean"))
 		return usage_error("unknown subcommand '%s' (list or clean)", sub);
 	if (optind < argc)

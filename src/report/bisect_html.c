@@ -387,21 +387,13 @@ static void html_plot(FILE *out, const struct bisect_view *v, const struct bisec
 
 /* ---- the page ---- */
 
-static void html_dl(FILE *out, const char *term, const char *value)
-{
-	if (!value)
-		return;
-	fprintf(out, "<dt>%s</dt><dd>", term);
-	report_html_puts(out, value);
-	fputs("</dd>\n", out);
-}
 
 static void html_facts(FILE *out, const struct bisect_view *v, const struct bisect_level *lv)
 {
 	double conf = rb_confidence(v, lv);
 
 	fputs("<dl>\n", out);
-	html_dl(out, "status", bisect_status_name(lv->status));
+	report_html_dl(out, "status", bisect_status_name(lv->status));
 	fputs("<dt>good</dt><dd class=\"name\">", out);
 	report_html_puts(out, lv->good.commit.sha);
 	html_given(out, lv->good.given);
@@ -433,10 +425,10 @@ static void html_found(FILE *out, const struct bisect_view *v, const struct bise
 	fputs("</p>\n<p>", out);
 	report_html_puts(out, c->commit.subject);
 	fputs("</p>\n<dl>\n", out);
-	html_dl(out, "author", c->commit.author);
-	html_dl(out, "date", c->commit.date);
+	report_html_dl(out, "author", c->commit.author);
+	report_html_dl(out, "date", c->commit.date);
 	if (isfinite(c->probability))
-		html_dl(out, "P(first bad)", rb_prob(p, sizeof(p), c->probability));
+		report_html_dl(out, "P(first bad)", rb_prob(p, sizeof(p), c->probability));
 	if (next && isfinite(next->probability)) {
 		fputs("<dt>next likely, P(first bad)</dt><dd class=\"name\">", out);
 		report_html_short_id(out, next->commit.sha);
@@ -557,17 +549,17 @@ int report_bisect_html(FILE *out, const struct bisect_result *r)
 		fputs("</p>\n", out);
 	}
 	fputs("<dl>\n", out);
-	html_dl(out, "metric", v.metric);
+	report_html_dl(out, "metric", v.metric);
 	if (r->unit && *r->unit)
-		html_dl(out, "unit", r->unit);
+		report_html_dl(out, "unit", r->unit);
 	if (r->higher_is_better >= 0)
-		html_dl(out, "better", r->higher_is_better ? "higher" : "lower");
-	html_dl(out, "repository", r->repo);
-	html_dl(out, "origin", r->origin_url);
-	html_dl(out, "job", v.job);
-	html_dl(out, "testcase", r->testcase);
-	html_dl(out, "testbox", r->testbox);
-	html_dl(out, "machine", r->machine);
+		report_html_dl(out, "better", r->higher_is_better ? "higher" : "lower");
+	report_html_dl(out, "repository", r->repo);
+	report_html_dl(out, "origin", r->origin_url);
+	report_html_dl(out, "job", v.job);
+	report_html_dl(out, "testcase", r->testcase);
+	report_html_dl(out, "testbox", r->testbox);
+	report_html_dl(out, "machine", r->machine);
 	html_params(out, &r->params);
 	fputs("</dl>\n<section>\n<h2>Bisection</h2>\n", out);
 	html_level(out, &v, v.top, false);

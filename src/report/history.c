@@ -431,13 +431,7 @@ int report_history_json(FILE *out, const struct history *h)
 			 "better", better ? json_string(better) : json_null(),
 			 "detector", detector_json(h->detector), "points", points,
 			 "changes", changes, "alerts", alerts);
-	if (!root)
-		return -ENOMEM;
-	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
-		err = -EIO;
-	else
-		fputc('\n', out);
-	json_decref(root);
+	err = report_json_dump(out, root);
 	return err ? err : finish(out);
 }
 
@@ -455,14 +449,6 @@ static const char history_css[] =
 	"tr.cp td{background:#fee}\n"
 	"td.marks{font-family:monospace;color:#b00}\n";
 
-static void html_dl(FILE *out, const char *term, const char *value)
-{
-	if (!value)
-		return;
-	fprintf(out, "<dt>%s</dt><dd>", term);
-	report_html_puts(out, value);
-	fputs("</dd>\n", out);
-}
 
 static void html_num(FILE *out, double v)
 {
@@ -776,14 +762,14 @@ int report_history_html(FILE *out, const struct history *h)
 		history_css);
 	html_title(out, h);
 	fputs("</h1>\n<dl>\n", out);
-	html_dl(out, "metric", h->metric);
+	report_html_dl(out, "metric", h->metric);
 	if (has_unit(h))
-		html_dl(out, "unit", h->unit);
-	html_dl(out, "better", better_word(h->better));
-	html_dl(out, "job", h->job);
-	html_dl(out, "testbox", h->testbox);
-	html_dl(out, "tree", h->tree);
-	html_dl(out, "branch", h->branch);
+		report_html_dl(out, "unit", h->unit);
+	report_html_dl(out, "better", better_word(h->better));
+	report_html_dl(out, "job", h->job);
+	report_html_dl(out, "testbox", h->testbox);
+	report_html_dl(out, "tree", h->tree);
+	report_html_dl(out, "branch", h->branch);
 	fprintf(out, "<dt>points</dt><dd>%zu</dd>\n<dt>change points</dt><dd>%zu</dd>\n"
 		"<dt>alerts</dt><dd>%zu</dd>\n</dl>\n", h->nr_points, h->nr_changes, h->nr_alerts);
 	html_plot(out, h);

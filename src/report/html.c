@@ -607,3 +607,12 @@ int report_html(FILE *out, const struct report *r)
 		return -EIO;
 	return 0;
 }
+
+void report_html_dl(FILE *out, const char *term, const char *value)
+{
+	if (!value)
+		return;
+	fprintf(out, "<dt>%s</dt><dd>", term);
+	report_html_puts(out, value);
+	fputs("</dd>\n", out);
+}

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <jansson.h>
 #include <stdio.h>
 
 /* ---- numbers (table.c), as every format shows them ---- */
@@ -80,6 +81,14 @@ void report_put_body(FILE *out, const char *buf, size_t len);
 
 /* Text with & < > " ' escaped; NULL writes nothing. */
 void report_html_puts(FILE *out, const char *s);
+/* "<dt>term</dt><dd>value</dd>", value escaped; nothing when value is NULL. */
+void report_html_dl(FILE *out, const char *term, const char *value);
+/*
+ * root (its reference taken) written as every JSON document of report/ is:
+ * indented, 10 significant digits, a newline; 0, -ENOMEM (root NULL) or
+ * -EIO.
+ */
+int report_json_dump(FILE *out, json_t *root);
 /* The first 12 characters of a commit id, escaped ("?" for NULL). */
 void report_html_short_id(FILE *out, const char *id);
 /* The style sheet of every perfbot page (without <style>). */

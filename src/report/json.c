@@ -184,7 +184,6 @@ int report_json(FILE *out, const struct report *r)
 {
 	json_t *commits, *jobs, *root;
 	struct compare_opts defaults;
-	int err = 0;
 
 	if (r->ncommits < 2)
 		return -EINVAL;
@@ -206,6 +205,13 @@ int report_json(FILE *out, const struct report *r)
 			 "commits", commits, "repo_url", str(r->repo_url),
 			 "branch", str(r->branch),
 			 "opts", opts_json(r->opts ? r->opts : &defaults), "jobs", jobs);
+	return report_json_dump(out, root);
+}
+
+int report_json_dump(FILE *out, json_t *root)
+{
+	int err = 0;
+
 	if (!root)
 		return -ENOMEM;
 	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
