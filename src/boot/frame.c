@@ -200,6 +200,20 @@ static long checked_body(const char *s, size_t len)
 	return (long)(sp - s);
 }
 
+static int check_whole(struct frame_parser *p)
+{
+	if (!p->begun || p->have < p->nchunks)
+		return 0;
+	if (frame_crc32(0, p->payload, p->len) != p->crc) {
+		p->bad_payload++;
+		drop_frame(p);
+		return 0;
+	}
+	p->payload[p->len] = '\0';
+	p->done = true;
+	return 1;
+}
+
 static int on_begin(struct frame_parser *p, const char *s, size_t len)
 {
 	/* "BEGIN <len> <crc>" */
@@ -230,21 +244,7 @@ static int on_begin(struct frame_parser *p, const char *s, size_t len)
 	p->begun = true;
 	p->len = n;
 	p->crc = crc;
-	return 0;
-}
-
-static int check_whole(struct frame_parser *p)
-{
-	if (!p->begun || p->have < p->nchunks)
-		return 0;
-	if (frame_crc32(0, p->payload, p->len) != p->crc) {
-		p->bad_payload++;
-		drop_frame(p);
-		return 0;
-	}
-	p->payload[p->len] = '\0';
-	p->done = true;
-	return 1;
+	return check_whole(p);		/* an empty payload is whole at once */
 }
 
 static int on_data(struct frame_parser *p, const char *s, size_t len)
