@@ -201,7 +201,11 @@ int cpio_list(const void *buf, size_t len, struct cpio_listing *out, struct strb
 		/* f: ino mode uid gid nlink mtime filesize devmajor devminor
 		 * rdevmajor rdevminor namesize check */
 		name = b + off + NEWC_HDR;
-		if (!f[11] || f[11] > len - off - NEWC_HDR || name[f[11] - 1]) {
+		if (f[11] > len - off - NEWC_HDR) {
+			strbuf_setf(err, "cpio: archive cut short at offset %zu (in a name)", off);
+			return -EINVAL;
+		}
+		if (!f[11] || name[f[11] - 1]) {
 			strbuf_setf(err, "cpio: bad name at offset %zu", off);
 			return -EINVAL;
 		}
