@@ -290,6 +290,25 @@ int dmesg_stats_add(const struct dmesg_stats *s, struct statmap *stats)
 	return 0;
 }
 
+int dmesg_stats_replace(const struct dmesg_stats *s, struct statmap *stats)
+{
+	struct statmap m = { 0 };
+
+	for (size_t i = 0; i < stats->n; i++)
+		if (strncmp(stats->v[i].name, DMESG_PREFIX, strlen(DMESG_PREFIX)) &&
+		    statmap_add(&m, stats->v[i].name, stats->v[i].value))
+			goto nomem;
+	if (dmesg_stats_add(s, &m))
+		goto nomem;
+	statmap_finish(&m);
+	statmap_release(stats);
+	*stats = m;
+	return 0;
+nomem:
+	statmap_release(&m);
+	return -ENOMEM;
+}
+
 void dmesg_stats_release(struct dmesg_stats *s)
 {
 	for (size_t i = 0; i < s->n; i++)

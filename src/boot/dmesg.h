@@ -73,6 +73,13 @@ struct dmesg_stats {
 int dmesg_scan(const char *text, size_t len, struct dmesg_stats *out);
 /* Add each as a stat (its count as the value). */
 int dmesg_stats_add(const struct dmesg_stats *s, struct statmap *stats);
+/*
+ * Replace every dmesg.* stat of `stats` by s's: the guest's record may
+ * hold the kmsg monitor's (its window only, its own names); the host's
+ * scan of the whole console is the one the run keeps.  The statmap is
+ * finished (sorted) after.  On -ENOMEM it is left as it was.
+ */
+int dmesg_stats_replace(const struct dmesg_stats *s, struct statmap *stats);
 void dmesg_stats_release(struct dmesg_stats *s);
 
 #endif

@@ -142,6 +142,18 @@ static void test_scan_counts(void **state)
 		assert_true(stat_is_failure(s.v[i].name));
 	assert_true(stat_is_failure(DMESG_BOOT_FAILURES));
 	statmap_release(&m);
+
+	/* replace: the record's own dmesg.* go, the others stay */
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(statmap_add(&m, "dmesg.WARNING:at_old", 1), 0);
+	assert_int_equal(statmap_add(&m, "will-it-scale.per_process_ops", 5), 0);
+	statmap_finish(&m);
+	assert_int_equal(dmesg_stats_replace(&s, &m), 0);
+	assert_int_equal(m.n, 4);
+	assert_null(statmap_get(&m, "dmesg.WARNING:at_old"));
+	assert_float_equal(*statmap_get(&m, "will-it-scale.per_process_ops"), 5, 0);
+	assert_float_equal(*statmap_get(&m, "dmesg.WARNING:stack_recursion"), 1, 0);
+	statmap_release(&m);
 	dmesg_stats_release(&s);
 }
 
