@@ -63,6 +63,9 @@ static const struct {
 	  "NMI_watchdog:Watchdog_detected_hard_LOCKUP_on_cpu" },
 	{ "[  242.5] INFO: task kworker/u4:1:45 blocked for more than 120 seconds.",
 	  "INFO:task_blocked_for_more_than#seconds" },
+	{ "[   50.0] Out of memory: Killed process 123 (futex1) total-vm:2196kB",
+	  "Out_of_memory:Killed_process" },
+	{ "[    T1] WARNING: CPU: 0 PID: 1 at kernel/x.c:5 f+0x1/0x2", "WARNING:at_kernel/x.c:#f" },
 };
 
 static void test_names(void **state)
