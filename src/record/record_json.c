@@ -31,11 +31,10 @@ static json_t *strmap_obj(const struct strmap *m)
 	return o;
 }
 
-int record_to_json(const struct run_record *r, char **text)
+json_t *record_json_object(const struct run_record *r)
 {
 	json_t *stats = json_object(), *meta = json_array(), *root = NULL;
 
-	*text = NULL;
 	for (size_t i = 0; stats && i < r->stats.n; i++)
 		if (json_object_set_lossy(stats, r->stats.v[i].name,
 					  number(r->stats.v[i].value)))
@@ -58,12 +57,18 @@ int record_to_json(const struct run_record *r, char **text)
 			 "started", number(r->started), "duration_s", number(r->duration_s),
 			 "params", strmap_obj(&r->params), "env", strmap_obj(&r->env),
 			 "stats", stats, "meta", meta, "job_text", json_str(r->job_text));
-	if (root)
-		*text = json_dumps(root, JSON_REAL_PRECISION(17));
 out:
-	json_decref(root);
 	json_decref(stats);
 	json_decref(meta);
+	return root;
+}
+
+int record_to_json(const struct run_record *r, char **text)
+{
+	json_t *root = record_json_object(r);
+
+	*text = root ? json_dumps(root, JSON_REAL_PRECISION(17)) : NULL;
+	json_decref(root);
 	return *text ? 0 : -ENOMEM;
 }
 

@@ -31,6 +31,10 @@
 #define RECORD_JSON_VERSION 1
 
 int record_to_json(const struct run_record *r, char **text);
+/* The same as a jansson object (a new reference), NULL when out of memory:
+ * for a caller that adds fields of its own (results show's "id"). */
+struct json_t;
+struct json_t *record_json_object(const struct run_record *r);
 int record_from_json(const char *text, size_t len, struct run_record *out,
 		     struct strbuf *err);
 
