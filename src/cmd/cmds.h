@@ -33,5 +33,6 @@ int cmd_cache(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_alerts(int argc, char **argv);
+int cmd_guest(int argc, char **argv);	/* guest-run, guest-initramfs */
 
 #endif
