@@ -15,6 +15,8 @@
 #include "util/parse.h"
 #include "util/quote.h"
 #include "util/timeutil.h"
+#include "boot/boot.h"
+#include "run/env.h"
 #include "vcs/builds.h"
 #include "vcs/git.h"
 
@@ -53,6 +55,11 @@ static const char run_usage[] =
 	"                        cannot boot the kernel under test yet, and would\n"
 	"                        measure the running one under the commit's name\n"
 	CMD_DB_USAGE
+	"      --kernel BZIMAGE  boot that kernel in QEMU for each run and run the\n"
+	"                        job inside it (docs/kernel.md); the runs are\n"
+	"                        recorded with boot.* in their environment and\n"
+	"                        the kernel's dmesg.* failure stats.  --commit\n"
+	"                        labels them (default: the image's file name)\n"
 	"      --no-monitors     run the benchmarks alone\n"
 	"      --dry-run         print what would run; run and store nothing\n"
 	"  -h, --help            show this help\n"
@@ -67,7 +74,7 @@ static const char run_usage[] =
 struct run_opts {
 	const char *job_path;
 	unsigned long repeat;
-	const char *commit, *repo;
+	const char *commit, *repo, *kernel;
 	bool monitors, dry_run;
 	char *overrides[MAX_OVERRIDES];
 	size_t nr_overrides;
@@ -77,13 +84,14 @@ struct run_opts {
 
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
-	enum { OPT_COMMIT = 256, OPT_REPO, OPT_NO_MON, OPT_DRY };
+	enum { OPT_COMMIT = 256, OPT_REPO, OPT_NO_MON, OPT_DRY, OPT_KERNEL };
 	static const struct option longopts[] = {
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "repo", required_argument, NULL, OPT_REPO },
 		{ "no-monitors", no_argument, NULL, OPT_NO_MON },
 		{ "dry-run", no_argument, NULL, OPT_DRY },
+		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -116,6 +124,11 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case OPT_DRY:
 			o->dry_run = true;
+			break;
+		case OPT_KERNEL:
+			if (access(optarg, R_OK))
+				return usage_error("--kernel '%s': %s", optarg, strerror(errno));
+			o->kernel = optarg;
 			break;
 		case 'h':
 			printf(run_usage, DEFAULT_REPEAT);
@@ -305,6 +318,7 @@ int cmd_run(int argc, char **argv)
 	char *sha = NULL;
 	const char *worktree = NULL;
 	struct commit_builds builds = { 0 };
+	struct strmap host = { 0 };	/* --kernel: the host's environment, for its machine line */
 	struct strbuf err = STRBUF_INIT;
 	char label[256];
 	size_t nr = 0, total_runs = 0, done = 0, unsupported = 0;
@@ -390,8 +404,16 @@ int cmd_run(int argc, char **argv)
 		}
 	} else if (o.commit) {
 		commit = o.commit;
+	} else if (o.kernel) {
+		commit = boot_kernel_release(o.kernel, label, sizeof(label)) ? "unknown" : label;
 	} else {
 		commit = kernel_release(label, sizeof(label)) ? "local" : label;
+	}
+	if (o.kernel && o.repo) {
+		fprintf(stderr, "perfbot: run: --kernel with --repo: a kernel tree's commit is built"
+			" and booted by a job's kernel: section; --kernel boots an image as it is\n");
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	db = cmd_store_location("run");
 	if (!db) {
@@ -413,6 +435,8 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		goto out;
 	interrupt_install();
+	if (o.kernel)
+		env_capture(&host, NULL);
 	if (o.repo && needs_worktree(jobs, nr)) {
 		bool fresh;
 
@@ -464,7 +488,16 @@ int cmd_run(int argc, char **argv)
 				fprintf(stderr, "[%zu/%zu] %s: repeat %u/%u, %s left\n",
 					i + 1, nr, jobs[i].name, r, reps, est);
 			t0 = mono_now();
-			ret = runner_run(&jobs[i], &ro, &rec, &err);
+			if (o.kernel) {
+				struct boot_opts bo = {
+					.commit = commit, .host_machine = strmap_get(&host, "machine"),
+					.qemu = { .binary = getenv("PERFBOT_QEMU"), .accel = QEMU_ACCEL_AUTO },
+				};
+
+				ret = boot_run(&jobs[i], o.kernel, &bo, &interrupted, &rec, &err);
+			} else {
+				ret = runner_run(&jobs[i], &ro, &rec, &err);
+			}
 			clocks[i].spent_s += mono_now() - t0;
 			clocks[i].runs++;
 			if (ret) {
@@ -498,6 +531,7 @@ int cmd_run(int argc, char **argv)
 		ret = done && unsupported == done ? EXIT_UNSUPPORTED : EXIT_OK;
 out:
 	commit_builds_close(&builds);
+	strmap_release(&host);
 	if (store)
 		store_close(store);
 	free(clocks);

@@ -1,0 +1,246 @@
+/*
+ * boot.c - one run of an atomic job inside a kernel under test
+ * (boot/boot.h): initramfs, QEMU, the record back, dmesg stats.
+ */
+#define _GNU_SOURCE
+#include "boot/boot.h"
+#include "boot/dmesg.h"
+#include "boot/frame.h"
+#include "boot/initramfs.h"
+#include "record/record_json.h"
+#include "util/fsutil.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The console's last n lines, joined by " | ", onto sb. */
+static void console_tail(const struct strbuf *console, unsigned n, struct strbuf *sb)
+{
+	size_t end = console->len, start = end;
+	unsigned lines = 0;
+
+	while (end && (console->buf[end - 1] == '\n' || console->buf[end - 1] == '\r'))
+		end--;
+	for (start = end; start > 0; start--)
+		if (console->buf[start - 1] == '\n' && ++lines == n)
+			break;
+	for (size_t i = start; i < end; i++) {
+		char ch = console->buf[i];
+
+		if (ch == '\r')
+			continue;
+		if (ch == '\n')
+			strbuf_addstr(sb, " | ");
+		else
+			strbuf_addch(sb, (unsigned char)ch < ' ' ? ' ' : ch);
+	}
+}
+
+/* "2 threads QEMU/TCG on AMD EPYC with 1024M memory", from the host's line. */
+static void machine_line(const struct boot_opts *o, enum qemu_accel accel,
+			 const char *host_line, struct strbuf *sb)
+{
+	const char *model = host_line ? strstr(host_line, " threads ") : NULL;
+	const char *with = model ? strstr(model, " with ") : NULL;
+
+	strbuf_addf(sb, "%u threads QEMU/%s", o->qemu.cpus ? o->qemu.cpus : 2,
+		    accel == QEMU_ACCEL_KVM ? "KVM" : "TCG");
+	if (model && with)
+		strbuf_addf(sb, " on %.*s", (int)(with - model - 9), model + 9);
+	strbuf_addf(sb, " with %uM memory", o->qemu.memory_mb ? o->qemu.memory_mb : 1024);
+}
+
+/* The identity of a run of job, without a record from the guest. */
+static int skeleton(const struct atomic_job *job, const struct boot_opts *o,
+		    struct run_record *r)
+{
+	struct timespec now;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	clock_gettime(CLOCK_REALTIME, &now);
+	r->started = (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+	r->status = RUN_FAILED;
+	err |= record_set_str(&r->testcase, job->testcase);
+	err |= record_set_str(&r->job, job->name);
+	err |= record_set_str(&r->commit, o->commit ? o->commit : "unknown");
+	err |= record_set_str(&r->job_text, job->text);
+	for (size_t i = 0; i < job->nr_params; i++)
+		err |= strmap_set(&r->params, job->params[i].key, job->params[i].value);
+	if (job->kpi)
+		err |= strmap_set(&r->env, "kpi", job->kpi);
+	return err ? -ENOMEM : 0;
+}
+
+/* What the host knows of the run, over what the guest said. */
+static int host_facts(const struct boot_opts *o, const char *kernel,
+		      const struct qemu_result *q, struct run_record *r)
+{
+	struct strbuf machine = STRBUF_INIT;
+	char host[256];
+	const char *tb = o->testbox;
+	int err = 0;
+
+	if (!tb) {
+		if (gethostname(host, sizeof(host)))
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		tb = host;
+	}
+	machine_line(o, q->accel, o->host_machine, &machine);
+	err |= record_set_str(&r->testbox, tb);
+	err |= strmap_set(&r->env, "testbox", tb);
+	err |= strmap_set(&r->env, "boot.method", "qemu");
+	err |= strmap_set(&r->env, "boot.accel", qemu_accel_name(q->accel));
+	err |= strmap_set(&r->env, "boot.kernel", kernel);
+	err |= strmap_setf(&r->env, "boot.cpus", "%u", o->qemu.cpus ? o->qemu.cpus : 2);
+	err |= strmap_setf(&r->env, "boot.memory_mb", "%u",
+			   o->qemu.memory_mb ? o->qemu.memory_mb : 1024);
+	err |= strmap_setf(&r->env, "boot.elapsed_s", "%.3f", q->elapsed_s);
+	err |= strbuf_error(&machine) || strmap_set(&r->env, "machine", machine.buf);
+	strbuf_release(&machine);
+	return err ? -ENOMEM : 0;
+}
+
+/* The guest's record out of its hvc0 stream; -ENODATA with why. */
+static int take_record(const struct qemu_result *q, struct run_record *r, struct strbuf *why)
+{
+	struct frame_parser p;
+	unsigned char *payload = NULL;
+	size_t len = 0, used = 0;
+	int ret;
+
+	frame_parser_init(&p, FRAME_PAYLOAD_MAX);
+	ret = frame_parser_feed(&p, q->record.buf, q->record.len, &used);
+	if (ret >= 0)
+		ret = frame_parser_finish(&p);
+	payload = frame_parser_take(&p, &len);
+	if (!payload) {
+		frame_parser_status(&p, why);
+		if (!why->len)
+			strbuf_addstr(why, "the guest wrote no record");
+		frame_parser_release(&p);
+		return -ENODATA;
+	}
+	frame_parser_release(&p);
+	ret = record_from_json((const char *)payload, len, r, why);
+	free(payload);
+	return ret ? -ENODATA : 0;
+}
+
+int boot_run(const struct atomic_job *job, const char *kernel, const struct boot_opts *o,
+	     volatile sig_atomic_t *stop, struct run_record *out, struct strbuf *err)
+{
+	struct initramfs_spec spec = {
+		.perfbot = o->perfbot ? o->perfbot : "/proc/self/exe",
+		.busybox = o->busybox ? o->busybox : "/bin/busybox",
+		.job_text = job->text,
+	};
+	struct qemu_opts qo = o->qemu;
+	struct qemu_result q = { 0 };
+	struct dmesg_stats dm = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	char *dir = NULL, *initrd = NULL;
+	bool failed_boot = false;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = make_temp_dir(NULL, "perfbot-boot", &dir);
+	if (ret) {
+		strbuf_setf(err, "cannot make a directory for the boot: %s", strerror(-ret));
+		return ret;
+	}
+	if (asprintf(&initrd, "%s/initramfs.cpio", dir) < 0) {
+		initrd = NULL;
+		ret = -ENOMEM;
+		strbuf_setf(err, "out of memory");
+		goto out;
+	}
+	ret = initramfs_build(&spec, initrd, err);
+	if (ret)
+		goto out;
+	if (!qo.timeout_s)
+		qo.timeout_s = BOOT_TIMEOUT_S;
+	ret = qemu_run(&qo, kernel, initrd, dir, stop, &q, err);
+	if (ret)
+		goto out;
+	/* the guest's record when it wrote one whole, else a failed boot */
+	if (take_record(&q, out, &why)) {
+		run_record_release(out);
+		ret = skeleton(job, o, out);
+		if (!ret) {
+			struct strbuf reason = STRBUF_INIT;
+
+			out->status = stop && *stop ? RUN_INCOMPLETE : RUN_FAILED;
+			strbuf_addf(&reason, "boot failed: %s%s%s; console ends: ", why.buf,
+				    q.timed_out ? " (timed out)" : "", q.stopped ? " (stopped)" : "");
+			console_tail(&q.console, BOOT_TAIL_LINES, &reason);
+			ret = strbuf_error(&reason) ||
+			      strmap_set(&out->env, "last_state.reason", reason.buf) ? -ENOMEM : 0;
+			strbuf_release(&reason);
+			failed_boot = true;
+		}
+	} else if (o->commit && record_set_str(&out->commit, o->commit)) {
+		ret = -ENOMEM;
+	}
+	/* the host's scan of the whole console stands for the guest's kmsg */
+	if (!ret && (ret = dmesg_scan(q.console.buf, q.console.len, &dm)) == 0)
+		ret = dmesg_stats_replace(&dm, &out->stats);
+	/* after the replacement: a boot that never reached the job */
+	if (!ret && failed_boot && statmap_add(&out->stats, DMESG_BOOT_FAILURES, 1))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = host_facts(o, kernel, &q, out);
+	if (!ret)
+		statmap_finish(&out->stats);
+	if (ret) {
+		strbuf_setf(err, "out of memory");
+		run_record_release(out);
+	}
+out:
+	dmesg_stats_release(&dm);
+	qemu_result_release(&q);
+	strbuf_release(&why);
+	if (initrd)
+		unlink(initrd);
+	remove_tree(dir);
+	free(dir);
+	free(initrd);
+	return ret;
+}
+
+int boot_kernel_release(const char *path, char *buf, size_t len)
+{
+	unsigned char hdr[0x210], ver[128];
+	FILE *f = fopen(path, "rb");
+	unsigned off;
+	size_t n, k = 0;
+
+	if (!f)
+		return -errno;
+	n = fread(hdr, 1, sizeof(hdr), f);
+	/* "HdrS" at 0x202, the version string's offset (from 0x200) at 0x20e */
+	if (n < sizeof(hdr) || memcmp(hdr + 0x202, "HdrS", 4)) {
+		fclose(f);
+		return -EINVAL;
+	}
+	off = (unsigned)hdr[0x20e] | (unsigned)hdr[0x20f] << 8;
+	if (!off || fseek(f, (long)off + 0x200, SEEK_SET) ||
+	    (n = fread(ver, 1, sizeof(ver) - 1, f)) == 0) {
+		fclose(f);
+		return -EINVAL;
+	}
+	fclose(f);
+	while (k < n && k + 1 < len && ver[k] > ' ' && ver[k] < 0x7f)
+		k++;
+	if (!k || !len)
+		return -EINVAL;
+	memcpy(buf, ver, k);
+	buf[k] = '\0';
+	return 0;
+}

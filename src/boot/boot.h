@@ -1,0 +1,64 @@
+/*
+ * boot.h - one run of an atomic job inside a kernel under test
+ * (docs/kernel.md): the initramfs built (boot/initramfs.h: perfbot, its
+ * libraries, busybox, the job), the kernel booted in QEMU (boot/qemu.h),
+ * the guest's framed record parsed out of its hvc0 (boot/frame.h,
+ * record/record_json.h), and the kernel's console scanned for LKP's
+ * dmesg.* failure stats (boot/dmesg.h), which replace the guest's own.
+ *
+ * Whatever the kernel does, the answer is a run record: a kernel that
+ * panics or hangs at boot, or a guest that writes no whole record, is a
+ * RUN_FAILED record with dmesg.boot_failures = 1 and the console's last
+ * lines as its reason (env last_state.reason), never a hung perfbot.
+ * The record says how it was run: env boot.method (qemu), boot.accel
+ * (kvm or tcg), boot.kernel (the image), boot.cpus, boot.memory_mb, the
+ * machine line "2 threads QEMU/TCG on <host cpu> with 1G memory" and the
+ * host's testbox name (the guest's hostname is not the test box).
+ *
+ * Ownership: *out is the caller's (run_record_release()) when 0 is
+ * returned.  Threading: main thread only (children, signals).
+ */
+#ifndef PERFBOT_BOOT_BOOT_H
+#define PERFBOT_BOOT_BOOT_H
+
+#include "boot/qemu.h"
+#include "job/job.h"
+#include "record/record.h"
+#include "util/strbuf.h"
+
+#include <signal.h>
+
+/* booting and running one atomic job, at most, unless the job says more */
+#define BOOT_TIMEOUT_S 600.0
+/* the console's last lines kept in a failed boot's reason */
+#define BOOT_TAIL_LINES 8
+
+struct boot_opts {
+	struct qemu_opts qemu;		/* timeout_s 0: BOOT_TIMEOUT_S */
+	const char *perfbot;		/* NULL: this perfbot (/proc/self/exe) */
+	const char *busybox;		/* NULL: /bin/busybox (busybox-static) */
+	const char *commit;		/* recorded as the run's commit */
+	const char *testbox;		/* the host's name for the run; NULL: hostname */
+	/* the host's "N threads <cpu> with <mem> memory" (run/env.h); may be NULL */
+	const char *host_machine;
+};
+
+/*
+ * Run job (one atomic job) in kernel (a bzImage).  0 with
+ * *out a record (complete, failed, unsupported or incomplete when *stop
+ * was set); a negative errno with err set when nothing could be run at
+ * all (no QEMU, no busybox, the initramfs cannot be made).
+ */
+int boot_run(const struct atomic_job *job, const char *kernel, const struct boot_opts *o,
+	     volatile sig_atomic_t *stop, struct run_record *out, struct strbuf *err);
+
+/*
+ * The release of a bzImage ("6.1.0" of "6.1.0 (user@host) #1 SMP ..."),
+ * read from its setup header's kernel_version string, into buf: what a
+ * run of it is labelled by default.  0, or -EINVAL when path is no
+ * bzImage (or it has no version string), another negative errno when it
+ * cannot be read.
+ */
+int boot_kernel_release(const char *path, char *buf, size_t len);
+
+#endif

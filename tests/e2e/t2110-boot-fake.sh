@@ -1,0 +1,135 @@
+#!/bin/bash
+# perfbot run --kernel (issue 15, point 3) against a stand-in QEMU: the
+# host side of a boot -- the initramfs perfbot builds, QEMU's command
+# line, the record framed on the guest's hvc0, the console's dmesg.*
+# failure stats, a kernel that panics at boot stored as a failed run with
+# its console lines -- without a kernel.  The stand-in does what the
+# guest's /init does: it takes /job.yaml out of the initramfs and runs
+# `perfbot guest-run` on it, its output into the record stream; and it
+# writes a console, with a kernel WARNING when asked to.  A real boot is
+# the kernel e2e's.
+. "$(dirname "$0")/lib.sh"
+
+cd "$SANDBOX" || exit 1
+
+# a file with a bzImage setup header: "HdrS" at 0x202, the version at 0x200 + 0x20e's
+python3 - <<'PY'
+for name, ver in (("bzImage-a", b"6.1.0-a (e2e@perfbot) #1 SMP"), ("bzImage-b", b"6.1.0-b (e2e@perfbot) #1 SMP")):
+    img = bytearray(0x400)
+    img[0x202:0x206] = b"HdrS"
+    img[0x20e:0x210] = (0x100).to_bytes(2, "little")
+    img[0x300:0x300 + len(ver)] = ver
+    open(name, "wb").write(img)
+PY
+
+cat > fake-qemu <<'EOF'
+#!/bin/sh
+# a stand-in for qemu-system-x86_64: the guest's /init, on the host
+while [ $# -gt 0 ]; do
+	case $1 in
+	-initrd) initrd=$2; shift ;;
+	-kernel) kernel=$2; shift ;;
+	file:*) console=${1#file:} ;;
+	file,id=record,path=*) record=${1#file,id=record,path=} ;;
+	esac
+	shift
+done
+work=$(dirname "$console")
+python3 - "$initrd" "$work/job.yaml" <<'PY'
+import sys
+data, out = open(sys.argv[1], "rb").read(), sys.argv[2]
+i = 0
+while i < len(data):
+    assert data[i:i + 6] == b"070701", "not newc"
+    f = [int(data[i + 6 + 8 * k:i + 14 + 8 * k], 16) for k in range(13)]
+    size, namesize = f[6], f[11]
+    name = data[i + 110:i + 110 + namesize - 1].decode()
+    j = (i + 110 + namesize + 3) & ~3
+    if name in ("job.yaml", "/job.yaml"):
+        open(out, "wb").write(data[j:j + size])
+    if name == "TRAILER!!!":
+        break
+    i = (j + size + 3) & ~3
+PY
+case $kernel in
+*panic*)
+	printf '[    0.5] Kernel panic - not syncing: VFS: Unable to mount root fs\n' > "$console"
+	exit 0 ;;
+esac
+printf '[    0.0] Linux version 6.1.0\n' > "$console"
+case $kernel in
+*-b) printf '[    1.2] WARNING: CPU: 0 PID: 42 at kernel/futex/waitwake.c:154 futex_wake+0x1a/0x200\n' >> "$console" ;;
+esac
+"$PERFBOT" guest-run --commit ignored "$work/job.yaml" > "$record" 2>> "$console"
+EOF
+chmod +x fake-qemu
+export PERFBOT_QEMU="$SANDBOX/fake-qemu"
+
+cat > job.yaml <<'YAML'
+testcase: will-it-scale
+runtime: 1s
+nr_task: 1
+monitors: []
+will-it-scale:
+  mode: process
+  test: futex1
+YAML
+DB="$SANDBOX/results.db"
+
+run_perfbot 120 run job.yaml --kernel bzImage-a -r 2 --db "$DB"
+check "bzImage-a: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || diag "$err"
+run_perfbot 120 run job.yaml --kernel bzImage-b -r 2 --db "$DB"
+check "bzImage-b: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || diag "$err"
+
+"$PERFBOT" results show 1 --db "$DB" --json > run1.json 2>/dev/null
+"$PERFBOT" results show 3 --db "$DB" --json > run3.json 2>/dev/null
+pycheck() {
+	local what=$1 code=$2
+	shift 2
+	if out=$(python3 -c "$code" "$@" 2>&1); then ok "$what"; else not_ok "$what"; diag "$out"; fi
+}
+pycheck "a run through the kernel: complete, labelled with the image's release, boot.* recorded" '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["status"] == "complete", r["status"]
+assert r["commit"] == "6.1.0-a", r["commit"]
+e = r["env"]
+assert e["boot.method"] == "qemu" and e["boot.accel"] in ("kvm", "tcg"), e
+assert e["boot.kernel"].endswith("bzImage-a"), e["boot.kernel"]
+assert "QEMU/" in e["machine"], e["machine"]
+assert "will-it-scale.per_process_ops" in r["stats"], sorted(r["stats"])[:20]
+' run1.json
+pycheck "the kernel's WARNING is a dmesg.* failure stat of the run" '
+import json, sys
+r = json.load(open(sys.argv[1]))
+w = [k for k in r["stats"] if k.startswith("dmesg.WARNING")]
+assert w and r["stats"][w[0]] >= 1, sorted(r["stats"])
+assert not any(c.isdigit() and "0x" in k for k in w for c in k[-3:]), w
+' run3.json
+run_perfbot 60 compare 6.1.0-a 6.1.0-b --db "$DB" --all
+check "compare: the dmesg.WARNING row with fail:runs, as seed 001's" \
+	bash -c 'grep "dmesg.WARNING" <<<"$1" | grep -q "2:2"' _ "$out"
+
+# a kernel that panics at boot: a failed run with the console's lines
+cp bzImage-a bzImage-panic
+run_perfbot 120 run job.yaml --kernel bzImage-panic -r 1 --commit panicky --db "$DB"
+check "a panic at boot: exit 1 (a failed run, stored)" [ "$rc" -eq 1 ]
+"$PERFBOT" results show 5 --db "$DB" --json > run5.json 2>/dev/null
+pycheck "the failed boot: its reason quotes the console, dmesg.boot_failures and the panic counted" '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["status"] == "failed", r["status"]
+why = r["env"]["last_state.reason"]
+assert why.startswith("boot failed") and "Kernel panic - not syncing" in why, why
+assert r["stats"].get("dmesg.boot_failures") == 1, r["stats"]
+assert any(k.startswith("dmesg.Kernel_panic") for k in r["stats"]), sorted(r["stats"])
+' run5.json
+
+run_perfbot 30 run job.yaml --kernel /nonexistent/bzImage --db "$DB"
+check "--kernel of a missing file: exit 2, names it" \
+	bash -c '[ "$1" -eq 2 ] && grep -q "/nonexistent/bzImage" <<<"$2"' _ "$rc" "$err"
+
+check_nothing_left "run --kernel"
+finish
