@@ -39,6 +39,7 @@ static const struct subcommand subcommands[] = {
 	{ "watch", cmd_watch, "the robot: watch trees, bisect changes, report culprits", CMD_STORE },
 	{ "history", cmd_history, "a metric over a branch's history: points, change points, alerts", CMD_STORE },
 	{ "alerts", cmd_alerts, "the changes the robot found: list, show, ignore, invalid", CMD_STORE },
+	{ "kernel", cmd_kernel, "build the kernel of a commit with a job's kernel: section", 0 },
 	{ "stat", cmd_stat, "time any command over repeated runs, compare variants", 0 },
 	{ "help", cmd_help, "show this help, or a command's (perfbot help bench)", 0 },
 	{ "version", cmd_version, "print perfbot's version", 0 },

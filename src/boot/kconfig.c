@@ -339,7 +339,9 @@ static bool block_start(const char *p)
 
 bool kconfig_depends(const char *text, const char *name, struct strbuf *out)
 {
-	bool in = false, found = false;
+	struct strbuf parts = STRBUF_INIT;
+	size_t found = 0;
+	bool in = false;
 
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n'), *s = p;
@@ -378,12 +380,23 @@ bool kconfig_depends(const char *text, const char *name, struct strbuf *out)
 
 			while (n && isspace((unsigned char)e[n - 1]))
 				n--;
-			if (found)
-				strbuf_addstr(out, " && ");
-			strbuf_add(out, e, n);
-			found = true;
+			strbuf_add(&parts, e, n);
+			strbuf_addch(&parts, '\n');
+			found++;
 		}
 		p = nl ? nl + 1 : end;
 	}
-	return found;
+	/* several lines are one conjunction: each a term of its own */
+	for (const char *q = parts.buf; found && *q;) {
+		const char *nl = strchr(q, '\n');
+		size_t n = (size_t)(nl - q);
+		bool wrap = found > 1 && memchr(q, ' ', n);
+
+		if (q != parts.buf)
+			strbuf_addstr(out, " && ");
+		strbuf_addf(out, wrap ? "(%.*s)" : "%.*s", (int)n, q);
+		q = nl + 1;
+	}
+	strbuf_release(&parts);
+	return found > 0;
 }

@@ -33,5 +33,6 @@ int cmd_cache(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_alerts(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
 
 #endif

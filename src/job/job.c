@@ -642,6 +642,20 @@ static bool target_shaped(const char *s)
 	return n >= 6 && !strcmp(s + n - 6, "config") && s[0] != '.' && s[0] != '-';
 }
 
+/* Whether name is a file in the job file's directory. */
+static bool beside_job(const struct loader *l, const char *name)
+{
+	char *copy = strdup(l->path), *path = NULL;
+	bool yes;
+
+	if (!copy)
+		return false;
+	yes = asprintf(&path, "%s/%s", dirname(copy), name) >= 0 && !access(path, F_OK);
+	free(copy);
+	free(path);
+	return yes;
+}
+
 static int read_kernel_config(struct loader *l, const struct ynode *v)
 {
 	struct job_kernel *kc = &l->kernel;
@@ -660,7 +674,8 @@ static int read_kernel_config(struct loader *l, const struct ynode *v)
 		kc->config_kind = JOB_KCONFIG_TREE;
 		return (kc->config = strdup(path)) ? 0 : -ENOMEM;
 	}
-	if (!strchr(v->scalar, '/') && target_shaped(v->scalar)) {
+	/* a file beside the job first: base.config is a file there, a target elsewhere */
+	if (!strchr(v->scalar, '/') && target_shaped(v->scalar) && !beside_job(l, v->scalar)) {
 		for (size_t i = 0; interactive_targets[i]; i++)
 			if (!strcmp(v->scalar, interactive_targets[i]))
 				return fail(l, v, "config '%s' is an interactive make target; use a non-interactive one (tinyconfig, defconfig, allnoconfig, ...) or a file",
