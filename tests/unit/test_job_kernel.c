@@ -115,7 +115,7 @@ static void full_form(void **state)
 		const struct job_kernel *k = &jobs[i].kernel;
 
 		assert_true(k->present);
-	if (job_load(write_job(text), NULL, 0, &jobs, &nr, &err)) fail_msg("%s:%u:%u: %s", err.file.buf, err.line, err.column, err.msg.buf);
+		assert_int_equal(k->config_kind, JOB_KCONFIG_FILE);
 		assert_string_equal(k->config, conf);
 		assert_string_equal(k->fragments[0], "CONFIG_PREEMPT=y");
 		assert_string_equal(k->fragments[1], "# CONFIG_DEBUG_KERNEL is not set");
