@@ -3,12 +3,19 @@
 # Run as root on Debian 12 (what `make` does first); a no-op when all are there.
 # clang and libclang-rt-14-dev (libFuzzer, ASan, UBSan runtimes; only a
 # Recommends of clang) build the fuzz targets of `make check`.
+# The kernel tests (issue 15, docs/kernel.md) need a kernel build toolchain
+# (flex, bison, bc, libelf-dev, libssl-dev for the x86 build's objtool and
+# certificate tools, cpio, xz-utils to unpack linux-source-6.1's tarball),
+# ccache for incremental rebuilds, qemu-system-x86 and busybox-static for
+# the guest, kexec-tools for boot: kexec.
 set -eu
 
 PACKAGES="gcc make cmake ninja-build pkg-config libjansson-dev libcmocka-dev
 libyaml-dev libsqlite3-dev
 clang libclang-rt-14-dev
-procps util-linux git python3 bc coreutils sqlite3"
+procps util-linux git python3 bc coreutils sqlite3
+qemu-system-x86 busybox-static flex bison libelf-dev libssl-dev cpio ccache
+kexec-tools linux-source-6.1 xz-utils"
 
 missing=
 for p in $PACKAGES; do

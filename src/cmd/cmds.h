@@ -34,5 +34,6 @@ int cmd_watch(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_alerts(int argc, char **argv);
 int cmd_guest(int argc, char **argv);	/* guest-run, guest-initramfs */
+int cmd_kernel(int argc, char **argv);
 
 #endif

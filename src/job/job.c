@@ -18,6 +18,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <libgen.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +39,7 @@ enum generic_kind {
 	G_LIST,		/* monitors, packages: a list, never a dimension */
 	G_BUILD,	/* argv, or a string split like a shell */
 	G_EXEC,		/* mapping: cmd, parse, paths */
+	G_KERNEL,	/* mapping: config, fragments, boot, qemu, cmdline */
 };
 
 struct generic {
@@ -62,6 +65,7 @@ static const struct generic generics[] = {
 	{ "kconfig", G_RECORDED },
 	{ "compiler", G_RECORDED },
 	{ "rootfs", G_RECORDED },
+	{ "kernel", G_KERNEL },
 };
 
 static const char *const exec_parsers[] = { "kv", "json", "gbench", "hyperfine", "time" };
@@ -91,6 +95,8 @@ struct loader {
 	bool has_monitors, has_packages;
 	char **monitors, **packages;
 	struct job_exec exec;
+	const struct ynode *kernel_node;	/* the kernel: section as written */
+	struct job_kernel kernel;
 };
 
 static const struct generic *find_generic(const char *key)
@@ -497,6 +503,339 @@ static int read_exec(struct loader *l, const struct ynode *k, const struct ynode
 	return 0;
 }
 
+/* ---- the kernel: section (docs/kernel.md) ---- */
+
+static const char *const kernel_keys[] = { "config", "fragments", "boot", "qemu",
+					   "cmdline", NULL };
+static const char *const qemu_keys[] = { "cpus", "memory", "accel", "args", NULL };
+static const char *const boot_names[] = { "qemu", "kexec", NULL };
+static const char *const accel_names[] = { "auto", "kvm", "tcg", NULL };
+/* config targets that ask questions or need a running system's state */
+static const char *const interactive_targets[] = { "config", "menuconfig", "nconfig",
+						   "xconfig", "gconfig", "oldconfig",
+						   "syncconfig", NULL };
+
+const char *job_boot_name(enum job_boot boot)
+{
+	return boot_names[boot];
+}
+
+const char *job_accel_name(enum job_accel accel)
+{
+	return accel_names[accel];
+}
+
+static void kernel_release(struct job_kernel *k)
+{
+	free(k->config);
+	free_argv(k->fragments);
+	free(k->qemu_memory);
+	free_argv(k->qemu_args);
+	free(k->cmdline);
+	memset(k, 0, sizeof(*k));
+}
+
+static int kernel_copy(struct job_kernel *dst, const struct job_kernel *src)
+{
+	*dst = *src;
+	dst->config = dst->qemu_memory = dst->cmdline = NULL;
+	dst->fragments = dst->qemu_args = NULL;
+	if ((src->config && !(dst->config = strdup(src->config))) ||
+	    (src->fragments && !(dst->fragments = dup_argv(src->fragments))) ||
+	    (src->qemu_memory && !(dst->qemu_memory = strdup(src->qemu_memory))) ||
+	    (src->qemu_args && !(dst->qemu_args = dup_argv(src->qemu_args))) ||
+	    (src->cmdline && !(dst->cmdline = strdup(src->cmdline))))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The index of v in names (NULL-terminated), or an error with a suggestion. */
+static int pick(struct loader *l, const struct ynode *v, const char *what,
+		const char *const *names, int *out)
+{
+	const char *near;
+	struct strbuf all = STRBUF_INIT;
+	int ret;
+
+	if (v->type != YNODE_SCALAR || v->null)
+		return fail(l, v, "'%s' must be one of a list of names, given as one value", what);
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], v->scalar)) {
+			*out = i;
+			return 0;
+		}
+	for (int i = 0; names[i]; i++)
+		strbuf_addf(&all, "%s%s", i ? ", " : "", names[i]);
+	near = suggest_nearest(v->scalar, names);
+	if (near)
+		ret = fail(l, v, "unknown %s '%s' (did you mean '%s'? expected %s)", what,
+			   v->scalar, near, all.buf);
+	else
+		ret = fail(l, v, "unknown %s '%s' (expected %s)", what, v->scalar, all.buf);
+	strbuf_release(&all);
+	return ret;
+}
+
+static int unknown_key(struct loader *l, const struct ynode *k, const char *where,
+		       const char *const *names)
+{
+	const char *near = suggest_nearest(k->scalar, names);
+	struct strbuf all = STRBUF_INIT;
+	int ret;
+
+	for (int i = 0; names[i]; i++)
+		strbuf_addf(&all, "%s%s", i ? ", " : "", names[i]);
+	if (near)
+		ret = fail(l, k, "unknown key '%s' in %s (did you mean '%s'? expected %s)",
+			   k->scalar, where, near, all.buf);
+	else
+		ret = fail(l, k, "unknown key '%s' in %s (expected %s)", k->scalar, where,
+			   all.buf);
+	strbuf_release(&all);
+	return ret;
+}
+
+static int need_scalar(struct loader *l, const struct ynode *v, const char *what)
+{
+	if (v->type != YNODE_SCALAR)
+		return fail(l, v, "'%s' must be a single value, not a %s", what,
+			    v->type == YNODE_SEQ ? "list" : "mapping");
+	if (v->null || !*v->scalar)
+		return fail(l, v, "'%s' needs a value", what);
+	return 0;
+}
+
+/* name relative to the job file's directory (absolute stays), readable. */
+static int job_relative_file(struct loader *l, const struct ynode *v, const char *what,
+			     char **out)
+{
+	char *copy = strdup(l->path), *dir, *abs = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	if (v->scalar[0] == '/' ? !(abs = strdup(v->scalar)) :
+	    asprintf(&abs, "%s/%s", dir, v->scalar) < 0) {
+		free(copy);
+		return -ENOMEM;
+	}
+	free(copy);
+	if (access(abs, R_OK))
+		ret = fail(l, v, "%s '%s' cannot be read (%s): %s", what, v->scalar, abs,
+			   strerror(errno));
+	if (ret)
+		free(abs);
+	else
+		*out = abs;
+	return ret;
+}
+
+/* A name a make config target can have: tinyconfig, x86_64_defconfig, kvm_guest.config */
+static bool target_shaped(const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+			return false;
+	return n >= 6 && !strcmp(s + n - 6, "config") && s[0] != '.' && s[0] != '-';
+}
+
+/* Whether name is a file in the job file's directory. */
+static bool beside_job(const struct loader *l, const char *name)
+{
+	char *copy = strdup(l->path), *path = NULL;
+	bool yes;
+
+	if (!copy)
+		return false;
+	yes = asprintf(&path, "%s/%s", dirname(copy), name) >= 0 && !access(path, F_OK);
+	free(copy);
+	free(path);
+	return yes;
+}
+
+static int read_kernel_config(struct loader *l, const struct ynode *v)
+{
+	struct job_kernel *kc = &l->kernel;
+	int ret = need_scalar(l, v, "config");
+
+	if (ret)
+		return ret;
+	if (!strncmp(v->scalar, "tree:", 5)) {
+		const char *path = v->scalar + 5;
+
+		if (!*path || *path == '/' || !strcmp(path, "..") || !strncmp(path, "../", 3) ||
+		    strstr(path, "/../") || (strlen(path) >= 3 &&
+					     !strcmp(path + strlen(path) - 3, "/..")))
+			return fail(l, v, "config '%s': tree:PATH needs a relative path inside the kernel tree",
+				    v->scalar);
+		kc->config_kind = JOB_KCONFIG_TREE;
+		return (kc->config = strdup(path)) ? 0 : -ENOMEM;
+	}
+	/* a file beside the job first: base.config is a file there, a target elsewhere */
+	if (!strchr(v->scalar, '/') && target_shaped(v->scalar) && !beside_job(l, v->scalar)) {
+		for (size_t i = 0; interactive_targets[i]; i++)
+			if (!strcmp(v->scalar, interactive_targets[i]))
+				return fail(l, v, "config '%s' is an interactive make target; use a non-interactive one (tinyconfig, defconfig, allnoconfig, ...) or a file",
+					    v->scalar);
+		kc->config_kind = JOB_KCONFIG_TARGET;
+		return (kc->config = strdup(v->scalar)) ? 0 : -ENOMEM;
+	}
+	kc->config_kind = JOB_KCONFIG_FILE;
+	return job_relative_file(l, v, "config file", &kc->config);
+}
+
+/* "CONFIG_X=value" or "# CONFIG_X is not set" (the check boot/kconfig.c repeats) */
+static bool config_line(const char *s)
+{
+	const char *p = s;
+	bool not_set = !strncmp(p, "# ", 2);
+
+	if (not_set)
+		p += 2;
+	if (strncmp(p, "CONFIG_", 7))
+		return false;
+	p += 7;
+	if (!isalnum((unsigned char)*p) && *p != '_')
+		return false;
+	while (isalnum((unsigned char)*p) || *p == '_')
+		p++;
+	if (not_set)
+		return !strcmp(p, " is not set");
+	return *p == '=' && p[1] && !isspace((unsigned char)p[1]);
+}
+
+static int read_kernel_fragments(struct loader *l, const struct ynode *v)
+{
+	size_t n = v->type == YNODE_SEQ ? v->n : 1;
+	char **list;
+
+	if (v->type == YNODE_MAP)
+		return fail(l, v, "'fragments' must be a list of CONFIG_ lines or fragment files, not a mapping");
+	if (v->type == YNODE_SCALAR && v->null)
+		return fail(l, v, "'fragments' needs a value");
+	list = calloc(n + 1, sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	l->kernel.fragments = list;
+	for (size_t i = 0; i < n; i++) {
+		const struct ynode *e = v->type == YNODE_SEQ ? v->items[i] : v;
+		int ret = need_scalar(l, e, "fragments");
+
+		if (ret)
+			return ret;
+		if (!strncmp(e->scalar, "CONFIG_", 7) || !strncmp(e->scalar, "# CONFIG_", 9) ||
+		    !strncmp(e->scalar, "#CONFIG_", 8)) {
+			if (!config_line(e->scalar))
+				return fail(l, e, "fragment '%s' is not a config line (CONFIG_X=value, or \"# CONFIG_X is not set\" quoted)",
+					    e->scalar);
+			if (!(list[i] = strdup(e->scalar)))
+				return -ENOMEM;
+			continue;
+		}
+		ret = job_relative_file(l, e, "fragment file", &list[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* QEMU's -m: digits with an optional K, M, G or T (either case), not 0. */
+static bool memory_size(const char *s)
+{
+	const char *p = s;
+	bool nonzero = false;
+
+	while (isdigit((unsigned char)*p))
+		nonzero |= *p++ != '0';
+	if (p == s || p - s > 12 || !nonzero)
+		return false;
+	if (*p && strchr("kKmMgGtT", *p))
+		p++;
+	return !*p;
+}
+
+static int read_kernel_qemu(struct loader *l, const struct ynode *v)
+{
+	struct job_kernel *kc = &l->kernel;
+	int ret = 0, i;
+
+	if (v->type != YNODE_MAP)
+		return fail(l, v, "'qemu' must be a mapping (cpus:, memory:, accel:, args:)");
+	for (size_t j = 0; !ret && j < v->n; j += 2) {
+		const struct ynode *qk = v->items[j], *qv = v->items[j + 1];
+		unsigned long n;
+
+		if (!strcmp(qk->scalar, "cpus")) {
+			if ((ret = need_scalar(l, qv, "cpus")))
+				break;
+			if (parse_ulong(qv->scalar, 1, JOB_QEMU_MAX_CPUS, &n) != PARSE_OK)
+				ret = fail(l, qv, "cpus '%s' is not a whole number from 1 to %d",
+					   qv->scalar, JOB_QEMU_MAX_CPUS);
+			else
+				kc->qemu_cpus = (unsigned)n;
+		} else if (!strcmp(qk->scalar, "memory")) {
+			if ((ret = need_scalar(l, qv, "memory")))
+				break;
+			if (!memory_size(qv->scalar))
+				ret = fail(l, qv, "memory '%s' is not a size (digits with an optional K, M, G or T: 1G, 512M)",
+					   qv->scalar);
+			else if (!(kc->qemu_memory = strdup(qv->scalar)))
+				ret = -ENOMEM;
+		} else if (!strcmp(qk->scalar, "accel")) {
+			if (!(ret = pick(l, qv, "accel", accel_names, &i)))
+				kc->accel = (enum job_accel)i;
+		} else if (!strcmp(qk->scalar, "args")) {
+			ret = read_argv(l, qk, qv, &kc->qemu_args);
+		} else {
+			ret = unknown_key(l, qk, "kernel: qemu", qemu_keys);
+		}
+	}
+	return ret;
+}
+
+static int read_kernel(struct loader *l, const struct ynode *k, const struct ynode *v)
+{
+	struct job_kernel *kc = &l->kernel;
+	const struct ynode *config = NULL;
+	int ret = 0, i;
+
+	if (v->type != YNODE_MAP)
+		return fail(l, v->null ? k : v, "'kernel' must be a mapping (config:, fragments:, boot:, qemu:, cmdline:)");
+	kc->present = true;
+	kc->line = k->line;
+	kc->column = k->column;
+	kc->qemu_cpus = JOB_QEMU_CPUS_DEFAULT;
+	l->kernel_node = v;
+	for (size_t j = 0; !ret && j < v->n; j += 2) {
+		const struct ynode *sk = v->items[j], *sv = v->items[j + 1];
+
+		if (!strcmp(sk->scalar, "config")) {
+			config = sv;
+			ret = read_kernel_config(l, sv);
+		} else if (!strcmp(sk->scalar, "fragments")) {
+			ret = read_kernel_fragments(l, sv);
+		} else if (!strcmp(sk->scalar, "boot")) {
+			if (!(ret = pick(l, sv, "boot", boot_names, &i)))
+				kc->boot = (enum job_boot)i;
+		} else if (!strcmp(sk->scalar, "qemu")) {
+			ret = read_kernel_qemu(l, sv);
+		} else if (!strcmp(sk->scalar, "cmdline")) {
+			if (!(ret = need_scalar(l, sv, "cmdline")) && !(kc->cmdline = strdup(sv->scalar)))
+				ret = -ENOMEM;
+		} else {
+			ret = unknown_key(l, sk, "kernel", kernel_keys);
+		}
+	}
+	if (!ret && !config)
+		ret = fail(l, k, "kernel needs config: (a make target such as tinyconfig or defconfig, a .config file beside the job, or tree:PATH)");
+	if (!ret && !kc->qemu_memory && !(kc->qemu_memory = strdup(JOB_QEMU_MEMORY_DEFAULT)))
+		ret = -ENOMEM;
+	return ret;
+}
+
 static int read_generic(struct loader *l, const struct ynode *k, struct ynode *v,
 			const struct generic *g, const char *section)
 {
@@ -538,6 +877,10 @@ static int read_generic(struct loader *l, const struct ynode *k, struct ynode *v
 			return fail(l, v, "'exec' cannot be set with -s");
 		l->has_exec = true;
 		return read_exec(l, k, v);
+	case G_KERNEL:
+		if (v->origin)
+			return fail(l, v, "'kernel' cannot be set with -s");
+		return read_kernel(l, k, v);
 	}
 	return 0;
 }
@@ -723,6 +1066,36 @@ static void put_dim(FILE *f, const struct loader *l, const struct ynode *v,
 	}
 }
 
+/* A value of the kernel: section as written: a scalar, a list, a mapping. */
+static void put_written(FILE *f, const struct ynode *v, int indent)
+{
+	if (v->type == YNODE_SCALAR) {
+		fputc(' ', f);
+		put_scalar(f, v->scalar);
+	} else if (v->type == YNODE_SEQ) {
+		fputs(" [", f);
+		for (size_t i = 0; i < v->n; i++) {
+			if (i)
+				fputs(", ", f);
+			put_scalar(f, v->items[i]->scalar);
+		}
+		fputc(']', f);
+	} else {
+		for (size_t i = 0; i < v->n; i += 2) {
+			fprintf(f, "\n%*s", indent, "");
+			put_scalar(f, v->items[i]->scalar);
+			fputc(':', f);
+			put_written(f, v->items[i + 1], indent + 2);
+		}
+	}
+}
+
+/* The kernel: section as written (checked: scalars, lists of scalars, qemu:) */
+static void put_kernel(FILE *f, const struct ynode *v)
+{
+	put_written(f, v, 2);
+}
+
 static int job_text(const struct loader *l, const size_t *choice, char **out)
 {
 	size_t len;
@@ -752,6 +1125,8 @@ static int job_text(const struct loader *l, const size_t *choice, char **out)
 				fputs(": ", f);
 				put_scalar(f, l->exec.paths.v[j].value);
 			}
+		} else if (g && g->kind == G_KERNEL) {
+			put_kernel(f, v);
 		} else if (g) {
 			fputc(' ', f);
 			put_list(f, g->kind == G_BUILD ? l->build :
@@ -804,6 +1179,7 @@ static int apply_generic(struct atomic_job *j, const struct dim *d, const char *
 	case G_LIST:
 	case G_BUILD:
 	case G_EXEC:
+	case G_KERNEL:
 		break;
 	}
 	/* these are read whole by read_generic(), never made dimensions */
@@ -876,6 +1252,8 @@ static int make_job(const struct loader *l, const size_t *choice,
 		return -ENOMEM;
 	j->build_line = l->build_line;
 	j->build_column = l->build_column;
+	if (l->kernel.present && kernel_copy(&j->kernel, &l->kernel))
+		return -ENOMEM;
 	if (l->has_exec) {
 		if (!(j->exec.argv = dup_argv(l->exec.argv)) ||
 		    !(j->exec.parse = strdup(l->exec.parse)))
@@ -977,6 +1355,7 @@ out:
 	free_argv(l.exec.argv);
 	free(l.exec.parse);
 	strmap_release(&l.exec.paths);
+	kernel_release(&l.kernel);
 	return ret;
 }
 
@@ -1010,6 +1389,7 @@ void atomic_job_release(struct atomic_job *j)
 	free(j->exec.parse);
 	strmap_release(&j->exec.paths);
 	strmap_release(&j->recorded);
+	kernel_release(&j->kernel);
 	free(j->text);
 	free(j->file);
 	memset(j, 0, sizeof(*j));

@@ -14,7 +14,9 @@
  * Keys this module knows itself (generic keys) are checked here: suite,
  * testcase, category, runtime, repeat, interval, timeout, monitors,
  * packages, build, exec, cpufreq_governor, ucode, kconfig, compiler,
- * rootfs, and `kpi`.  Every other scalar key is a benchmark parameter;
+ * rootfs, `kpi`, and the `kernel:` section (struct job_kernel: how to
+ * build and boot the kernel of the commit under test; docs/kernel.md).
+ * Every other scalar key is a benchmark parameter;
  * whether the benchmark knows it is for the runner to say, with the
  * position recorded here (file:line:column).
  *
@@ -70,6 +72,40 @@ struct job_exec {
 	struct strmap paths;	/* parse: json -> stat name -> JSON path (a.b.0.c) */
 };
 
+/*
+ * The `kernel:` section: the kernel of the commit under test is built with
+ * this configuration and booted (docs/kernel.md).  Not part of the job's
+ * name: LKP's `kconfig:` parameter is.  File paths are resolved (the
+ * job file's directory) and checked to exist when the job is loaded.
+ */
+enum job_kconfig_kind {
+	JOB_KCONFIG_TARGET,	/* a make target: tinyconfig, defconfig, ... */
+	JOB_KCONFIG_FILE,	/* a .config beside the job: absolute path */
+	JOB_KCONFIG_TREE,	/* tree:PATH, a .config inside the kernel tree */
+};
+
+enum job_boot { JOB_BOOT_QEMU, JOB_BOOT_KEXEC };
+enum job_accel { JOB_ACCEL_AUTO, JOB_ACCEL_KVM, JOB_ACCEL_TCG };
+
+#define JOB_QEMU_CPUS_DEFAULT 2
+#define JOB_QEMU_MEMORY_DEFAULT "1G"
+#define JOB_QEMU_MAX_CPUS 1024
+
+struct job_kernel {
+	bool present;
+	enum job_kconfig_kind config_kind;
+	char *config;		/* the target, the absolute file, or PATH in the tree */
+	char **fragments;	/* NULL-terminated: "CONFIG_X=y" / "# CONFIG_X is not set"
+				 * lines, or absolute paths of fragment files; may be NULL */
+	enum job_boot boot;	/* qemu by default */
+	unsigned qemu_cpus;	/* JOB_QEMU_CPUS_DEFAULT unless said */
+	char *qemu_memory;	/* QEMU's -m: digits and an optional K/M/G/T */
+	enum job_accel accel;	/* auto by default */
+	char **qemu_args;	/* extra QEMU arguments, NULL-terminated; may be NULL */
+	char *cmdline;		/* extra kernel command line; may be NULL */
+	unsigned line, column;	/* where `kernel:` is written */
+};
+
 struct atomic_job {
 	char *name;		/* LKP's: testcase + sorted parameter values */
 	char *testcase;
@@ -88,6 +124,7 @@ struct atomic_job {
 	char *kpi;		/* the stat the job exists for, may be NULL */
 	struct job_exec exec;	/* exec.argv NULL unless testcase is exec */
 	struct strmap recorded;	/* cpufreq_governor, ucode, kconfig, compiler, rootfs */
+	struct job_kernel kernel;	/* kernel.present: the job has a kernel: section */
 	char *text;		/* this atomic job as YAML (to store and reproduce) */
 	char *file;		/* the job file it came from */
 };
@@ -104,6 +141,10 @@ int job_load(const char *path, char *const *overrides, size_t nr_overrides,
 /* A key the job layer knows itself (the generic keys above), not a
  * benchmark parameter. */
 bool job_generic_key(const char *key);
+
+/* The names of the enums above as a job file spells them. */
+const char *job_boot_name(enum job_boot boot);
+const char *job_accel_name(enum job_accel accel);
 
 const struct job_param *atomic_job_param(const struct atomic_job *j,
 					 const char *key);
