@@ -244,3 +244,31 @@ int boot_kernel_release(const char *path, char *buf, size_t len)
 	buf[k] = '\0';
 	return 0;
 }
+
+int boot_opts_from_kernel(const struct job_kernel *k, struct boot_opts *o)
+{
+	const char *m = k->qemu_memory ? k->qemu_memory : JOB_QEMU_MEMORY_DEFAULT;
+	char *end = NULL;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(m, &end, 10);
+	if (errno || end == m)
+		return -EINVAL;
+	switch (*end) {
+	case 'K': case 'k': v /= 1024; end++; break;
+	case 'M': case 'm': case '\0': if (*end) end++; break;
+	case 'G': case 'g': v *= 1024; end++; break;
+	case 'T': case 't': v *= 1024 * 1024; end++; break;
+	default: return -EINVAL;
+	}
+	if (*end || !v || v > 1u << 30)
+		return -EINVAL;
+	o->qemu.memory_mb = (unsigned)v;
+	o->qemu.cpus = k->qemu_cpus ? k->qemu_cpus : JOB_QEMU_CPUS_DEFAULT;
+	o->qemu.accel = k->accel == JOB_ACCEL_KVM ? QEMU_ACCEL_KVM :
+			k->accel == JOB_ACCEL_TCG ? QEMU_ACCEL_TCG : QEMU_ACCEL_AUTO;
+	o->qemu.extra_args = k->qemu_args;
+	o->qemu.cmdline = k->cmdline;
+	return 0;
+}

@@ -53,6 +53,14 @@ int boot_run(const struct atomic_job *job, const char *kernel, const struct boot
 	     volatile sig_atomic_t *stop, struct run_record *out, struct strbuf *err);
 
 /*
+ * o->qemu from a job's kernel: section (cpus, memory, accel, extra
+ * arguments, command line); the rest of o is left as it is.  The strings
+ * are borrowed from k.  -EINVAL for a memory size QEMU's -m would not
+ * take.
+ */
+int boot_opts_from_kernel(const struct job_kernel *k, struct boot_opts *o);
+
+/*
  * The release of a bzImage ("6.1.0" of "6.1.0 (user@host) #1 SMP ..."),
  * read from its setup header's kernel_version string, into buf: what a
  * run of it is labelled by default.  0, or -EINVAL when path is no

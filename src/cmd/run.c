@@ -16,6 +16,7 @@
 #include "util/quote.h"
 #include "util/timeutil.h"
 #include "boot/boot.h"
+#include "boot/kbuild.h"
 #include "run/env.h"
 #include "vcs/builds.h"
 #include "vcs/git.h"
@@ -308,6 +309,40 @@ static int kernel_release(char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The kernel of sha in repo for job's kernel: section (boot/kbuild.h):
+ * built, or taken from the kernels built before; *bzimage its path.
+ * Exit status: 0, EXIT_FAILED (the kernel did not build: said, with the
+ * log's end), or 128 + signal.
+ */
+static int build_kernel(const struct run_opts *o, const char *sha, const struct atomic_job *job,
+			char **bzimage)
+{
+	struct kbuild_opts ko = {
+		.repo = o->repo, .sha = sha, .kernel = &job->kernel, .stop = &interrupted,
+	};
+	struct kbuild_result kr = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	int ret;
+
+	fprintf(stderr, "perfbot: run: building the kernel of %.12s (%s)\n", sha,
+		job->kernel.config ? job->kernel.config : "?");
+	ret = kbuild_build(&ko, &kr, &err);
+	if (ret) {
+		fprintf(stderr, "perfbot: run: the kernel of %.12s: %s\n", sha, err.buf);
+		ret = interrupted ? 128 + interrupted : EXIT_FAILED;
+	} else {
+		fprintf(stderr, "perfbot: run: kernel %s (%s%.1f s)\n", kr.bzimage,
+			kr.reused ? "built before, " : kr.incremental ? "incremental, " : "",
+			kr.build_s);
+		*bzimage = kr.bzimage;
+		kr.bzimage = NULL;
+	}
+	kbuild_result_release(&kr);
+	strbuf_release(&err);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .monitors = true };
@@ -319,6 +354,8 @@ int cmd_run(int argc, char **argv)
 	const char *worktree = NULL;
 	struct commit_builds builds = { 0 };
 	struct strmap host = { 0 };	/* --kernel: the host's environment, for its machine line */
+	size_t kernel_jobs = 0;		/* atomic jobs with a kernel: section */
+	char **bzimage = NULL;		/* [nr]: each kernel job's kernel, built from --repo */
 	struct strbuf err = STRBUF_INIT;
 	char label[256];
 	size_t nr = 0, total_runs = 0, done = 0, unsupported = 0;
@@ -355,6 +392,20 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		total_runs += repeat_of(&o, &jobs[i]);
+		kernel_jobs += jobs[i].kernel.present;
+		if (jobs[i].kernel.present && jobs[i].kernel.boot == JOB_BOOT_KEXEC) {
+			fprintf(stderr, "perfbot: run: %s:%u:%u: boot: kexec is not done yet;"
+				" boot: qemu is\n", o.job_path, jobs[i].kernel.line,
+				jobs[i].kernel.column);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (kernel_jobs && kernel_jobs != nr) {
+		fprintf(stderr, "perfbot: run: %s: some atomic jobs have a kernel: section and"
+			" some do not: run them from two job files\n", o.job_path);
+		ret = EXIT_USAGE;
+		goto out;
 	}
 
 	if (!o.repo && jobs[0].build) {
@@ -383,17 +434,17 @@ int cmd_run(int argc, char **argv)
 			ret = EXIT_FAILED;
 			goto out;
 		}
-		if (kernel) {
+		if (kernel && !kernel_jobs) {
 			/*
-			 * A job cannot say which kernel to boot yet (no kernel:
-			 * key): the runs would measure the running kernel and be
-			 * filed under the commit, a result that lies.
+			 * A job without a kernel: section would measure the
+			 * running kernel and file it under the commit, a result
+			 * that lies.
 			 */
 			if (kernel_release(label, sizeof(label)))
 				snprintf(label, sizeof(label), "?");
 			fprintf(stderr,
-				"perfbot: run: %s at %s is a Linux kernel tree: perfbot cannot boot"
-				" the kernel under test yet (a job has no kernel: section), so the"
+				"perfbot: run: %s at %s is a Linux kernel tree, and the job has no"
+				" kernel: section (docs/kernel.md) to build and boot it: the"
 				" runs would measure the running kernel (%s) and be stored under"
 				" %s (%.12s); nothing run (to measure the running kernel, leave out"
 				" --repo: its runs are labelled with its release)\n",
@@ -408,6 +459,13 @@ int cmd_run(int argc, char **argv)
 		commit = boot_kernel_release(o.kernel, label, sizeof(label)) ? "unknown" : label;
 	} else {
 		commit = kernel_release(label, sizeof(label)) ? "local" : label;
+	}
+	if (kernel_jobs && !o.repo && !o.kernel) {
+		fprintf(stderr, "perfbot: run: %s: a job with a kernel: section runs in the kernel"
+			" it names: give --repo (the kernel tree; --commit the commit) or --kernel"
+			" BZIMAGE\n", o.job_path);
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	if (o.kernel && o.repo) {
 		fprintf(stderr, "perfbot: run: --kernel with --repo: a kernel tree's commit is built"
@@ -435,9 +493,9 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		goto out;
 	interrupt_install();
-	if (o.kernel)
+	if (o.kernel || kernel_jobs)
 		env_capture(&host, NULL);
-	if (o.repo && needs_worktree(jobs, nr)) {
+	if (o.repo && !kernel_jobs && needs_worktree(jobs, nr)) {
 		bool fresh;
 
 		if (commit_builds_open(&builds, o.repo, build_of(jobs, nr), &err) ||
@@ -448,8 +506,9 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 
+	bzimage = calloc(nr, sizeof(*bzimage));
 	clocks = calloc(nr, sizeof(*clocks));
-	if (!clocks) {
+	if (!clocks || !bzimage) {
 		fprintf(stderr, "perfbot: run: out of memory\n");
 		ret = EXIT_FAILED;
 		goto out;
@@ -488,13 +547,25 @@ int cmd_run(int argc, char **argv)
 				fprintf(stderr, "[%zu/%zu] %s: repeat %u/%u, %s left\n",
 					i + 1, nr, jobs[i].name, r, reps, est);
 			t0 = mono_now();
-			if (o.kernel) {
+			if (kernel_jobs && o.repo && !bzimage[i]) {
+				ret = build_kernel(&o, sha, &jobs[i], &bzimage[i]);
+				if (ret) {
+					any_failed = true;
+					done += reps - r + 1;
+					break;
+				}
+			}
+			if (o.kernel || kernel_jobs) {
 				struct boot_opts bo = {
 					.commit = commit, .host_machine = strmap_get(&host, "machine"),
-					.qemu = { .binary = getenv("PERFBOT_QEMU"), .accel = QEMU_ACCEL_AUTO },
+					.qemu = { .accel = QEMU_ACCEL_AUTO },
 				};
 
-				ret = boot_run(&jobs[i], o.kernel, &bo, &interrupted, &rec, &err);
+				if (jobs[i].kernel.present)
+					boot_opts_from_kernel(&jobs[i].kernel, &bo);
+				bo.qemu.binary = getenv("PERFBOT_QEMU");
+				ret = boot_run(&jobs[i], bzimage && bzimage[i] ? bzimage[i] : o.kernel,
+					       &bo, &interrupted, &rec, &err);
 			} else {
 				ret = runner_run(&jobs[i], &ro, &rec, &err);
 			}
@@ -532,6 +603,9 @@ int cmd_run(int argc, char **argv)
 out:
 	commit_builds_close(&builds);
 	strmap_release(&host);
+	for (size_t i = 0; bzimage && i < nr; i++)
+		free(bzimage[i]);
+	free(bzimage);
 	if (store)
 		store_close(store);
 	free(clocks);

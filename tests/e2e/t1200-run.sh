@@ -252,7 +252,7 @@ printf 'testcase: repobench\nrepeat: 1\nbuild: [sh, -c, "echo 5 > built; touch $
 before=$(sqlite3 "$DB" 'SELECT count(*) FROM runs')
 BUILT_MARK="$SANDBOX/built-mark" run_perfbot 60 run kernel.yaml --db "$DB" --repo linux --commit v6.8 --no-monitors
 check "kernel tree: exit 2, says it would measure the running kernel" bash -c \
-	'[ "$2" -eq 2 ] && grep -q "^perfbot: run: linux at v6.8 is a Linux kernel tree: perfbot cannot boot the kernel under test yet (a job has no kernel: section), so the runs would measure the running kernel ($(uname -r)) and be stored under v6.8 " "$1"' \
+	'[ "$2" -eq 2 ] && grep -q "^perfbot: run: linux at v6.8 is a Linux kernel tree, and the job has no kernel: section (docs/kernel.md) to build and boot it: the runs would measure the running kernel ($(uname -r)) and be stored under v6.8 " "$1"' \
 	_ "$SANDBOX/err" "$rc"
 check "kernel tree: nothing built, run or stored, no worktree left" bash -c \
 	'[ ! -e "$1" ] && [ "$(sqlite3 "$2" "SELECT count(*) FROM runs")" = "$3" ] &&

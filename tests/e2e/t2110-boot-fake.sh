@@ -127,6 +127,18 @@ assert r["stats"].get("dmesg.boot_failures") == 1, r["stats"]
 assert any(k.startswith("dmesg.Kernel_panic") for k in r["stats"]), sorted(r["stats"])
 ' run5.json
 
+# the job's kernel: section: its QEMU settings, and it needs a kernel to boot
+cat job.yaml > kjob.yaml
+printf 'kernel:\n  config: tinyconfig\n  qemu:\n    cpus: 1\n    memory: 512M\n' >> kjob.yaml
+run_perfbot 30 run kjob.yaml --db "$DB"
+check "a kernel: section without --repo or --kernel: exit 2, says what to give" \
+	bash -c '[ "$1" -eq 2 ] && grep -q -- "give --repo" <<<"$2"' _ "$rc" "$err"
+run_perfbot 120 run kjob.yaml --kernel bzImage-a -r 1 --db "$DB"
+check "the kernel: section's qemu settings reach the boot (exit $rc)" bash -c '
+	[ "$1" -eq 0 ] && "$2" results show 6 --db "$3" --json |
+	python3 -c "import json,sys; e=json.load(sys.stdin)[\"env\"]; assert e[\"boot.memory_mb\"]==\"512\" and e[\"boot.cpus\"]==\"1\", e"' \
+	_ "$rc" "$PERFBOT" "$DB"
+
 run_perfbot 30 run job.yaml --kernel /nonexistent/bzImage --db "$DB"
 check "--kernel of a missing file: exit 2, names it" \
 	bash -c '[ "$1" -eq 2 ] && grep -q "/nonexistent/bzImage" <<<"$2"' _ "$rc" "$err"
