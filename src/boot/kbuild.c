@@ -27,7 +27,6 @@
 #define KEY_LEN 16
 /* a .config or a fragment read whole: far beyond any real one */
 #define CONFIG_MAX (16u << 20)
-#define LOG_TAIL_MAX 4096
 
 struct kb {
 	const struct kbuild_opts *o;
@@ -62,30 +61,6 @@ static int nomem(struct kb *k)
 	return -ENOMEM;
 }
 
-/* The last 3 lines of a log, blanks for newlines, onto out. */
-static void log_tail(const char *path, struct strbuf *out)
-{
-	char buf[LOG_TAIL_MAX + 1];
-	size_t n = 0, start;
-	FILE *f = fopen(path, "r");
-	long size;
-	int lines = 0;
-
-	if (!f)
-		return;
-	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > 0 &&
-	    !fseek(f, size > LOG_TAIL_MAX ? size - LOG_TAIL_MAX : 0, SEEK_SET))
-		n = fread(buf, 1, LOG_TAIL_MAX, f);
-	fclose(f);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
-	for (start = n; start > 0; start--)
-		if (buf[start - 1] == '\n' && ++lines == 3)
-			break;
-	for (size_t i = start; i < n; i++)
-		strbuf_addch(out, buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t' ||
-				  !buf[i] ? ' ' : buf[i]);
-}
 
 /* The log of one step appended to the build's whole log. */
 static void log_append(const char *whole, const char *step_log, const char *title)
@@ -230,7 +205,7 @@ static int make(struct kb *k, const char *step, const char *const *args)
 	if (ret == -GIT_EBUILD || ret == -ETIMEDOUT) {
 		strbuf_addf(&why, "kernel build failed: make %s%s: %s; log ends: ", step,
 			    ret == -ETIMEDOUT ? " timed out" : "", k->err->buf);
-		log_tail(log, &why);
+		file_tail(log, 3, &why);
 		strbuf_setf(k->err, "%s", strbuf_error(&why) ? "kernel build failed" : why.buf);
 	} else if (ret && ret != -ECANCELED) {
 		strbuf_setf(&why, "kernel build: make %s: %s", step, k->err->buf);

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "util/fsutil.h"
 #include "util/lifetime.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,4 +125,37 @@ int write_file_atomic(const char *path, const char *tmp, const void *data, size_
 out:
 	free(own);
 	return ret;
+}
+
+/*
+ * The last lines_wanted lines of a file (a build log), joined, onto out; they start with
+ * "..." when the part of the log read (its last FILE_TAIL_MAX bytes) began
+ * inside them.  Nothing when the log cannot be read.
+ */
+void file_tail(const char *path, unsigned lines_wanted, struct strbuf *out)
+{
+	char buf[FILE_TAIL_MAX + 1];
+	size_t n = 0, start;
+	FILE *f = fopen(path, "r");
+	long size = 0, from = 0;
+	int lines = 0;
+
+	if (!f)
+		return;
+	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > 0) {
+		from = size > FILE_TAIL_MAX ? size - FILE_TAIL_MAX : 0;
+		if (!fseek(f, from, SEEK_SET))
+			n = fread(buf, 1, FILE_TAIL_MAX, f);
+	}
+	fclose(f);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	for (start = n; start > 0; start--)
+		if (buf[start - 1] == '\n' && ++lines == (int)lines_wanted)
+			break;
+	if (!start && from > 0)
+		strbuf_addstr(out, "...");
+	for (size_t i = start; i < n; i++)
+		strbuf_addch(out, buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t' ||
+				  !buf[i] ? ' ' : buf[i]);
 }

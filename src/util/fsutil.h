@@ -28,6 +28,16 @@ int make_dirs(const char *path);
  * a crash.  sync: fsync before the rename (a message handed on must
  * survive a power loss).  tmp is removed on failure.
  */
+/*
+ * The last `lines` lines of the file at path (of its last FILE_TAIL_MAX
+ * bytes: a build log's end), newlines and tabs as blanks, onto out; "..."
+ * first when the part read began inside them.  Nothing when the file
+ * cannot be read.
+ */
+#define FILE_TAIL_MAX 4096
+struct strbuf;
+void file_tail(const char *path, unsigned lines, struct strbuf *out);
+
 int write_file_atomic(const char *path, const char *tmp, const void *data, size_t len,
 		      bool sync);
 

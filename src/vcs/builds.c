@@ -16,41 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* the end of a build log read for its last lines */
-#define LOG_TAIL_MAX 4096
 
-/*
- * The last 3 lines of a build log, joined, onto out; they start with
- * "..." when the part of the log read (its last LOG_TAIL_MAX bytes) began
- * inside them.  Nothing when the log cannot be read.
- */
-static void log_tail(const char *path, struct strbuf *out)
-{
-	char buf[LOG_TAIL_MAX + 1];
-	size_t n = 0, start;
-	FILE *f = fopen(path, "r");
-	long size = 0, from = 0;
-	int lines = 0;
-
-	if (!f)
-		return;
-	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) > 0) {
-		from = size > LOG_TAIL_MAX ? size - LOG_TAIL_MAX : 0;
-		if (!fseek(f, from, SEEK_SET))
-			n = fread(buf, 1, LOG_TAIL_MAX, f);
-	}
-	fclose(f);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
-	for (start = n; start > 0; start--)
-		if (buf[start - 1] == '\n' && ++lines == 3)
-			break;
-	if (!start && from > 0)
-		strbuf_addstr(out, "...");
-	for (size_t i = start; i < n; i++)
-		strbuf_addch(out, buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t' ||
-				  !buf[i] ? ' ' : buf[i]);
-}
 
 /*
  * err (git_build()'s or git_checkout_built()'s) made the message of a
@@ -61,7 +27,7 @@ static int build_failed(struct commit_builds *cb, const char *log, struct strbuf
 	struct strbuf tail = STRBUF_INIT, why = STRBUF_INIT;
 
 	cb->failures++;
-	log_tail(log, &tail);
+	file_tail(log, 3, &tail);
 	strbuf_addf(&why, "build failed: %s%s%s", err->buf,
 		    tail.len ? "; log ends: " : "", tail.buf);
 	strbuf_setf(err, "%s", strbuf_error(&why) ? "build failed" : why.buf);
