@@ -177,20 +177,22 @@ static int boot_once(const struct qemu_opts *o, enum qemu_accel accel, const cha
 		     volatile sig_atomic_t *stop, struct qemu_result *out, bool *silent,
 		     struct strbuf *err)
 {
-	char *console = NULL, *record = NULL, **argv = NULL;
+	char *console = NULL, *record = NULL, *qerr = NULL, **argv = NULL;
 	struct child c = { 0 };
 	struct child_io io = { .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1 };
 	double t0 = mono_now(), deadline = o->timeout_s > 0 ? t0 + o->timeout_s : INFINITY;
 	off_t console_at = 0, record_at = 0;
 	sigset_t mask;
-	int ret, devnull = -1;
+	int ret, devnull = -1, errfd = -1;
 
 	*silent = false;
 	if (asprintf(&console, "%s/console.log", workdir) < 0)
 		console = NULL;
 	if (asprintf(&record, "%s/record.out", workdir) < 0)
 		record = NULL;
-	if (!console || !record) {
+	if (asprintf(&qerr, "%s/qemu.err", workdir) < 0)
+		qerr = NULL;
+	if (!console || !record || !qerr) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -201,9 +203,12 @@ static int boot_once(const struct qemu_opts *o, enum qemu_accel accel, const cha
 		strbuf_setf(err, "cannot make QEMU's command line: %s", strerror(-ret));
 		goto out;
 	}
-	/* QEMU's own messages (a bad option) to stderr: the user's terminal */
+	/* QEMU's own messages (a bad option, a KVM that fails) into the console's tail */
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	errfd = open(qerr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	io.stdin_fd = devnull;
+	io.stdout_fd = errfd;
+	io.stderr_fd = errfd;
 	child_signals_block(&mask);
 	ret = child_spawn(&c, argv, &io);
 	if (ret) {
@@ -240,13 +245,34 @@ static int boot_once(const struct qemu_opts *o, enum qemu_accel accel, const cha
 	out->accel = accel;
 	out->elapsed_s = mono_now() - t0;
 	slurp_from(console, &console_at, &out->console);
+	out->kernel_bytes = out->console.len;
 	slurp_from(record, &record_at, &out->record);
+	{
+		struct strbuf msgs = STRBUF_INIT;
+		off_t at = 0;
+
+		slurp_from(qerr, &at, &msgs);
+		for (char *line = msgs.buf, *next; line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			strbuf_addf(&out->console, "%sqemu: %s\n",
+				    out->console.len && out->console.buf[out->console.len - 1] != '\n'
+				    ? "\n" : "", line);
+		}
+		strbuf_release(&msgs);
+	}
 	ret = strbuf_error(&out->console) || strbuf_error(&out->record) ? -ENOMEM : 0;
 	if (ret)
 		strbuf_setf(err, "out of memory");
 out:
 	if (devnull >= 0)
 		close(devnull);
+	if (errfd >= 0)
+		close(errfd);
+	if (qerr)
+		unlink(qerr);
+	free(qerr);
 	if (console)
 		unlink(console);
 	if (record)
@@ -275,10 +301,15 @@ int qemu_run(const struct qemu_opts *o, const char *kernel, const char *initrd,
 			o->accel == QEMU_ACCEL_AUTO && accel == QEMU_ACCEL_KVM &&
 			auto_accel == QEMU_ACCEL_AUTO ? QEMU_KVM_PROBE_S : 0,
 			stop, out, &silent, err);
-	/* KVM that does not boot (or fails at once): TCG, from now on */
+	/*
+	 * KVM that does not boot -- silent, or QEMU dead (an error, an abort:
+	 * "failed to set MSR" on a nested KVM) before the kernel said
+	 * anything: TCG, from now on
+	 */
 	if (!ret && o->accel == QEMU_ACCEL_AUTO && accel == QEMU_ACCEL_KVM &&
 	    auto_accel == QEMU_ACCEL_AUTO && !out->stopped &&
-	    (silent || (WIFEXITED(out->status) && WEXITSTATUS(out->status) && !out->console.len))) {
+	    (silent || ((!WIFEXITED(out->status) || WEXITSTATUS(out->status)) &&
+			!out->kernel_bytes))) {
 		qemu_result_release(out);
 		memset(out, 0, sizeof(*out));
 		strbuf_init(&out->console);

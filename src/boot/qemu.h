@@ -61,7 +61,9 @@ struct qemu_result {
 	bool timed_out, stopped;
 	int status;			/* QEMU's wait status when it exited */
 	double elapsed_s;
-	struct strbuf console;		/* the kernel's console, ttyS0 */
+	struct strbuf console;		/* the kernel's console, ttyS0, then QEMU's
+					 * own messages as "qemu: ..." lines */
+	size_t kernel_bytes;		/* of console, what the kernel wrote */
 	struct strbuf record;		/* what the guest wrote to hvc0 */
 };
 
