@@ -516,6 +516,19 @@ static int make_spec(const struct bisect_args *a, int usage_status,
 	ret = load_one_job(a->job_path, a->sets, a->nr_sets, job);
 	if (ret)
 		return ret == EXIT_USAGE ? usage_status : ret;
+	{
+		bool kernel = false;
+
+		/* a kernel's commits: its runs would measure the running kernel */
+		if ((*job)->kernel.present ||
+		    (!git_is_kernel_tree(spec->repo, spec->bad, &kernel, NULL) && kernel)) {
+			fprintf(stderr, "perfbot: bisect: %s: bisecting kernel commits is not done"
+				" yet: perfbot run --repo builds and boots one kernel commit"
+				" (docs/kernel.md); nothing started\n",
+				(*job)->kernel.present ? a->job_path : spec->repo);
+			return usage_status;
+		}
+	}
 	if (!a->build && !(*job)->build && !(*job)->exec.argv) {
 		fprintf(stderr, "perfbot: bisect: %s: nothing in the job depends on the commit: give --build CMD or a job with build: or exec:\n",
 			a->job_path);

@@ -412,6 +412,10 @@ static int load_jobs(const struct compare_args *a, struct atomic_job **jobs, siz
 			return EXIT_USAGE;
 		}
 		depends |= (*jobs)[i].build || (*jobs)[i].exec.argv;
+		if ((*jobs)[i].kernel.present)
+			return usage_error("%s: --measure of kernel commits is not done yet:"
+					   " perfbot run --repo builds and boots one kernel commit"
+					   " (docs/kernel.md)", a->job_path);
 	}
 	if (!depends)
 		return usage_error("%s: nothing in the job depends on the commit: --measure needs"
