@@ -54,12 +54,8 @@ static void put(const char *label, const char *value)
 static void put_time(const char *label, double t)
 {
 	char buf[64];
-	time_t s = (time_t)t;
-	struct tm tm;
 
-	if (!isfinite(t) || !gmtime_r(&s, &tm) ||
-	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm))
-		snprintf(buf, sizeof(buf), "-");
+	cmd_format_utc(buf, sizeof(buf), t);
 	put(label, buf);
 }
 

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,3 +228,24 @@ int cmd_pipe_message(const char *who, char *const *argv, const char *msg, size_t
 	return err ? EXIT_FAILED : EXIT_OK;
 }
 
+
+void cmd_format_utc(char *buf, size_t len, double t)
+{
+	time_t secs = (time_t)t;
+	struct tm tm;
+
+	if (!isfinite(t) || !gmtime_r(&secs, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, len, "%.3f", t);
+}
+
+void cmd_robot_stamp(char *buf, size_t len)
+{
+	char when[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(when, sizeof(when), "?");
+	snprintf(buf, len, "%s perfbot watch: ", when);
+}

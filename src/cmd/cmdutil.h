@@ -39,6 +39,13 @@ int cmd_parse_duration(const char *who, const char *what, const char *arg,
 		       double *out);
 int cmd_print_json(const char *who, json_t *j);
 /*
+ * Unix time t as every command prints a time: "2026-12-02 15:50:01 UTC"
+ * ("%.3f" of t when it cannot be).
+ */
+void cmd_format_utc(char *buf, size_t len, double t);
+/* The robot's log prefix for now: "2026-12-02T15:50:01Z perfbot watch: ". */
+void cmd_robot_stamp(char *buf, size_t len);
+/*
  * msg written to the standard input of argv (a mail transfer agent:
  * `sendmail -t`), which must exit 0: EXIT_OK, or EXIT_FAILED after
  * saying why.  SIGPIPE of a command that exits early is no death.

@@ -325,12 +325,8 @@ static int print_job(const struct compare_args *a, const struct report *r,
 
 	if (jb->since > 0) {
 		char when[64];
-		time_t t = (time_t)jb->since;
-		struct tm tm;
 
-		if (!gmtime_r(&t, &tm) ||
-		    !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm))
-			snprintf(when, sizeof(when), "%.0f", jb->since);
+		cmd_format_utc(when, sizeof(when), jb->since);
 		printf("%s: the runs since %s, which alternate between the commits (earlier"
 		       " ones were taken apart and are left out)\n", jb->job, when);
 	}

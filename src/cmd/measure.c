@@ -40,13 +40,10 @@ static void say(const struct measure_spec *sp, const char *fmt, ...)
 	va_list ap;
 
 	if (sp->stamped) {
-		char when[32];
-		time_t t = time(NULL);
-		struct tm tm;
+		char stamp[64];
 
-		if (!gmtime_r(&t, &tm) || !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
-			snprintf(when, sizeof(when), "?");
-		strbuf_addf(&line, "%s perfbot watch: ", when);
+		cmd_robot_stamp(stamp, sizeof(stamp));
+		strbuf_addstr(&line, stamp);
 	}
 	va_start(ap, fmt);
 	strbuf_vaddf(&line, fmt, ap);

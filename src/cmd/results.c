@@ -490,15 +490,6 @@ out:
 
 /* ---- one run ---- */
 
-static void format_time(char *buf, size_t len, double t)
-{
-	time_t secs = (time_t)t;
-	struct tm tm;
-
-	if (!isfinite(t) || !gmtime_r(&secs, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
-		snprintf(buf, len, "%.3f", t);
-}
 
 static int strmap_width(const struct strmap *m)
 {
@@ -539,7 +530,7 @@ static void print_run_text(int64_t id, const struct run_record *r)
 	char when[64];
 	int w = 0;
 
-	format_time(when, sizeof(when), r->started);
+	cmd_format_utc(when, sizeof(when), r->started);
 	printf("run         %lld\n", (long long)id);
 	print_field("testbox     ", r->testbox);
 	print_field("testcase    ", r->testcase);
@@ -717,7 +708,7 @@ static int list_runs(struct store *s, const struct results_opts *o, const char *
 			return usage_error("%s", store_error(s));
 		if (err)
 			return failure("%s", store_error(s));
-		format_time(when, sizeof(when), r.started);
+		cmd_format_utc(when, sizeof(when), r.started);
 		printf("%s run %" PRId64 ": ", verb, o->ids.v[i]);
 		quote_fputs(r.testbox, stdout);
 		fputs("  ", stdout);

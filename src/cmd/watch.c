@@ -111,16 +111,11 @@ static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static void say(const char *fmt, ...)
 {
-	char when[32];
-	time_t t = time(NULL);
-	struct tm tm;
+	char stamp[64];
 	va_list ap;
 
-	if (gmtime_r(&t, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	else
-		snprintf(when, sizeof(when), "?");
-	fprintf(stderr, "%s perfbot watch: ", when);
+	cmd_robot_stamp(stamp, sizeof(stamp));
+	fputs(stamp, stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
