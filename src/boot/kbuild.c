@@ -538,30 +538,69 @@ static bool full_sha(const char *s)
 	return !s[n] && (n == 40 || n == 64);
 }
 
+/* k's paths, from the repository's identity and the configuration's key. */
+static int locate(struct kb *k)
+{
+	char repo_hex[IMPORT_HASH_LEN + 1], repo_key[KEY_LEN + 1], cfg_key[KEY_LEN + 1];
+	char *common = NULL;
+	int ret;
+
+	BUG_ON(!k->o->kernel || !k->o->kernel->present);
+	if (!full_sha(k->o->sha)) {
+		strbuf_setf(k->err, "kernel build: '%s' is not a full commit sha", k->o->sha);
+		return -EINVAL;
+	}
+	ret = git_common_dir(k->o->repo, &common, k->err);
+	if (ret)
+		return ret;
+	import_sha256(common, strlen(common), repo_hex);
+	free(common);
+	memcpy(repo_key, repo_hex, KEY_LEN);
+	repo_key[KEY_LEN] = '\0';
+	ret = config_key(k, cfg_key);
+	return ret ? ret : set_paths(k, repo_key, cfg_key);
+}
+
+static void kb_release(struct kb *k)
+{
+	if (k->lock_fd >= 0)
+		close(k->lock_fd);
+	free(k->base);
+	free(k->src);
+	free(k->build);
+	free(k->out);
+	free(k->make_cc);
+}
+
+bool kbuild_built(const struct kbuild_opts *o)
+{
+	struct kbuild_result r = { .notes = STRBUF_INIT };
+	struct strbuf err = STRBUF_INIT;
+	struct kb k = { .o = o, .r = &r, .err = &err, .lock_fd = -1 };
+	char *ok = NULL;
+	bool built = !locate(&k) && (ok = path_join(k.out, "ok")) && exists(ok) &&
+		     exists(r.bzimage);
+
+	free(ok);
+	kb_release(&k);
+	kbuild_result_release(&r);
+	strbuf_release(&err);
+	return built;
+}
+
 int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r,
 		 struct strbuf *err)
 {
 	struct kb k = { .o = o, .r = r, .err = err, .lock_fd = -1 };
-	char repo_hex[IMPORT_HASH_LEN + 1], repo_key[KEY_LEN + 1], cfg_key[KEY_LEN + 1];
-	char *common = NULL, *vmlinux = NULL, *ok = NULL;
+	char *vmlinux = NULL, *ok = NULL;
 	double start;
 	long cpus;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	strbuf_init(&r->notes);
-	BUG_ON(!o->kernel || !o->kernel->present);
-	if (!full_sha(o->sha)) {
-		strbuf_setf(err, "kernel build: '%s' is not a full commit sha", o->sha);
-		return -EINVAL;
-	}
-	ret = git_common_dir(o->repo, &common, err);
+	ret = locate(&k);
 	if (ret)
-		goto out;
-	import_sha256(common, strlen(common), repo_hex);
-	memcpy(repo_key, repo_hex, KEY_LEN);
-	repo_key[KEY_LEN] = '\0';
-	if ((ret = config_key(&k, cfg_key)) || (ret = set_paths(&k, repo_key, cfg_key)))
 		goto out;
 	ret = make_dirs(k.base);
 	if (!ret)
@@ -615,16 +654,9 @@ int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r,
 	if (!ret)
 		prune_kernels(&k);
 out:
-	if (k.lock_fd >= 0)
-		close(k.lock_fd);
-	free(common);
 	free(vmlinux);
 	free(ok);
-	free(k.base);
-	free(k.src);
-	free(k.build);
-	free(k.out);
-	free(k.make_cc);
+	kb_release(&k);
 	/* a failed build's log stays in its kernels/ directory, which has no ok */
 	if (ret)
 		kbuild_result_release(r);

@@ -88,6 +88,13 @@ struct kbuild_result {
 int kbuild_build(const struct kbuild_opts *o, struct kbuild_result *r,
 		 struct strbuf *err);
 
+/*
+ * Whether o->sha's kernel with o->kernel's configuration is built
+ * already (kbuild_build() would reuse it): for a progress line said
+ * before a build, not after.  False when it cannot be told.
+ */
+bool kbuild_built(const struct kbuild_opts *o);
+
 void kbuild_result_release(struct kbuild_result *r);
 
 #endif

@@ -37,6 +37,13 @@ const char *qemu_accel_name(enum qemu_accel a)
 	return "auto";
 }
 
+const char *qemu_binary(const struct qemu_opts *o)
+{
+	const char *env = getenv("PERFBOT_QEMU");
+
+	return o->binary ? o->binary : env && *env ? env : "qemu-system-x86_64";
+}
+
 int qemu_accel_parse(const char *name, enum qemu_accel *out)
 {
 	static const enum qemu_accel all[] = { QEMU_ACCEL_AUTO, QEMU_ACCEL_KVM, QEMU_ACCEL_TCG };
@@ -98,7 +105,7 @@ int qemu_argv(const struct qemu_opts *o, enum qemu_accel accel, const char *kern
 	*argv = NULL;
 	if (accel == QEMU_ACCEL_AUTO || strchr(console_path, ',') || strchr(record_path, ','))
 		return -EINVAL;	/* QEMU's option syntax would split a path at ',' */
-	add(&a, "%s", o->binary ? o->binary : "qemu-system-x86_64");
+	add(&a, "%s", qemu_binary(o));
 	add(&a, "-nodefaults");
 	add(&a, "-nographic");
 	add(&a, "-no-reboot");

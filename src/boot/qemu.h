@@ -47,7 +47,7 @@ const char *qemu_accel_name(enum qemu_accel a);
 int qemu_accel_parse(const char *name, enum qemu_accel *out);
 
 struct qemu_opts {
-	const char *binary;		/* NULL: qemu-system-x86_64 */
+	const char *binary;		/* NULL: qemu_binary()'s */
 	unsigned cpus;			/* 0: 2 */
 	unsigned memory_mb;		/* 0: 1024 */
 	enum qemu_accel accel;
@@ -89,5 +89,11 @@ int qemu_run(const struct qemu_opts *o, const char *kernel, const char *initrd,
 	     struct strbuf *err);
 
 void qemu_result_release(struct qemu_result *r);
+
+/*
+ * The QEMU a boot runs: o->binary, else $PERFBOT_QEMU (a stand-in for
+ * tests, or another build of QEMU), else qemu-system-x86_64 on PATH.
+ */
+const char *qemu_binary(const struct qemu_opts *o);
 
 #endif

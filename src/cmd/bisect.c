@@ -517,19 +517,16 @@ static int make_spec(const struct bisect_args *a, int usage_status,
 	if (ret)
 		return ret == EXIT_USAGE ? usage_status : ret;
 	{
-		bool kernel = false;
+		struct strbuf why = STRBUF_INIT;
 
-		/* a kernel's commits: its runs would measure the running kernel */
-		if ((*job)->kernel.present ||
-		    (!git_is_kernel_tree(spec->repo, spec->bad, &kernel, NULL) && kernel)) {
-			fprintf(stderr, "perfbot: bisect: %s: bisecting kernel commits is not done"
-				" yet: perfbot run --repo builds and boots one kernel commit"
-				" (docs/kernel.md); nothing started\n",
-				(*job)->kernel.present ? a->job_path : spec->repo);
-			return usage_status;
-		}
+		ret = cmd_kernel_jobs_fit(spec->repo, a->bad, spec->bad, *job, 1, false, &why);
+		if (ret)
+			fprintf(stderr, "perfbot: bisect: %s\n", why.buf);
+		strbuf_release(&why);
+		if (ret)
+			return ret == -EINVAL ? usage_status : EXIT_FAILED;
 	}
-	if (!a->build && !(*job)->build && !(*job)->exec.argv) {
+	if (!a->build && !(*job)->build && !(*job)->exec.argv && !(*job)->kernel.present) {
 		fprintf(stderr, "perfbot: bisect: %s: nothing in the job depends on the commit: give --build CMD or a job with build: or exec:\n",
 			a->job_path);
 		return usage_status;

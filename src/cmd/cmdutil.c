@@ -7,6 +7,7 @@
 #include "util/strbuf.h"
 
 #include "util/child.h"
+#include "vcs/git.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -248,4 +249,42 @@ void cmd_robot_stamp(char *buf, size_t len)
 	if (!gmtime_r(&t, &tm) || !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
 		snprintf(when, sizeof(when), "?");
 	snprintf(buf, len, "%s perfbot watch: ", when);
+}
+
+int cmd_kernel_jobs_fit(const char *repo, const char *rev, const char *sha,
+			const struct atomic_job *jobs, size_t nr, bool kexec, struct strbuf *why)
+{
+	size_t with = 0;
+	bool kernel = false;
+	int ret;
+
+	for (size_t i = 0; i < nr; i++) {
+		with += jobs[i].kernel.present;
+		if (jobs[i].kernel.present && jobs[i].kernel.boot == JOB_BOOT_KEXEC && !kexec) {
+			strbuf_setf(why, "%s:%u:%u: boot: kexec reboots this machine, which only"
+				    " perfbot run and the kexec resume can come back from; use boot: qemu",
+				    jobs[i].file, jobs[i].kernel.line, jobs[i].kernel.column);
+			return -EINVAL;
+		}
+	}
+	ret = git_is_kernel_tree(repo, sha, &kernel, why);
+	if (ret) {
+		struct strbuf e = STRBUF_INIT;
+
+		strbuf_setf(&e, "cannot read the tree of %s in %s: %s", rev, repo, why->buf);
+		strbuf_setf(why, "%s", e.buf);
+		strbuf_release(&e);
+		return ret;
+	}
+	if (kernel && with < nr)
+		strbuf_setf(why, "%s at %s is a Linux kernel tree and the job %s has no kernel:"
+			    " section (docs/kernel.md) to build and boot it: its runs would"
+			    " measure the running kernel and be filed under %.12s; nothing run",
+			    repo, rev, jobs[0].file, sha);
+	else if (!kernel && with)
+		strbuf_setf(why, "%s: a kernel: section, but %s at %s is no Linux kernel tree;"
+			    " nothing run", jobs[0].file, repo, rev);
+	else
+		return 0;
+	return -EINVAL;
 }

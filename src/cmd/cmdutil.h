@@ -74,4 +74,16 @@ int cmd_store_open(const char *who, enum store_mode mode, struct store **s);
 	"                        $XDG_DATA_HOME/perfbot/results.db, else\n" \
 	"                        ~/.local/share/perfbot/results.db)\n"
 
+/*
+ * Whether jobs[nr] measure what repo's commit sha (given as rev) is: a
+ * Linux kernel tree needs every job to have a kernel: section (without
+ * one, the runs would measure the running kernel and be filed under the
+ * commit: a result that lies); a kernel: section needs a kernel tree;
+ * boot: kexec only when kexec is true (a command that can come back
+ * after the reboot).  0; -EINVAL with why set (a sentence, no "perfbot:"
+ * prefix); another negative errno when the tree cannot be read (why set).
+ */
+int cmd_kernel_jobs_fit(const char *repo, const char *rev, const char *sha,
+			const struct atomic_job *jobs, size_t nr, bool kexec, struct strbuf *why);
+
 #endif

@@ -407,15 +407,11 @@ static int load_jobs(const struct compare_args *a, struct atomic_job **jobs, siz
 			job_error_release(&jerr);
 			return EXIT_USAGE;
 		}
-		depends |= (*jobs)[i].build || (*jobs)[i].exec.argv;
-		if ((*jobs)[i].kernel.present)
-			return usage_error("%s: --measure of kernel commits is not done yet:"
-					   " perfbot run --repo builds and boots one kernel commit"
-					   " (docs/kernel.md)", a->job_path);
+		depends |= (*jobs)[i].build || (*jobs)[i].exec.argv || (*jobs)[i].kernel.present;
 	}
 	if (!depends)
 		return usage_error("%s: nothing in the job depends on the commit: --measure needs"
-				   " a job with build: or exec:", a->job_path);
+				   " a job with build:, exec: or kernel:", a->job_path);
 	return 0;
 }
 
@@ -423,7 +419,8 @@ static int load_jobs(const struct compare_args *a, struct atomic_job **jobs, siz
  * The commits in the repository, full; a tip that is one of the commits
  * already (or another tip) is not a column twice.  Exit status or 0.
  */
-static int resolve_measured(struct compare_args *a, const char *repo, char **shas,
+static int resolve_measured(struct compare_args *a, const char *repo,
+			    const struct atomic_job *jobs, size_t nr_jobs, char **shas,
 			    const char **labels, struct git_commit *info, bool *is_tip,
 			    size_t *n)
 {
@@ -433,12 +430,20 @@ static int resolve_measured(struct compare_args *a, const char *repo, char **sha
 	for (size_t j = 0; j < a->nr_commits; j++) {
 		struct strbuf err = STRBUF_INIT;
 		char *sha = NULL;
-		bool kernel = false;
 		size_t dup = *n;
 		int ret = git_resolve(repo, a->given[j], &sha, &err);
 
-		if (!ret && git_is_kernel_tree(repo, sha, &kernel, &err))
-			ret = -EIO;
+		if (!ret) {
+			ret = cmd_kernel_jobs_fit(repo, a->given[j], sha, jobs, nr_jobs, false, &err);
+			if (ret == -EINVAL) {
+				usage_error("%s", err.buf);
+				strbuf_release(&err);
+				free(sha);
+				return EXIT_USAGE;
+			}
+			if (ret)
+				ret = -EIO;
+		}
 		if (ret) {
 			ret = ret == -ENOENT || ret == -EINVAL ?
 				usage_error("unknown commit '%s' in %s: %s", a->given[j], repo, err.buf) :
@@ -448,12 +453,6 @@ static int resolve_measured(struct compare_args *a, const char *repo, char **sha
 			return ret;
 		}
 		strbuf_release(&err);
-		if (kernel) {
-			free(sha);
-			return usage_error("%s at %s is a Linux kernel tree: perfbot cannot boot the"
-					   " kernel under test yet, so --measure would measure the"
-					   " running kernel; nothing run", repo, a->given[j]);
-		}
 		for (size_t k = 0; k < *n; k++)
 			if (!strcmp(shas[k], sha))
 				dup = k;
@@ -502,7 +501,7 @@ static int measure_then_compare(struct compare_args *a)
 	if (!ret)
 		ret = load_jobs(a, &jobs, &nr);
 	if (!ret)
-		ret = resolve_measured(a, repo, shas, labels, info, is_tip, &n);
+		ret = resolve_measured(a, repo, jobs, nr, shas, labels, info, is_tip, &n);
 	if (!ret && (!(names = calloc(nr + 1, sizeof(*names))) ||
 		     !(since = calloc(nr + 1, sizeof(*since)))))
 		ret = failure("out of memory");

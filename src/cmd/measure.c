@@ -12,7 +12,7 @@
 #include "util/interrupt.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
-#include "vcs/builds.h"
+#include "vcs/commitrun.h"
 #include "vcs/git.h"
 
 #include <errno.h>
@@ -78,7 +78,7 @@ struct measure {
 	const struct measure_spec *sp;
 	const struct atomic_job *job;
 	size_t job_index, nr_jobs;
-	struct commit_builds *builds;
+	struct commit_runner *builds;
 	struct commit_runs *c;			/* [nr_commits] */
 	struct measure_tally *tally;
 	unsigned round;
@@ -153,10 +153,11 @@ static int cmp_double(const void *a, const void *b)
  * the base's.  All of them when they do (STORE_ALL_TIME); none (a time
  * after the last) when no stretch does: every commit is measured afresh.
  * Computed from the store alone, so a rerun finds the window again.
+ * Runs before spec->not_before are never in it.
  */
 static int find_window(struct measure *m)
 {
-	size_t n = 0, k = 0;
+	size_t n = 0, k = 0, first = 0;
 	double *all;
 
 	for (size_t i = 0; i < m->sp->nr_commits; i++)
@@ -168,8 +169,11 @@ static int find_window(struct measure *m)
 		for (size_t r = 0; r < m->c[i].nr_started; r++)
 			all[k++] = m->c[i].started[r];
 	qsort(all, n, sizeof(*all), cmp_double);
-	m->since = n ? all[n - 1] + 1e-3 : STORE_ALL_TIME;
-	for (size_t cut = 0; cut < n; cut++) {
+	while (first < n && all[first] < m->sp->not_before)
+		first++;
+	m->since = n ? fmax(all[n - 1] + 1e-3, m->sp->not_before) :
+	      m->sp->not_before > 0 ? m->sp->not_before : STORE_ALL_TIME;
+	for (size_t cut = first; cut < n; cut++) {
 		bool ok = true;
 
 		if (cut && all[cut] == all[cut - 1])
@@ -327,10 +331,12 @@ static int run_one(struct measure *m, size_t i)
 	bool fresh;
 	int ret;
 
-	if (!commit_builds_ready(m->builds, m->sp->shas[i]) && m->job->build)
-		say(m->sp, "perfbot: compare: building %s", label(m, i));
-	ret = commit_builds_get(m->builds, m->sp->shas[i], &interrupted, &ro.src_dir, &fresh,
-				&err);
+	if ((m->job->build || m->job->kernel.present) &&
+	    !commit_runner_ready(m->builds, m->job, m->sp->shas[i]))
+		say(m->sp, "perfbot: compare: building %s%s",
+		    m->job->kernel.present ? "the kernel of " : "", label(m, i));
+	ret = commit_runner_prepare(m->builds, m->job, m->sp->shas[i], &interrupted, &fresh,
+				    &err);
 	m->tally->builds += m->builds->builds - builds;
 	m->tally->reused += m->builds->reused - reused;
 	if (ret == -GIT_EBUILD) {
@@ -349,7 +355,7 @@ static int run_one(struct measure *m, size_t i)
 	}
 	/* a cold first run is what a warm-up is for: once per commit, until one completes */
 	ro.warm_up = fresh || !c->warm;
-	ret = runner_run(m->job, &ro, &rec, &err);
+	ret = commit_runner_run(m->builds, m->job, m->sp->shas[i], &ro, &rec, &err);
 	if (ret) {
 		ret = failure("%s: %s", m->job->name, err.buf);
 		goto out;
@@ -539,7 +545,7 @@ int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jo
 		    const struct measure_spec *spec, double *since,
 		    struct measure_tally *tally)
 {
-	struct commit_builds builds = { 0 };
+	struct commit_runner builds = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	bool open = false;
 	int ret = 0, failed = 0;
@@ -553,11 +559,11 @@ int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jo
 
 		/* one checkout serves every job of one build command */
 		if (open && !same_argv(jobs[j].build, builds.build)) {
-			commit_builds_close(&builds);
+			commit_runner_close(&builds);
 			open = false;
 		}
 		if (!open) {
-			if (commit_builds_open(&builds, spec->repo, jobs[j].build, &err)) {
+			if (commit_runner_open(&builds, spec->repo, jobs[j].build, &err)) {
 				ret = failure("%s", err.buf);
 				break;
 			}
@@ -586,7 +592,7 @@ int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jo
 		}
 	}
 	if (open)
-		commit_builds_close(&builds);
+		commit_runner_close(&builds);
 	strbuf_release(&err);
 	return ret ? ret : failed;
 }

@@ -53,6 +53,12 @@ struct measure_spec {
 	unsigned first_runs, max_runs;
 	const struct compare_opts *opts;	/* the verdicts' */
 	bool stamped;			/* progress lines as the robot's log: timestamped */
+	/*
+	 * Runs started before this (wall-clock seconds) are left out of the
+	 * window: a measurement afresh, to confirm what earlier runs showed
+	 * on runs of its own.  0: every stored run may be in the window.
+	 */
+	double not_before;
 };
 
 /* What a measurement did, over every job. */

@@ -564,7 +564,6 @@ int cmd_run(int argc, char **argv)
 
 				if (jobs[i].kernel.present)
 					boot_opts_from_kernel(&jobs[i].kernel, &bo);
-				bo.qemu.binary = getenv("PERFBOT_QEMU");
 				ret = boot_run(&jobs[i], bzimage && bzimage[i] ? bzimage[i] : o.kernel,
 					       &bo, &interrupted, &rec, &err);
 			} else {

@@ -9,7 +9,7 @@
  *  - bisect_session.c: the phases (baseline, search, confirmation, a
  *    merge inside) that call both.
  *
- * Ownership: a struct session owns its built checkouts (vcs/builds.h), build
+ * Ownership: a struct session owns its built checkouts and kernels (vcs/commitrun.h), build
  * argv (when from --build), the metric it settled and the shas it
  * touched, until session_release(); the spec, job, store and hooks are
  * the caller's.  Errors: functions returning int give 0 or a negative
@@ -23,7 +23,7 @@
 #include "record/record.h"
 #include "stats/verdict.h"
 #include "vcs/bisect.h"
-#include "vcs/builds.h"
+#include "vcs/commitrun.h"
 #include "vcs/bisect_session.h"
 #include "util/strbuf.h"
 
@@ -43,7 +43,7 @@ struct session {
 	const struct atomic_job *job;
 	const struct bisect_hooks *hooks;
 	char **build;			/* argv, NULL-terminated, or NULL */
-	struct commit_builds builds;	/* built checkouts, builds counted */
+	struct commit_runner builds;	/* built checkouts or kernels, builds counted */
 	const char *metric;		/* NULL until the first run settles it */
 	char *metric_owned;
 	int better;			/* enum stat_better, once declared_better */

@@ -7,7 +7,6 @@
  */
 #define _GNU_SOURCE
 #include "vcs/bisect_internal.h"
-#include "vcs/builds.h"
 #include "vcs/git.h"
 #include "run/runner.h"
 #include "store/store.h"
@@ -138,16 +137,17 @@ size_t measure_runs_used(struct session *ss)
  * this run (it is warmed up before it is measured).  -GIT_EBUILD with the
  * failure logged when the commit does not build.
  */
-static int checkout(struct session *ss, const char *sha, const char **path,
-		    bool *fresh)
+static int checkout(struct session *ss, const char *sha, bool *fresh)
 {
 	struct strbuf err = STRBUF_INIT;
 	size_t builds = ss->builds.builds, reused = ss->builds.reused;
+	bool builds_something = ss->build || ss->job->kernel.present;
 	int ret;
 
-	if (ss->build && !commit_builds_ready(&ss->builds, sha))
-		session_say(ss, false, "bisect %" PRId64 ": building %s", ss->id, short_sha(sha));
-	ret = commit_builds_get(&ss->builds, sha, &interrupted, path, fresh, &err);
+	if (builds_something && !commit_runner_ready(&ss->builds, ss->job, sha))
+		session_say(ss, false, "bisect %" PRId64 ": building %s%s", ss->id,
+			    ss->job->kernel.present ? "the kernel of " : "", short_sha(sha));
+	ret = commit_runner_prepare(&ss->builds, ss->job, sha, &interrupted, fresh, &err);
 	if (ret == -GIT_EBUILD) {
 		session_fail(ss, ret, "%s", err.buf);
 		session_say(ss, true, "build %s: failed: %s", short_sha(sha), ss->err->buf);
@@ -155,9 +155,10 @@ static int checkout(struct session *ss, const char *sha, const char **path,
 		ret = -EINTR;
 	} else if (ret) {
 		session_fail(ss, ret, "%s", err.buf);
-	} else if (ss->build && ss->builds.builds > builds) {
-		session_say(ss, true, "build %s: ok", short_sha(sha));
-	} else if (ss->build && ss->builds.reused > reused) {
+	} else if (builds_something && ss->builds.builds > builds) {
+		session_say(ss, true, "build %s: ok%s", short_sha(sha),
+			    ss->job->kernel.present ? " (a kernel)" : "");
+	} else if (builds_something && ss->builds.reused > reused) {
 		session_say(ss, true, "build %s: from the build cache", short_sha(sha));
 	}
 	strbuf_release(&err);
@@ -218,7 +219,7 @@ int measure_run(struct session *ss, const char *sha, double *value)
 		return -EINTR;
 	/* an exec job's warm-up: once per build of the commit, before its
 	 * first run there (a kept worktree is warm) */
-	ret = checkout(ss, sha, &ro.src_dir, &ro.warm_up);
+	ret = checkout(ss, sha, &ro.warm_up);
 	if (ret == -GIT_EBUILD) {
 		if (ss->id)
 			store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err->buf);
@@ -226,7 +227,7 @@ int measure_run(struct session *ss, const char *sha, double *value)
 	}
 	if (ret)
 		return ret;
-	ret = runner_run(ss->job, &ro, &rec, &err);
+	ret = commit_runner_run(&ss->builds, ss->job, sha, &ro, &rec, &err);
 	if (ret)
 		session_fail(ss, ret, "%s: %s", ss->job->name, err.buf);
 	strbuf_release(&err);
@@ -309,13 +310,13 @@ int measure_init(struct session *ss)
 	} else if (ss->job->build) {
 		ss->build = ss->job->build;
 	}
-	ret = commit_builds_open(&ss->builds, ss->spec->repo, ss->build, ss->err);
+	ret = commit_runner_open(&ss->builds, ss->spec->repo, ss->build, ss->err);
 	return ret ? session_fail(ss, ret, "%s", ss->err->buf) : 0;
 }
 
 void measure_release(struct session *ss)
 {
-	commit_builds_close(&ss->builds);
+	commit_runner_close(&ss->builds);
 	if (ss->spec->build)
 		free_words(ss->build);
 	for (size_t i = 0; i < ss->touched.n; i++)

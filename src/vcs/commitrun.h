@@ -1,0 +1,94 @@
+/*
+ * commitrun.h - runs of atomic jobs at the commits of one repository:
+ * what a bisection, `perfbot compare --measure`, `perfbot run --repo` and
+ * the robot measure a commit with, whatever the repository is.
+ *
+ * A job without a `kernel:` section runs in a built checkout of the
+ * commit (vcs/builds.h: the build cache) by this perfbot's runner
+ * (run/runner.h).  A job with one runs in the commit's kernel: built
+ * (boot/kbuild.h: one kept worktree and one build directory per
+ * configuration, incrementally commit after commit) and booted in QEMU
+ * for every run (boot/boot.h), its record carrying how (boot.method,
+ * boot.accel, the "QEMU/TCG" machine line) and the kernel's dmesg.*
+ * failure stats.  Either way a commit that does not build is
+ * -GIT_EBUILD, a property of the commit that callers skip; a kernel that
+ * panics or hangs at boot is a failed run (a record), never an error.
+ *
+ * A kernel that did not build is remembered by kbuild (a `failed` marker
+ * beside its log), so a bisection resumed or a robot's next pass does
+ * not spend a build on it again.
+ *
+ * Ownership: repo, build and the jobs are borrowed and must outlive the
+ * struct; everything else is its own until commit_runner_close(), also
+ * after an error.  Threading: main thread only (children, signals).
+ */
+#ifndef PERFBOT_VCS_COMMITRUN_H
+#define PERFBOT_VCS_COMMITRUN_H
+
+#include "job/job.h"
+#include "record/record.h"
+#include "run/runner.h"
+#include "util/strbuf.h"
+#include "vcs/builds.h"
+
+#include <signal.h>
+#include <stdbool.h>
+
+/* kernels of (commit, job) kept at hand: an interleaved comparison boots them in turn */
+#define COMMITRUN_KERNELS 8
+
+struct commit_kernel {
+	char *sha;
+	const struct job_kernel *kernel;	/* the job's section (borrowed) */
+	char *bzimage;
+};
+
+struct commit_runner {
+	const char *repo;
+	char *const *build;		/* userland jobs' build argv; NULL: none */
+	struct commit_builds checkouts;	/* userland jobs */
+	struct commit_kernel kernels[COMMITRUN_KERNELS];
+	unsigned long tick;
+	struct strmap host;		/* the host's environment: a boot's machine line */
+	bool host_known;
+	/* over both kinds: builds started, taken ready-made, failed */
+	size_t builds, reused, failures;
+	double build_s;			/* kernels: seconds spent building */
+};
+
+/*
+ * Ready to run jobs at repo's commits, userland ones built with build
+ * (may be NULL).  A negative errno with err set (vcs/builds.h's).
+ */
+int commit_runner_open(struct commit_runner *cr, const char *repo, char *const *build,
+		       struct strbuf *err);
+
+/* Whether commit_runner_prepare() of (job, sha) would build nothing. */
+bool commit_runner_ready(const struct commit_runner *cr, const struct atomic_job *job,
+			 const char *sha);
+
+/*
+ * What job runs at sha built: the checkout, or the kernel.  0 with
+ * *fresh when it was newly made or taken for this runner (a warm-up is
+ * due); -GIT_EBUILD with err "build failed: ..." or "kernel build
+ * failed: ..." (the log's last lines); -ECANCELED when *stop was set;
+ * another negative errno with err set.
+ */
+int commit_runner_prepare(struct commit_runner *cr, const struct atomic_job *job,
+			  const char *sha, volatile sig_atomic_t *stop, bool *fresh,
+			  struct strbuf *err);
+
+/*
+ * One run of job at sha (prepared first if it was not), labelled
+ * ro->commit (NULL: sha); ro's src_dir is set here, its other fields
+ * (monitors, warm_up, stop) are the caller's.  Returns as runner_run()
+ * and boot_run() do (0 with *out a record), or prepare's errors.
+ */
+int commit_runner_run(struct commit_runner *cr, const struct atomic_job *job,
+		      const char *sha, struct runner_opts *ro, struct run_record *out,
+		      struct strbuf *err);
+
+/* Everything released; cr zeroed. */
+void commit_runner_close(struct commit_runner *cr);
+
+#endif
