@@ -77,11 +77,28 @@ static int skeleton(const struct atomic_job *job, const struct boot_opts *o,
 	return err ? -ENOMEM : 0;
 }
 
-/* What the host knows of the run, over what the guest said. */
-static int host_facts(const struct boot_opts *o, const char *kernel,
-		      const struct qemu_result *q, struct run_record *r)
+/*
+ * The kernel's configuration as the report's parameters name it, LKP's
+ * "kconfig: x86_64-rhel-8.3": the architecture, the base configuration's
+ * name (a target, or the file's), "+N" for N fragments.
+ */
+static void kconfig_name(const struct job_kernel *k, struct strbuf *out)
 {
-	struct strbuf machine = STRBUF_INIT;
+	const char *base = k->config ? strrchr(k->config, '/') : NULL;
+	size_t n = 0;
+
+	while (k->fragments && k->fragments[n])
+		n++;
+	strbuf_addf(out, "x86_64-%s", base ? base + 1 : k->config ? k->config : "?");
+	if (n)
+		strbuf_addf(out, "+%zu", n);
+}
+
+/* What the host knows of the run, over what the guest said. */
+static int host_facts(const struct atomic_job *job, const struct boot_opts *o,
+		      const char *kernel, const struct qemu_result *q, struct run_record *r)
+{
+	struct strbuf machine = STRBUF_INIT, kconfig = STRBUF_INIT;
 	char host[256];
 	const char *tb = o->testbox;
 	int err = 0;
@@ -103,7 +120,14 @@ static int host_facts(const struct boot_opts *o, const char *kernel,
 			   o->qemu.memory_mb ? o->qemu.memory_mb : 1024);
 	err |= strmap_setf(&r->env, "boot.elapsed_s", "%.3f", q->elapsed_s);
 	err |= strbuf_error(&machine) || strmap_set(&r->env, "machine", machine.buf);
+	/* the report's parameters: how the kernel was configured and booted */
+	err |= strmap_setf(&r->env, "job.boot", "qemu/%s", qemu_accel_name(q->accel));
+	if (job->kernel.present) {
+		kconfig_name(&job->kernel, &kconfig);
+		err |= strbuf_error(&kconfig) || strmap_set(&r->env, "job.kconfig", kconfig.buf);
+	}
 	strbuf_release(&machine);
+	strbuf_release(&kconfig);
 	return err ? -ENOMEM : 0;
 }
 
@@ -195,7 +219,7 @@ int boot_run(const struct atomic_job *job, const char *kernel, const struct boot
 	if (!ret && failed_boot && statmap_add(&out->stats, DMESG_BOOT_FAILURES, 1))
 		ret = -ENOMEM;
 	if (!ret)
-		ret = host_facts(o, kernel, &q, out);
+		ret = host_facts(job, o, kernel, &q, out);
 	if (!ret)
 		statmap_finish(&out->stats);
 	if (ret) {
@@ -212,6 +236,35 @@ out:
 	free(dir);
 	free(initrd);
 	return ret;
+}
+
+int boot_record_unbuilt(const struct atomic_job *job, const struct boot_opts *o,
+			const char *why, struct run_record *out)
+{
+	char host[256];
+	const char *tb = o->testbox;
+	int err = skeleton(job, o, out);
+
+	if (!tb) {
+		if (gethostname(host, sizeof(host)))
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		tb = host;
+	}
+	if (!err) {
+		err |= record_set_str(&out->testbox, tb);
+		err |= strmap_set(&out->env, "testbox", tb);
+		err |= strmap_set(&out->env, "last_state.reason", why);
+		err |= strmap_set(&out->env, "boot.method", "qemu");
+		err |= statmap_add(&out->stats, BOOT_BUILD_FAILURES, 1);
+		if (!err)
+			statmap_finish(&out->stats);
+	}
+	if (err) {
+		run_record_release(out);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int boot_kernel_release(const char *path, char *buf, size_t len)

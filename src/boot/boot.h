@@ -53,6 +53,16 @@ int boot_run(const struct atomic_job *job, const char *kernel, const struct boot
 	     volatile sig_atomic_t *stop, struct run_record *out, struct strbuf *err);
 
 /*
+ * The failed run of job whose kernel did not build (why: the build's
+ * error and its log's last lines, as env last_state.reason), with the
+ * failure stat BOOT_BUILD_FAILURES = 1: what `perfbot run` stores, so
+ * that the history shows the commit and why nothing ran.  0, or -ENOMEM.
+ */
+#define BOOT_BUILD_FAILURES "last_state.kernel_build_failed"
+int boot_record_unbuilt(const struct atomic_job *job, const struct boot_opts *o,
+			const char *why, struct run_record *out);
+
+/*
  * o->qemu from a job's kernel: section (cpus, memory, accel, extra
  * arguments, command line); the rest of o is left as it is.  The strings
  * are borrowed from k.  -EINVAL for a memory size QEMU's -m would not

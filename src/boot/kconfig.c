@@ -18,6 +18,8 @@ const char *const kconfig_guest_options[] = {
 	"NET", "UNIX", "INET", "FILE_LOCKING", "AIO", "PERF_EVENTS",
 	"HIGH_RES_TIMERS", "HYPERVISOR_GUEST", "PARAVIRT", "KVM_GUEST", "PCI",
 	"VIRTIO_MENU", "VIRTIO", "VIRTIO_PCI", "VIRTIO_CONSOLE", "HVC_DRIVER",
+	/* a WARN_ON or BUG says where, by name: dmesg.* stats (boot/dmesg.h) */
+	"BUG", "DEBUG_BUGVERBOSE", "KALLSYMS",
 	NULL,
 };
 

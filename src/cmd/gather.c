@@ -156,6 +156,42 @@ static int gather_unsupported(struct store *s, struct gather *ga,
 	return 0;
 }
 
+/*
+ * Whether the job's runs on every commit were booted alike: a kernel run
+ * under QEMU's TCG is tens of times slower than under KVM, and the one
+ * never compares with the other (nor either with a run on the host).
+ * Read from each commit's newest run.  0 alike; 1 not (said, unless
+ * quiet: the job is left out); a negative errno.
+ */
+static int same_boot(struct store *s, struct gather *ga, const struct gather_job *jb)
+{
+	const char *base = strmap_get(&jb->run.env, "boot.accel");
+
+	for (size_t j = 1; j < ga->nr_commits; j++) {
+		const struct store_group *h = group_on(ga, j, jb->g);
+		struct run_record other = { 0 };
+		const char *accel;
+		bool alike;
+
+		if (!h || !h->last_run_id)
+			continue;
+		if (store_get_run(s, h->last_run_id, &other))
+			return -EIO;
+		accel = strmap_get(&other.env, "boot.accel");
+		alike = (!base && !accel) || (base && accel && !strcmp(base, accel));
+		if (!alike && !ga->quiet)
+			fprintf(stderr, "perfbot: %s: %s: %s%s on %s, %s%s on %s: never compared,"
+				" left out (docs/kernel.md)\n", ga->who, jb->g->job,
+				base ? "booted with " : "run on the host", base ? base : "",
+				ga->given[0], accel ? "booted with " : "run on the host",
+				accel ? accel : "", ga->given[j]);
+		run_record_release(&other);
+		if (!alike)
+			return 1;
+	}
+	return 0;
+}
+
 /* The report of the jobs found, each pointing into its gather_job. */
 static int gather_report(struct gather *ga)
 {
@@ -231,6 +267,15 @@ int gather_jobs(struct store *s, struct gather *ga)
 		if (store_get_run(s, g->last_run_id, &jb->run))
 			return failure(ga, "%s", store_error(s));
 		if (!job_matches(ga, &jb->run)) {
+			run_record_release(&jb->run);
+			memset(jb, 0, sizeof(*jb));
+			continue;
+		}
+		ret = same_boot(s, ga, jb);
+		if (ret < 0)
+			return ret == -ENOMEM ? failure(ga, "out of memory") :
+					       failure(ga, "%s", store_error(s));
+		if (ret) {
 			run_record_release(&jb->run);
 			memset(jb, 0, sizeof(*jb));
 			continue;

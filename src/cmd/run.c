@@ -317,20 +317,19 @@ static int kernel_release(char *buf, size_t len)
  * log's end), or 128 + signal.
  */
 static int build_kernel(const struct run_opts *o, const char *sha, const struct atomic_job *job,
-			char **bzimage)
+			char **bzimage, struct strbuf *err)
 {
 	struct kbuild_opts ko = {
 		.repo = o->repo, .sha = sha, .kernel = &job->kernel, .stop = &interrupted,
 	};
 	struct kbuild_result kr = { 0 };
-	struct strbuf err = STRBUF_INIT;
 	int ret;
 
 	fprintf(stderr, "perfbot: run: building the kernel of %.12s (%s)\n", sha,
 		job->kernel.config ? job->kernel.config : "?");
-	ret = kbuild_build(&ko, &kr, &err);
+	ret = kbuild_build(&ko, &kr, err);
 	if (ret) {
-		fprintf(stderr, "perfbot: run: the kernel of %.12s: %s\n", sha, err.buf);
+		fprintf(stderr, "perfbot: run: the kernel of %.12s: %s\n", sha, err->buf);
 		ret = interrupted ? 128 + interrupted : EXIT_FAILED;
 	} else {
 		fprintf(stderr, "perfbot: run: kernel %s (%s%.1f s)\n", kr.bzimage,
@@ -340,7 +339,6 @@ static int build_kernel(const struct run_opts *o, const char *sha, const struct 
 		kr.bzimage = NULL;
 	}
 	kbuild_result_release(&kr);
-	strbuf_release(&err);
 	return ret;
 }
 
@@ -549,7 +547,20 @@ int cmd_run(int argc, char **argv)
 					i + 1, nr, jobs[i].name, r, reps, est);
 			t0 = mono_now();
 			if (kernel_jobs && o.repo && !bzimage[i]) {
-				ret = build_kernel(&o, sha, &jobs[i], &bzimage[i]);
+				ret = build_kernel(&o, sha, &jobs[i], &bzimage[i], &err);
+				if (ret == EXIT_FAILED) {
+					/* stored: the history shows the commit, and why nothing ran */
+					struct boot_opts bo = { .commit = commit };
+
+					if (!boot_record_unbuilt(&jobs[i], &bo, err.buf, &rec)) {
+						if (store_put_run(store, &rec, &id))
+							fprintf(stderr, "perfbot: run: cannot store the run: %s\n",
+								store_error(store));
+						else
+							print_run(id, &rec);
+						run_record_release(&rec);
+					}
+				}
 				if (ret) {
 					any_failed = true;
 					done += reps - r + 1;

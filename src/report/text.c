@@ -191,7 +191,7 @@ static const char *known(const char *v)
 static int identity(const struct report_job *j, struct ident_vec *out)
 {
 	static const char *const recorded[] = { "cpufreq_governor", "ucode", "kconfig",
-						"compiler", "rootfs" };
+						"boot", "compiler", "rootfs" };
 
 	for (size_t i = 0; j->params && i < j->params->n; i++)
 		if (vec_push(out, ((struct ident){ j->params->v[i].key, j->params->v[i].value })))

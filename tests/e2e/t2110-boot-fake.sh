@@ -139,6 +139,22 @@ check "the kernel: section's qemu settings reach the boot (exit $rc)" bash -c '
 	python3 -c "import json,sys; e=json.load(sys.stdin)[\"env\"]; assert e[\"boot.memory_mb\"]==\"512\" and e[\"boot.cpus\"]==\"1\", e"' \
 	_ "$rc" "$PERFBOT" "$DB"
 
+# runs booted under KVM and under TCG never compare (nor with the host's)
+for a in tcg kvm; do
+	cat job.yaml > "$a.yaml"
+	printf 'kernel:\n  config: tinyconfig\n  qemu:\n    accel: %s\n' "$a" >> "$a.yaml"
+	run_perfbot 120 run "$a.yaml" --kernel bzImage-a -r 2 --commit "accel-$a" --db "$DB"
+	check "accel: $a: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+done
+run_perfbot 60 compare accel-tcg accel-kvm --db "$DB"
+check "compare: runs booted with tcg and with kvm are never compared, said" \
+	bash -c '[ "$1" -eq 1 ] && grep -q "booted with tcg on accel-tcg, booted with kvm on accel-kvm: never compared" <<<"$2"' \
+	_ "$rc" "$err"
+run_perfbot 120 run tcg.yaml --kernel bzImage-b -r 2 --commit accel-tcg2 --db "$DB"
+run_perfbot 60 compare accel-tcg accel-tcg2 --db "$DB"
+check "compare: two commits booted alike compare (exit $rc)" \
+	bash -c '[ "$1" -le 1 ] && grep -q "will-it-scale.per_process_ops" <<<"$2"' _ "$rc" "$out"
+
 run_perfbot 30 run job.yaml --kernel /nonexistent/bzImage --db "$DB"
 check "--kernel of a missing file: exit 2, names it" \
 	bash -c '[ "$1" -eq 2 ] && grep -q "/nonexistent/bzImage" <<<"$2"' _ "$rc" "$err"
