@@ -156,8 +156,11 @@ static int checkout(struct session *ss, const char *sha, bool *fresh)
 	} else if (ret) {
 		session_fail(ss, ret, "%s", err.buf);
 	} else if (builds_something && ss->builds.builds > builds) {
-		session_say(ss, true, "build %s: ok%s", short_sha(sha),
-			    ss->job->kernel.present ? " (a kernel)" : "");
+		if (ss->job->kernel.present)
+			session_say(ss, true, "build %s: ok (a kernel, %.0f s)", short_sha(sha),
+				    ss->builds.last_build_s);
+		else
+			session_say(ss, true, "build %s: ok", short_sha(sha));
 	} else if (builds_something && ss->builds.reused > reused) {
 		session_say(ss, true, "build %s: from the build cache", short_sha(sha));
 	}

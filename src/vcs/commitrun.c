@@ -70,6 +70,7 @@ static int prepare_kernel(struct commit_runner *cr, const struct atomic_job *job
 	} else {
 		cr->builds++;
 		cr->build_s += kr.build_s;
+		cr->last_build_s = kr.build_s;
 	}
 	/* the free slot, else the least recently made */
 	for (size_t i = 0; i < COMMITRUN_KERNELS && !slot; i++)

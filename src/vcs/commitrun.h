@@ -54,6 +54,7 @@ struct commit_runner {
 	/* over both kinds: builds started, taken ready-made, failed */
 	size_t builds, reused, failures;
 	double build_s;			/* kernels: seconds spent building */
+	double last_build_s;		/* kernels: the last build's seconds */
 };
 
 /*
