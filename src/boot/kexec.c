@@ -346,9 +346,26 @@ int kexec_load(const struct kexec_cmds *c, const char *kernel, const char *extra
 	if (ret)
 		goto out;
 	if (extra && *extra) {
-		if (line.len)
-			strbuf_addch(&line, ' ');
-		strbuf_addstr(&line, extra);
+		/* before a " -- ": what follows it is init's, not the kernel's */
+		const char *dashes = !strncmp(line.buf, "-- ", 3) || !strcmp(line.buf, "--")
+					     ? line.buf : strstr(line.buf, " -- ");
+		struct strbuf with = STRBUF_INIT;
+
+		if (!dashes && line.len >= 3 && !strcmp(line.buf + line.len - 3, " --"))
+			dashes = line.buf + line.len - 3;
+		if (dashes) {
+			size_t at = (size_t)(dashes - line.buf);
+
+			strbuf_add(&with, line.buf, at);
+			strbuf_addf(&with, "%s%s%s", at ? " " : "", extra, at ? "" : " ");
+			strbuf_addstr(&with, dashes);
+		} else {
+			strbuf_addf(&with, "%s%s%s", line.buf, line.len ? " " : "", extra);
+		}
+		strbuf_setf(&line, "%s", with.buf);
+		if (strbuf_error(&with))
+			strbuf_setf(&line, "%s", "");	/* caught below */
+		strbuf_release(&with);
 	}
 	strbuf_setf(&append, "--append=%s", line.buf);
 	if (c->initrd)
@@ -946,12 +963,13 @@ int kexec_resume(struct store *s, const struct kexec_cmds *c, const struct kexec
 		strbuf_setf(err, "cannot make %s: %s", c->kexec_dir, strerror(-ret));
 		return ret;
 	}
-	strbuf_setf(&lock, "%s/resume.lock", c->kexec_dir);
+	/* the directory itself is the lock: nothing is left in it */
+	strbuf_setf(&lock, "%s", c->kexec_dir);
 	if (strbuf_error(&lock)) {
 		strbuf_setf(err, "out of memory");
 		return -ENOMEM;
 	}
-	fd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(lock.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		strbuf_setf(err, "cannot open %s: %s", lock.buf, strerror(-ret));

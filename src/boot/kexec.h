@@ -24,7 +24,7 @@
  *            step failed, or `perfbot kexec abort`: uninstalled
  *
  * Every transition names the state it leaves (store_kexec_update()), and
- * kexec_resume() holds a lock file in the kexec directory while it works,
+ * kexec_resume() holds a lock on the kexec directory (flock) while it works,
  * so resuming twice never runs a job twice, and a resume that finds a
  * boot `running` knows its runner is gone: the run ended with the
  * machine.
@@ -37,7 +37,7 @@
  * Errors: 0 or a negative errno with the message in err; nothing here
  * prints.  Ownership: what a function returns through a char ** is the
  * caller's (free(), kexec_argv_free() for argv).  Threading: main thread
- * only (children, a lock file).
+ * only (children, a lock).
  */
 #ifndef PERFBOT_BOOT_KEXEC_H
 #define PERFBOT_BOOT_KEXEC_H

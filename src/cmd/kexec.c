@@ -163,7 +163,7 @@ static int cmd_resume(int argc, char **argv)
 	case KEXEC_IDLE:
 		break;
 	case KEXEC_BUSY:
-		fprintf(stderr, "perfbot: kexec resume: another kexec resume is at work (%s/resume.lock)\n",
+		fprintf(stderr, "perfbot: kexec resume: another kexec resume is at work (it locks %s)\n",
 			k.c.kexec_dir);
 		break;
 	case KEXEC_RAN:
