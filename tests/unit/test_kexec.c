@@ -155,6 +155,11 @@ static char *take_log(struct fixture *f)
 	return log;
 }
 
+static void clear_log(struct fixture *f)
+{
+	free(take_log(f));
+}
+
 static void assert_log(struct fixture *f, const char *want)
 {
 	char *log = take_log(f);
@@ -383,7 +388,7 @@ static void release_mismatch(void **state)
 	struct run_record rec;
 	int64_t id = arrange_ok(f, 1);
 
-	take_log(f);
+	clear_log(f);
 	/* the machine came up in the default kernel: the kexec did not happen */
 	resume_ok(f, &r);
 	assert_int_equal(r.what, KEXEC_GAVE_UP);
@@ -436,7 +441,7 @@ static void running_at_boot(void **state)
 	int64_t id = arrange_ok(f, 3);
 
 	mark_running(f, id);
-	take_log(f);
+	clear_log(f);
 	/* it came back in the default kernel: failed, uninstalled, going on */
 	resume_ok(f, &r);
 	assert_int_equal(r.what, KEXEC_GAVE_UP);
@@ -460,7 +465,7 @@ static void running_at_boot_in_it(void **state)
 	int64_t id = arrange_ok(f, 1);
 
 	mark_running(f, id);
-	take_log(f);
+	clear_log(f);
 	/* still in the kernel under test: the failed run stored, back by a reboot */
 	set_release(f, NEW);
 	resume_ok(f, &r);
@@ -514,7 +519,7 @@ static void one_active_per_box(void **state)
 	struct strbuf err = STRBUF_INIT;
 	int64_t first = arrange_ok(f, 1), id = 0;
 
-	take_log(f);
+	clear_log(f);
 	assert_int_equal(arrange(f, 1, &id, &err), -EEXIST);
 	assert_int_equal(id, 0);
 	assert_non_null(strstr(err.buf, "already has kexec boot"));

@@ -2108,12 +2108,12 @@ static void damaged_pages(void **state)
 	char garbage[4096], msg[1024];
 	int fd, err;
 
-	bool schema[64] = { [1] = true };
+	bool schema[65] = { [1] = true };	/* by page number, 1 to 64 */
 
 	damaged_store(f, "PRAGMA journal_mode = DELETE;");
 	store_close(f->s);
 	f->s = NULL;
-	schema_pages(f->db, schema, 64);
+	schema_pages(f->db, schema, 65);
 	memset(garbage, 0x5a, sizeof(garbage));
 	fd = open(f->db, O_WRONLY);
 	assert_true(fd >= 0);
