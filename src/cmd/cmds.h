@@ -35,5 +35,25 @@ int cmd_history(int argc, char **argv);
 int cmd_alerts(int argc, char **argv);
 int cmd_guest(int argc, char **argv);	/* guest-run, guest-initramfs */
 int cmd_kernel(int argc, char **argv);
+int cmd_kexec(int argc, char **argv);	/* resume, status, abort */
+
+/*
+ * boot: kexec's commands and places (boot/kexec.h) as every command that
+ * kexecs takes them (cmd/kexec.c): PERFBOT_KEXEC, PERFBOT_SYSTEMCTL,
+ * PERFBOT_SYSTEMD_DIR, PERFBOT_OSRELEASE, PERFBOT_KEXEC_DIR,
+ * PERFBOT_KEXEC_INITRD, this perfbot's and the store's absolute paths for
+ * the unit (after cmd_store_open(): the store must exist).  0, or an exit
+ * status after saying why; cmd_kexec_release() after 0.
+ */
+#include "boot/kexec.h"
+
+struct cmd_kexec {
+	struct kexec_cmds c;
+	char *perfbot, *db;
+	char *env[8];		/* the unit's Environment=, NULL-terminated */
+};
+
+int cmd_kexec_setup(const char *who, struct cmd_kexec *k);
+void cmd_kexec_release(struct cmd_kexec *k);
 
 #endif

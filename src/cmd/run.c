@@ -342,6 +342,63 @@ static int build_kernel(const struct run_opts *o, const char *sha, const struct 
 	return ret;
 }
 
+/*
+ * boot: kexec (boot/kexec.h): the kernel (built from --repo, or
+ * --kernel's), the boot arranged in the store and started.  The job runs
+ * after the boot (`perfbot kexec resume`, from the unit), not here.
+ */
+static int run_kexec(const struct run_opts *o, const struct atomic_job *job, const char *sha,
+		     const char *commit, struct store *store)
+{
+	struct kexec_spec spec = {
+		.repo = o->repo, .sha = commit, .job_file = o->job_path,
+		.sets = o->overrides, .nr_sets = o->nr_overrides, .job = job->name,
+		.runs = repeat_of(o, job), .cmdline = job->kernel.cmdline,
+	};
+	struct strbuf err = STRBUF_INIT;
+	struct cmd_kexec k;
+	char *bz = NULL, release[256];
+	int64_t id = 0;
+	int ret;
+
+	if (o->repo) {
+		ret = build_kernel(o, sha, job, &bz);
+		if (ret)
+			return ret;
+	}
+	spec.bzimage = bz ? bz : o->kernel;
+	ret = boot_kernel_release(spec.bzimage, release, sizeof(release));
+	if (ret) {
+		fprintf(stderr, "perfbot: run: %s: %s\n", spec.bzimage,
+			ret == -EINVAL ? "no bzImage with a version string: kexec could not tell"
+					 " whether it booted" : strerror(-ret));
+		free(bz);
+		return ret == -EINVAL && !bz ? EXIT_USAGE : EXIT_FAILED;
+	}
+	spec.release = release;
+	ret = cmd_kexec_setup("run", &k);
+	if (ret) {
+		free(bz);
+		return ret;
+	}
+	ret = kexec_arrange(store, &k.c, &spec, &id, &err);
+	if (ret) {
+		if (id)
+			fprintf(stderr, "perfbot: run: kexec boot %" PRId64 ": %s\n", id, err.buf);
+		else
+			fprintf(stderr, "perfbot: run: kexec: %s\n", err.buf);
+		ret = ret == -EEXIST ? EXIT_USAGE : EXIT_FAILED;
+	} else {
+		fprintf(stderr, "perfbot: run: rebooting into %s (%.12s); the job runs after the"
+			" boot (perfbot kexec status)\n", release, commit);
+		ret = EXIT_OK;
+	}
+	cmd_kexec_release(&k);
+	strbuf_release(&err);
+	free(bz);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .monitors = true };
@@ -354,6 +411,7 @@ int cmd_run(int argc, char **argv)
 	struct commit_builds builds = { 0 };
 	struct strmap host = { 0 };	/* --kernel: the host's environment, for its machine line */
 	size_t kernel_jobs = 0;		/* atomic jobs with a kernel: section */
+	size_t kexec = 0;		/* of them, boot: kexec */
 	char **bzimage = NULL;		/* [nr]: each kernel job's kernel, built from --repo */
 	struct strbuf err = STRBUF_INIT;
 	char label[256];
@@ -392,13 +450,15 @@ int cmd_run(int argc, char **argv)
 		}
 		total_runs += repeat_of(&o, &jobs[i]);
 		kernel_jobs += jobs[i].kernel.present;
-		if (jobs[i].kernel.present && jobs[i].kernel.boot == JOB_BOOT_KEXEC) {
-			fprintf(stderr, "perfbot: run: %s:%u:%u: boot: kexec is not done yet;"
-				" boot: qemu is\n", o.job_path, jobs[i].kernel.line,
-				jobs[i].kernel.column);
-			ret = EXIT_USAGE;
-			goto out;
-		}
+		kexec += jobs[i].kernel.present && jobs[i].kernel.boot == JOB_BOOT_KEXEC;
+	}
+	if (kexec && nr > 1) {
+		fprintf(stderr, "perfbot: run: %s:%u:%u: boot: kexec boots one atomic job at a"
+			" time and %s has %zu (%s, %s%s): narrow it with -s KEY=VALUE\n",
+			o.job_path, jobs[0].kernel.line, jobs[0].kernel.column, o.job_path, nr,
+			jobs[0].name, jobs[1].name, nr > 2 ? ", ..." : "");
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	if (kernel_jobs && kernel_jobs != nr) {
 		fprintf(stderr, "perfbot: run: %s: some atomic jobs have a kernel: section and"
@@ -505,6 +565,10 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 
+	if (kexec) {
+		ret = run_kexec(&o, &jobs[0], sha, commit, store);
+		goto out;
+	}
 	bzimage = calloc(nr, sizeof(*bzimage));
 	clocks = calloc(nr, sizeof(*clocks));
 	if (!clocks || !bzimage) {

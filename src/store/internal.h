@@ -71,6 +71,14 @@ struct store_ops {
 	int (*reports)(struct store *s, struct store_report **out, size_t *nr);
 	int (*report_update)(struct store *s, int64_t id, const char *state,
 			     const char *path);
+	/* kexec boots (boot: kexec) */
+	int (*kexec_add)(struct store *s, struct store_kexec *k);
+	int (*kexec_update)(struct store *s, const struct store_kexec *k,
+			    const char *from);
+	int (*kexec_get)(struct store *s, int64_t id, struct store_kexec *out);
+	int (*kexec_active)(struct store *s, const char *testbox,
+			    struct store_kexec *out);
+	int (*kexec_list)(struct store *s, struct store_kexec **out, size_t *nr);
 };
 
 struct store {

@@ -210,6 +210,30 @@ const struct store_migration sqlite_migrations[] = {
 		"	updated REAL NOT NULL\n"
 		");\n",
 	},
+	{
+		.what = "kexec boots",
+		.sql =
+		/*
+		 * boot: kexec (docs/kernel.md): one row per boot into a
+		 * kernel under test on a bare-metal test box, and its state
+		 * (built, booting, running, stored, back, failed), so that
+		 * `perfbot kexec resume` goes on after each reboot.
+		 * sets and continuation are JSON arrays of strings, opaque
+		 * here.  run_id: the first run the boot stored (no foreign
+		 * key: runs may be deleted, the boot's history stays).
+		 * AUTOINCREMENT: an id names the kernel's directory.
+		 */
+		"CREATE TABLE kexec_boot (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+		" state TEXT NOT NULL, reason TEXT, created REAL NOT NULL,"
+		" updated REAL NOT NULL, testbox TEXT NOT NULL, repo TEXT,"
+		" sha TEXT NOT NULL, job_file TEXT NOT NULL, sets TEXT NOT NULL,"
+		" job TEXT NOT NULL, runs INTEGER NOT NULL, kernel TEXT,"
+		" release TEXT NOT NULL, cmdline TEXT, run_id INTEGER,"
+		" continuation TEXT);\n"
+		/* one active boot per test box, whoever writes */
+		"CREATE UNIQUE INDEX kexec_boot_active ON kexec_boot (testbox)"
+		" WHERE state IN ('built', 'booting', 'running', 'stored');\n",
+	},
 };
 
 const int sqlite_schema_version =

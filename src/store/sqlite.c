@@ -963,4 +963,9 @@ static const struct store_ops sqlite_ops = {
 	.report_get = sqlite_report_get,
 	.reports = sqlite_reports,
 	.report_update = sqlite_report_update,
+	.kexec_add = sqlite_kexec_add,
+	.kexec_update = sqlite_kexec_update,
+	.kexec_get = sqlite_kexec_get,
+	.kexec_active = sqlite_kexec_active,
+	.kexec_list = sqlite_kexec_list,
 };

@@ -15,6 +15,7 @@
  *   sqlite_samples.c  load_samples, the compare fast path;
  *   sqlite_bisect.c   the bisect_* ops;
  *   sqlite_watch.c    the robot's ops: points, alerts, reports;
+ *   sqlite_kexec.c    the kexec boots (boot: kexec);
  *   schema.c          the migrations.
  * Each file owns the SQL of its statements (ids below); the connection
  * prepares each one once, on first use.
@@ -40,6 +41,7 @@
 #define SCHEMA_STAT_META 3	/* run_stat_meta; status 'unsupported' */
 #define SCHEMA_IMPORT 4		/* run_import */
 #define SCHEMA_WATCH 5		/* watch_point, watch_alert, watch_report */
+#define SCHEMA_KEXEC 6		/* kexec_boot */
 
 /* Statement ids, by the file that holds their SQL. */
 enum stmt_id {
@@ -110,6 +112,12 @@ enum stmt_id {
 	ST_REPORT_GET,
 	ST_REPORTS,
 	ST_REPORT_UPDATE,
+	/* sqlite_kexec.c */
+	ST_KEXEC_ACTIVE,
+	ST_KEXEC_ADD,
+	ST_KEXEC_UPDATE,
+	ST_KEXEC_GET,
+	ST_KEXEC_LIST,
 	NR_STMTS
 };
 
@@ -213,6 +221,12 @@ int sqlite_report_get(struct store *s, int64_t id, struct store_report *out);
 int sqlite_reports(struct store *s, struct store_report **out, size_t *nr);
 int sqlite_report_update(struct store *s, int64_t id, const char *state,
 			 const char *path);
+
+int sqlite_kexec_add(struct store *s, struct store_kexec *k);
+int sqlite_kexec_update(struct store *s, const struct store_kexec *k, const char *from);
+int sqlite_kexec_get(struct store *s, int64_t id, struct store_kexec *out);
+int sqlite_kexec_active(struct store *s, const char *testbox, struct store_kexec *out);
+int sqlite_kexec_list(struct store *s, struct store_kexec **out, size_t *nr);
 
 /* ---- errors (sqlite.c) ---- */
 

@@ -710,3 +710,113 @@ void store_reports_release(struct store_report *r, size_t nr)
 		store_report_release(&r[i]);
 	free(r);
 }
+
+/* ---- kexec boots ---- */
+
+static int check_kexec(struct store *s, const struct store_kexec *k)
+{
+	int ret;
+
+	if (!k->state)
+		return store_fail(s, -EINVAL, "kexec boot %lld needs a state", (long long)k->id);
+	if ((ret = check_field(s, "state", k->state, name_problem)) ||
+	    (ret = check_field(s, "kernel", k->kernel, name_problem)))
+		return ret;
+	if (k->reason && !utf8_valid(k->reason, strlen(k->reason)))
+		return store_fail(s, -EILSEQ, "a kexec boot's reason is not valid UTF-8");
+	if (k->cmdline && !utf8_valid(k->cmdline, strlen(k->cmdline)))
+		return store_fail(s, -EILSEQ, "a kexec boot's command line is not valid UTF-8");
+	if (k->run_id < 0)
+		return store_fail(s, -EINVAL, "a kexec boot's run is an id >= 1, or 0 for none"
+				  " (%lld)", (long long)k->run_id);
+	return 0;
+}
+
+int store_kexec_add(struct store *s, struct store_kexec *k)
+{
+	int ret;
+
+	k->id = 0;
+	clear_error(s);
+	if (!k->testbox || !k->sha || !k->job_file || !k->sets || !k->job || !k->release)
+		return store_fail(s, -EINVAL,
+				  "a kexec boot needs a testbox, a commit, a job file, its sets,"
+				  " a job and the release it boots");
+	if (!k->runs)
+		return store_fail(s, -EINVAL, "a kexec boot makes one run or more");
+	if ((ret = check_kexec(s, k)) ||
+	    (ret = check_field(s, "testbox", k->testbox, name_problem)) ||
+	    (ret = check_field(s, "repo", k->repo, name_problem)) ||
+	    (ret = check_field(s, "commit", k->sha, name_problem)) ||
+	    (ret = check_field(s, "job file", k->job_file, name_problem)) ||
+	    (ret = check_field(s, "job", k->job, name_problem)) ||
+	    (ret = check_field(s, "release", k->release, name_problem)))
+		return ret;
+	if (!utf8_valid(k->sets, strlen(k->sets)) ||
+	    (k->continuation && !utf8_valid(k->continuation, strlen(k->continuation))))
+		return store_fail(s, -EILSEQ, "a kexec boot's sets or continuation is not valid UTF-8");
+	return s->ops->kexec_add(s, k);
+}
+
+int store_kexec_update(struct store *s, const struct store_kexec *k, const char *from)
+{
+	int ret;
+
+	clear_error(s);
+	if (!from)
+		return store_fail(s, -EINVAL, "kexec boot %lld: a transition needs the state it leaves",
+				  (long long)k->id);
+	if ((ret = check_kexec(s, k)))
+		return ret;
+	return s->ops->kexec_update(s, k, from);
+}
+
+int store_kexec_get(struct store *s, int64_t id, struct store_kexec *out)
+{
+	memset(out, 0, sizeof(*out));
+	clear_error(s);
+	return s->ops->kexec_get(s, id, out);
+}
+
+int store_kexec_active(struct store *s, const char *testbox, struct store_kexec *out)
+{
+	memset(out, 0, sizeof(*out));
+	clear_error(s);
+	if (!testbox)
+		return store_fail(s, -EINVAL, "the active kexec boot of what test box?");
+	return s->ops->kexec_active(s, testbox, out);
+}
+
+int store_kexec_list(struct store *s, struct store_kexec **out, size_t *nr)
+{
+	*out = NULL;
+	*nr = 0;
+	clear_error(s);
+	return s->ops->kexec_list(s, out, nr);
+}
+
+void store_kexec_release(struct store_kexec *k)
+{
+	if (!k)
+		return;
+	free(k->state);
+	free(k->reason);
+	free(k->testbox);
+	free(k->repo);
+	free(k->sha);
+	free(k->job_file);
+	free(k->sets);
+	free(k->job);
+	free(k->kernel);
+	free(k->release);
+	free(k->cmdline);
+	free(k->continuation);
+	memset(k, 0, sizeof(*k));
+}
+
+void store_kexecs_release(struct store_kexec *k, size_t nr)
+{
+	for (size_t i = 0; k && i < nr; i++)
+		store_kexec_release(&k[i]);
+	free(k);
+}

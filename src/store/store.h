@@ -344,4 +344,69 @@ int store_report_update(struct store *s, int64_t id, const char *state,
 void store_report_release(struct store_report *r);	/* the strings, not r */
 void store_reports_release(struct store_report *r, size_t nr);
 
+/*
+ * kexec boots (boot: kexec, docs/kernel.md "boot: kexec"): a kernel under
+ * test booted on this bare-metal machine with kexec, the job run in it,
+ * and the return to the default kernel, across reboots.  Each row is one
+ * boot and its state:
+ *
+ *   built -> booting -> running -> stored -> back
+ *     \---------\----------\---------\-----> failed (reason)
+ *
+ * built: the kernel is at hand and the row made; booting: installed,
+ * loaded, kexec executed; running: the job runs in the new kernel;
+ * stored: its runs are stored (run_id the first), the reboot into the
+ * default kernel arranged; back: on the default kernel again, nothing
+ * installed.  failed: never got there (reason), nothing installed.
+ * `back` and `failed` are final; a test box has at most one boot in
+ * another state (its active boot).  The words are boot/kexec.h's; the
+ * store keeps any name.
+ *
+ * Each write is one transaction.  Strings passed in must not be NULL
+ * unless said otherwise (-EINVAL); writing through a STORE_READ store is
+ * -EBADF.  A reader of a database from before the kexec table (schema 6)
+ * finds no boots.
+ */
+struct store_kexec {
+	int64_t id;
+	char *state;
+	char *reason;		/* why it failed; may be NULL */
+	double created, updated;	/* Unix time */
+	char *testbox;
+	char *repo;		/* the kernel tree; NULL for a given image */
+	char *sha;		/* the commit (or the label) its runs are stored under */
+	char *job_file;		/* absolute path of the job file */
+	char *sets;		/* its -s KEY=VALUE, a JSON array of strings */
+	char *job;		/* the atomic job's name */
+	unsigned runs;		/* runs to make in the boot, >= 1 */
+	char *kernel;		/* the installed kernel; NULL until installed */
+	char *release;		/* the release it must boot (its image's) */
+	char *cmdline;		/* the kernel command line; NULL until loaded */
+	int64_t run_id;		/* the first run stored; 0 until then */
+	char *continuation;	/* argv to run once back, a JSON array; NULL: none */
+};
+
+/*
+ * A new boot from k (id, created and updated set in it; its state is
+ * k->state).  -EEXIST when k->testbox has an active boot: k->id is that
+ * one's, nothing is written.
+ */
+int store_kexec_add(struct store *s, struct store_kexec *k);
+/*
+ * k's state, reason (may be NULL), kernel, cmdline (may be NULL) and
+ * run_id written to boot k->id, only if its state is `from` (a
+ * transition happens once, whoever else tries it); updated = now.
+ * -ENOENT if no such boot, -EAGAIN (nothing written) if it is in another
+ * state, which store_error() names.
+ */
+int store_kexec_update(struct store *s, const struct store_kexec *k, const char *from);
+/* -ENOENT when there is no such boot. */
+int store_kexec_get(struct store *s, int64_t id, struct store_kexec *out);
+/* testbox's active boot; -ENOENT (no message) when it has none. */
+int store_kexec_active(struct store *s, const char *testbox, struct store_kexec *out);
+/* All, oldest first. */
+int store_kexec_list(struct store *s, struct store_kexec **out, size_t *nr);
+void store_kexec_release(struct store_kexec *k);	/* the strings, not k */
+void store_kexecs_release(struct store_kexec *k, size_t nr);	/* and the array */
+
 #endif

@@ -1264,7 +1264,7 @@ static void schema_v1_migrated(void **state)
 	 * checks the last step), keeps its runs, and stores bisections
 	 */
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "5");
+	assert_schema_version(f->db, "6");
 	assert_v1_run(f->s);
 	put_simple(f->s, "box1", "wis-job", "aaaa000000000000000000000000000000000000",
 		   RUN_COMPLETE, 1700000100, 1, 0);
@@ -1292,7 +1292,7 @@ static void schema_v1_migrated(void **state)
 	store_close(f->s);
 	f->s = NULL;
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "5");
+	assert_schema_version(f->db, "6");
 	assert_int_equal(store_bisect_marks(f->s, a, &marks, &n), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(marks[0].sha, "bbbb");
@@ -1642,7 +1642,7 @@ static void schema_v2_migrated(void **state)
 
 	/* a writer migrates it: every run, param, env and value kept */
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "5");
+	assert_schema_version(f->db, "6");
 	assert_v2_runs(f->s);
 	assert_query(f->db, "SELECT (SELECT count(*) FROM stat_value) || ','"
 			    " || (SELECT count(*) FROM run_param) || ','"
@@ -1707,7 +1707,7 @@ static void schema_v2_migrated(void **state)
 	store_close(f->s);
 	f->s = NULL;
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_schema_version(f->db, "5");
+	assert_schema_version(f->db, "6");
 	assert_int_equal(put_simple(f->s, "box1", "wis-job", V2_COMMIT, RUN_COMPLETE,
 				    1700000006, 1, 0), 7);
 }
@@ -2077,6 +2077,29 @@ static void damaged_status(void **state)
 	expect_damaged(f->s, store_list_groups(f->s, NULL, &g, &n), "has an unknown status");
 }
 
+/*
+ * The pages (numbered from 1) of the schema's b-tree below max, marked in
+ * is[]: by SQLite's dbstat table where it has one, else page 1 alone.
+ */
+static void schema_pages(const char *path, bool *is, int max)
+{
+	sqlite3_stmt *st;
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	if (sqlite3_prepare_v2(db, "SELECT pageno FROM dbstat WHERE name IN"
+			       " ('sqlite_schema', 'sqlite_master')", -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int p = sqlite3_column_int(st, 0);
+
+			if (p > 0 && p < max)
+				is[p] = true;
+		}
+		sqlite3_finalize(st);
+	}
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
 /* Corrupt b-tree pages: SQLite's SQLITE_CORRUPT is the same -EBADMSG. */
 static void damaged_pages(void **state)
 {
@@ -2085,16 +2108,22 @@ static void damaged_pages(void **state)
 	char garbage[4096], msg[1024];
 	int fd, err;
 
+	bool schema[65] = { [1] = true };	/* by page number, 1 to 64 */
+
 	damaged_store(f, "PRAGMA journal_mode = DELETE;");
 	store_close(f->s);
 	f->s = NULL;
+	schema_pages(f->db, schema, 65);
 	memset(garbage, 0x5a, sizeof(garbage));
 	fd = open(f->db, O_WRONLY);
 	assert_true(fd >= 0);
-	/* every page after the first (the schema): the tables' b-trees */
-	for (off_t at = 4096; pwrite(fd, garbage, sizeof(garbage), at) == sizeof(garbage) &&
-			      at < 64 * 4096; at += 4096)
-		;
+	/* every page but the schema's (the first, and more as it grows): the tables' b-trees */
+	for (off_t at = 4096; at < 64 * 4096; at += 4096) {
+		if (schema[at / 4096 + 1])
+			continue;
+		if (pwrite(fd, garbage, sizeof(garbage), at) != sizeof(garbage))
+			break;
+	}
 	close(fd);
 	/* the meta table is among them: open says so, or the first read */
 	err = open_into(f->db, STORE_READ, &f->s, msg, sizeof(msg));

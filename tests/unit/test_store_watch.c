@@ -717,7 +717,7 @@ static void older_database(void **state)
 
 	/* a writer migrates it, keeping what it held, and stores the robot's state */
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_query(f->db, "SELECT value FROM meta WHERE key = 'schema_version'", "5");
+	assert_query(f->db, "SELECT value FROM meta WHERE key = 'schema_version'", "6");
 	assert_query(f->db, "SELECT count(*) FROM runs", "1");
 	assert_int_equal(store_bisect_get(f->s, 1, &bi), 0);
 	assert_string_equal(bi.status, "found");
@@ -744,7 +744,7 @@ static void older_database(void **state)
 	/* a writer opening it again has nothing to do */
 	store_close(f->s);
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_query(f->db, "SELECT value FROM meta WHERE key = 'schema_version'", "5");
+	assert_query(f->db, "SELECT value FROM meta WHERE key = 'schema_version'", "6");
 	assert_int_equal(point_ok(f->s, "demo", "main", SHA_B, SHA_A), 2);
 }
 
