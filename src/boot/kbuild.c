@@ -169,6 +169,28 @@ static int take_lock(struct kb *k)
  * Run `make -C src O=build ARGS...` (the kernel's own Makefile), its
  * output to <build>/perfbot-<step>.log, appended to the whole log.
  */
+/*
+ * The compiler's first error in a build log ("kernel/futex/requeue.c:5:28:
+ * error: expected expression before ';' token"), as "first error: <it>; "
+ * onto out: make's own last lines ("Error 2") say only that it failed.
+ */
+static void first_error(const char *log, struct strbuf *out)
+{
+	FILE *f = fopen(log, "r");
+	char line[1024];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, ": error: ") && !strstr(line, ": fatal error: ") &&
+		    !strstr(line, "undefined reference to"))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		strbuf_addf(out, "first error: %s; ", line);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
 static int make(struct kb *k, const char *step, const char *const *args)
 {
 	char *argv[16], *log = NULL, *o = NULL, *title = NULL;
@@ -203,8 +225,10 @@ static int make(struct kb *k, const char *step, const char *const *args)
 		free(title);
 	}
 	if (ret == -GIT_EBUILD || ret == -ETIMEDOUT) {
-		strbuf_addf(&why, "kernel build failed: make %s%s: %s; log ends: ", step,
+		strbuf_addf(&why, "kernel build failed: make %s%s: %s; ", step,
 			    ret == -ETIMEDOUT ? " timed out" : "", k->err->buf);
+		first_error(log, &why);
+		strbuf_addstr(&why, "log ends: ");
 		file_tail(log, 3, &why);
 		strbuf_setf(k->err, "%s", strbuf_error(&why) ? "kernel build failed" : why.buf);
 	} else if (ret && ret != -ECANCELED) {

@@ -376,22 +376,92 @@ static int store_failure(struct store *s, int64_t id, const char *why)
 	return failure("%s", why);
 }
 
+/*
+ * boot: kexec: each run is a reboot.  The boot runs the job from a file
+ * of its own (the atomic job's text, in the kexec directory) and, back in
+ * the default kernel, `perfbot bisect resume ID --db DB`, which finds the
+ * run in the store and arranges the next boot, until the bisection ends.
+ */
+struct bisect_kexec {
+	struct cmd_kexec k;
+	struct commit_runner_kexec ctx;
+	char *job_file, *id;
+	char *continuation[7];
+	char host[256];
+};
+
+static int kexec_prepare(struct bisect_kexec *bk, int64_t id, const struct atomic_job *job)
+{
+	int ret = cmd_kexec_setup("bisect", &bk->k);
+
+	if (ret)
+		return ret;
+	if (asprintf(&bk->job_file, "%s/bisect-%" PRId64 ".yaml", bk->k.c.kexec_dir, id) < 0 ||
+	    asprintf(&bk->id, "%" PRId64, id) < 0)
+		return failure("out of memory");
+	ret = make_dirs(bk->k.c.kexec_dir);
+	if (!ret)
+		ret = write_file_atomic(bk->job_file, NULL, job->text, strlen(job->text), false);
+	if (ret)
+		return failure("%s: %s", bk->job_file, strerror(-ret));
+	if (gethostname(bk->host, sizeof(bk->host)))
+		snprintf(bk->host, sizeof(bk->host), "unknown");
+	bk->host[sizeof(bk->host) - 1] = '\0';
+	bk->continuation[0] = bk->k.perfbot;
+	bk->continuation[1] = "bisect";
+	bk->continuation[2] = "resume";
+	bk->continuation[3] = bk->id;
+	bk->continuation[4] = "--db";
+	bk->continuation[5] = bk->k.db;
+	bk->continuation[6] = NULL;
+	bk->ctx = (struct commit_runner_kexec){
+		.cmds = &bk->k.c, .testbox = bk->host, .job_file = bk->job_file,
+		.continuation = bk->continuation,
+	};
+	return 0;
+}
+
+static void kexec_done(struct bisect_kexec *bk, bool ended)
+{
+	if (ended && bk->job_file)
+		unlink(bk->job_file);
+	free(bk->job_file);
+	free(bk->id);
+	if (bk->k.perfbot)
+		cmd_kexec_release(&bk->k);
+}
+
 static int run_session(struct store *s, int64_t id, const struct bisect_spec *spec,
 		       const struct atomic_job *job)
 {
 	struct bisect_hooks hooks = {
 		.progress = hook_progress, .note = hook_note, .ctx = &id,
 	};
+	struct bisect_kexec bk = { 0 };
 	struct bisect_result result;
 	struct strbuf err = STRBUF_INIT;
 	int ret;
 
+	if (job->kernel.present && job->kernel.boot == JOB_BOOT_KEXEC) {
+		ret = kexec_prepare(&bk, id, job);
+		if (ret) {
+			kexec_done(&bk, false);
+			return ret;
+		}
+		bk.ctx.s = s;
+		hooks.kexec = &bk.ctx;
+	}
 	stderr_tty = isatty(STDERR_FILENO);
 	interrupt_install();
 	ret = bisect_session_run(s, id, spec, job, &hooks, &result, &err);
 	if (stderr_tty)
 		fputs("\r\033[K", stderr);
-	if (ret == -EINTR) {
+	kexec_done(&bk, ret != -EINPROGRESS && ret != -EINTR);
+	if (ret == -EINPROGRESS) {
+		fprintf(stderr, "perfbot: bisect: %" PRId64 ": %s; the bisection goes on after the"
+			" boot (perfbot kexec status)\n", id, err.buf);
+		ret = EXIT_OK;
+	} else if (ret == -EINTR) {
 		fprintf(stderr, "perfbot: bisect: %" PRId64 " interrupted; 'perfbot bisect resume %"
 			PRId64 "' goes on from here\n", id, id);
 		ret = 128 + (interrupted ? interrupted : SIGINT);
@@ -519,7 +589,7 @@ static int make_spec(const struct bisect_args *a, int usage_status,
 	{
 		struct strbuf why = STRBUF_INIT;
 
-		ret = cmd_kernel_jobs_fit(spec->repo, a->bad, spec->bad, *job, 1, false, &why);
+		ret = cmd_kernel_jobs_fit(spec->repo, a->bad, spec->bad, *job, 1, true, &why);
 		if (ret)
 			fprintf(stderr, "perfbot: bisect: %s\n", why.buf);
 		strbuf_release(&why);

@@ -362,7 +362,8 @@ static int run_kexec(const struct run_opts *o, const struct atomic_job *job, con
 	int ret;
 
 	if (o->repo) {
-		ret = build_kernel(o, sha, job, &bz);
+		ret = build_kernel(o, sha, job, &bz, &err);
+		strbuf_release(&err);
 		if (ret)
 			return ret;
 	}

@@ -231,6 +231,22 @@ int measure_run(struct session *ss, const char *sha, double *value)
 	if (ret)
 		return ret;
 	ret = commit_runner_run(&ss->builds, ss->job, sha, &ro, &rec, &err);
+	if (ret == -COMMITRUN_EREBOOT) {
+		/* the run is made after the boot; this session ends here */
+		session_fail(ss, -EINPROGRESS, "%s", err.buf);
+		session_say(ss, true, "run %s: %s; the bisection goes on after the boot",
+			    short_sha(sha), err.buf);
+		strbuf_release(&err);
+		return -EINPROGRESS;
+	}
+	if (ret == -COMMITRUN_EBOOTFAILED) {
+		session_fail(ss, 0, "%s", err.buf);
+		session_say(ss, true, "run %s: the benchmark failed: %s", short_sha(sha), err.buf);
+		strbuf_release(&err);
+		if (ss->id)
+			store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err->buf);
+		return BISECT_SKIP;
+	}
 	if (ret)
 		session_fail(ss, ret, "%s: %s", ss->job->name, err.buf);
 	strbuf_release(&err);
@@ -314,7 +330,11 @@ int measure_init(struct session *ss)
 		ss->build = ss->job->build;
 	}
 	ret = commit_runner_open(&ss->builds, ss->spec->repo, ss->build, ss->err);
-	return ret ? session_fail(ss, ret, "%s", ss->err->buf) : 0;
+	if (ret)
+		return session_fail(ss, ret, "%s", ss->err->buf);
+	if (ss->hooks && ss->hooks->kexec)
+		commit_runner_set_kexec(&ss->builds, ss->hooks->kexec);
+	return 0;
 }
 
 void measure_release(struct session *ss)

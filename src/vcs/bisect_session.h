@@ -36,6 +36,8 @@
 #ifndef PERFBOT_VCS_BISECT_SESSION_H
 #define PERFBOT_VCS_BISECT_SESSION_H
 
+#include "vcs/commitrun.h"
+
 #include "job/job.h"
 #include "record/bisect_result.h"
 #include "store/store.h"
@@ -50,6 +52,13 @@ struct bisect_hooks {
 	/* a line also written to the bisection's log; may be NULL */
 	void (*note)(void *ctx, const char *line);
 	void *ctx;
+	/*
+	 * boot: kexec jobs: how a boot is arranged (vcs/commitrun.h); NULL:
+	 * refused.  A run arranged ends the session with -EINPROGRESS (err
+	 * "rebooting into ..."): the bisection goes on after the boot, from
+	 * the store, as after ^C.
+	 */
+	const struct commit_runner_kexec *kexec;
 };
 
 /*
@@ -57,7 +66,8 @@ struct bisect_hooks {
  * spec's atomic job, loaded.  0 when it ended - the result's status says
  * how (found, found-range, no-change, undecided) and it is stored with
  * store_bisect_update(); -EINTR when interrupted (status stays
- * "running", *result released); another negative errno with err set.
+ * "running", *result released); -EINPROGRESS when a kexec boot was
+ * arranged (the same, err says which); another negative errno with err set.
  */
 int bisect_session_run(struct store *s, int64_t id, const struct bisect_spec *spec,
 		       const struct atomic_job *job, const struct bisect_hooks *hooks,

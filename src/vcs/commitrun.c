@@ -6,9 +6,11 @@
 #include "boot/boot.h"
 #include "boot/kbuild.h"
 #include "run/env.h"
+#include "store/store.h"
 #include "vcs/git.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +121,78 @@ int commit_runner_prepare(struct commit_runner *cr, const struct atomic_job *job
 	return ret;
 }
 
+void commit_runner_set_kexec(struct commit_runner *cr, const struct commit_runner_kexec *k)
+{
+	cr->kexec = k;
+}
+
+/*
+ * Whether this test box's last kexec boot was of (sha, job) and its run
+ * failed: 1 with why in err, 0 not, a negative errno.
+ */
+static int last_boot_failed(struct commit_runner *cr, const struct atomic_job *job,
+			    const char *sha, struct strbuf *err)
+{
+	struct store_kexec *all = NULL, *last = NULL;
+	struct run_record rec = { 0 };
+	size_t n = 0;
+	int ret = 0;
+
+	if (store_kexec_list(cr->kexec->s, &all, &n)) {
+		strbuf_setf(err, "%s", store_error(cr->kexec->s));
+		return -EIO;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(all[i].testbox, cr->kexec->testbox))
+			last = &all[i];
+	if (last && !strcmp(last->sha, sha) && !strcmp(last->job, job->name) &&
+	    (!strcmp(last->state, KEXEC_BACK) || !strcmp(last->state, KEXEC_FAILED))) {
+		bool failed = !strcmp(last->state, KEXEC_FAILED) && !last->run_id;
+
+		if (last->run_id && !store_get_run(cr->kexec->s, last->run_id, &rec))
+			failed = rec.status == RUN_FAILED;
+		if (failed) {
+			const char *why = strmap_get(&rec.env, "last_state.reason");
+
+			strbuf_setf(err, "kexec boot %" PRId64 " of %.12s failed: %s", last->id, sha,
+				    why ? why : last->reason ? last->reason : "no run");
+			ret = 1;
+		}
+		run_record_release(&rec);
+	}
+	store_kexecs_release(all, n);
+	return ret;
+}
+
+/* The kexec boot of (job, sha) arranged: -COMMITRUN_EREBOOT, or an error. */
+static int arrange_kexec(struct commit_runner *cr, const struct atomic_job *job,
+			 const char *sha, const char *bzimage, struct strbuf *err)
+{
+	char release[128];
+	struct kexec_spec spec = {
+		.testbox = cr->kexec->testbox, .repo = cr->repo, .sha = sha,
+		.job_file = cr->kexec->job_file, .job = job->name, .runs = 1,
+		.bzimage = bzimage, .release = release, .cmdline = job->kernel.cmdline,
+		.continuation = cr->kexec->continuation,
+	};
+	int64_t id = 0;
+	int ret = last_boot_failed(cr, job, sha, err);
+
+	if (ret)
+		return ret > 0 ? -COMMITRUN_EBOOTFAILED : ret;
+	ret = boot_kernel_release(bzimage, release, sizeof(release));
+	if (ret) {
+		strbuf_setf(err, "%s: no bzImage with a version string: kexec could not tell"
+			    " the kernel booted", bzimage);
+		return -GIT_EBUILD;
+	}
+	ret = kexec_arrange(cr->kexec->s, cr->kexec->cmds, &spec, &id, err);
+	if (ret)
+		return ret;
+	strbuf_setf(err, "rebooting into %s (%.12s), kexec boot %" PRId64, release, sha, id);
+	return -COMMITRUN_EREBOOT;
+}
+
 int commit_runner_run(struct commit_runner *cr, const struct atomic_job *job,
 		      const char *sha, struct runner_opts *ro, struct run_record *out,
 		      struct strbuf *err)
@@ -136,9 +210,16 @@ int commit_runner_run(struct commit_runner *cr, const struct atomic_job *job,
 			ro->commit = sha;
 		return runner_run(job, ro, out, err);
 	}
+	if (job->kernel.boot == JOB_BOOT_KEXEC && !cr->kexec) {
+		strbuf_setf(err, "%s: boot: kexec: this command cannot come back after the reboot",
+			    job->name);
+		return -EOPNOTSUPP;
+	}
 	ret = prepare_kernel(cr, job, sha, ro->stop, &fresh, &k, err);
 	if (ret)
 		return ret;
+	if (job->kernel.boot == JOB_BOOT_KEXEC)
+		return arrange_kexec(cr, job, sha, k->bzimage, err);
 	if (!cr->host_known) {
 		env_capture(&cr->host, NULL);
 		cr->host_known = true;

@@ -25,6 +25,7 @@
 #ifndef PERFBOT_VCS_COMMITRUN_H
 #define PERFBOT_VCS_COMMITRUN_H
 
+#include "boot/kexec.h"
 #include "job/job.h"
 #include "record/record.h"
 #include "run/runner.h"
@@ -33,6 +34,29 @@
 
 #include <signal.h>
 #include <stdbool.h>
+
+/*
+ * boot: kexec (boot/kexec.h): a run is not made here but arranged -- the
+ * kernel installed, the machine kexec'd into it, the job run after the
+ * boot by `perfbot kexec resume`, which stores it and, back in the default
+ * kernel, runs the continuation (a bisection's resume), which finds the
+ * run in the store.  commit_runner_run() of a kexec job returns
+ * -COMMITRUN_EREBOOT with err "rebooting into <release> (<sha12>)" once
+ * the boot is arranged, and -COMMITRUN_EBOOTFAILED with err the reason
+ * when this test box's last boot was of the same commit and job and its
+ * run failed (the kernel did not boot, or crashed during the run): the
+ * caller skips the commit instead of booting it again and again.
+ */
+#define COMMITRUN_EREBOOT 4201
+#define COMMITRUN_EBOOTFAILED 4202
+
+struct commit_runner_kexec {
+	struct store *s;
+	const struct kexec_cmds *cmds;
+	const char *testbox;
+	const char *job_file;		/* loads back to the job alone (its text) */
+	char *const *continuation;	/* NULL-terminated; may be NULL */
+};
 
 /* kernels of (commit, job) kept at hand: an interleaved comparison boots them in turn */
 #define COMMITRUN_KERNELS 8
@@ -55,7 +79,11 @@ struct commit_runner {
 	size_t builds, reused, failures;
 	double build_s;			/* kernels: seconds spent building */
 	double last_build_s;		/* kernels: the last build's seconds */
+	const struct commit_runner_kexec *kexec;	/* NULL: kexec jobs refused */
 };
+
+/* Kexec jobs arranged with k (borrowed; must outlive cr). */
+void commit_runner_set_kexec(struct commit_runner *cr, const struct commit_runner_kexec *k);
 
 /*
  * Ready to run jobs at repo's commits, userland ones built with build

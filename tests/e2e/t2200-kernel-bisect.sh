@@ -103,7 +103,8 @@ fi
 # ---- a commit that does not build, a kernel that panics ----
 run_perfbot 1200 run --repo linux --commit "$c3" job.yaml -r 1
 check "run: a kernel that does not build: exit 1, the build's error and log" \
-	bash -c '[ "$1" -eq 1 ] && grep -q "kernel build failed: make bzImage" "$2" && grep -q "perfbot_e2e_broken" "$2"' \
+	bash -c '[ "$1" -eq 1 ] && grep -q "kernel build failed: make bzImage" "$2" &&
+		 grep -q "first error: .*kernel/futex/requeue.c:[0-9]*:[0-9]*: error: " "$2"' \
 	_ "$rc" "$SANDBOX/err"
 "$PERFBOT" results --commit "$c3" --json > results.json
 check "run: ... stored as a failed run (last_state.kernel_build_failed, and why)" python3 -c '
@@ -114,7 +115,7 @@ assert len(g) == 1 and g[0]["runs_failed"] == 1 and g[0]["runs_complete"] == 0, 
 id=$(python3 -c 'import json; print(json.load(open("results.json"))[0]["last_run_id"])')
 "$PERFBOT" results show "$id" > unbuilt.txt 2>&1
 check "run: the failed run says the build failed and where" \
-	bash -c 'grep -q "last_state.kernel_build_failed" "$1" && grep -q "perfbot_e2e_broken" "$1"' _ unbuilt.txt
+	bash -c 'grep -q "last_state.kernel_build_failed" "$1" && grep -q "requeue.c:[0-9]*:[0-9]*: error: " "$1"' _ unbuilt.txt
 run_perfbot 1200 run --repo linux --commit "$c8" job.yaml -r 1
 check "run: a kernel that panics in an initcall: exit 1" [ "$rc" -eq 1 ]
 "$PERFBOT" results --commit "$c8" --json > results.json
