@@ -55,9 +55,8 @@ static void machine_line(const struct boot_opts *o, enum qemu_accel accel,
 	strbuf_addf(sb, " with %uM memory", o->qemu.memory_mb ? o->qemu.memory_mb : 1024);
 }
 
-/* The identity of a run of job, without a record from the guest. */
-static int skeleton(const struct atomic_job *job, const struct boot_opts *o,
-		    struct run_record *r)
+int boot_record_failed(const struct atomic_job *job, const char *commit, const char *why,
+		       const char *stat, struct run_record *r)
 {
 	struct timespec now;
 	int err = 0;
@@ -68,13 +67,21 @@ static int skeleton(const struct atomic_job *job, const struct boot_opts *o,
 	r->status = RUN_FAILED;
 	err |= record_set_str(&r->testcase, job->testcase);
 	err |= record_set_str(&r->job, job->name);
-	err |= record_set_str(&r->commit, o->commit ? o->commit : "unknown");
+	err |= record_set_str(&r->commit, commit ? commit : "unknown");
 	err |= record_set_str(&r->job_text, job->text);
 	for (size_t i = 0; i < job->nr_params; i++)
 		err |= strmap_set(&r->params, job->params[i].key, job->params[i].value);
 	if (job->kpi)
 		err |= strmap_set(&r->env, "kpi", job->kpi);
-	return err ? -ENOMEM : 0;
+	if (why)
+		err |= strmap_set(&r->env, "last_state.reason", why);
+	if (stat)
+		err |= statmap_add(&r->stats, stat, 1);
+	if (err) {
+		run_record_release(r);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
@@ -196,7 +203,7 @@ int boot_run(const struct atomic_job *job, const char *kernel, const struct boot
 	/* the guest's record when it wrote one whole, else a failed boot */
 	if (take_record(&q, out, &why)) {
 		run_record_release(out);
-		ret = skeleton(job, o, out);
+		ret = boot_record_failed(job, o->commit, NULL, NULL, out);
 		if (!ret) {
 			struct strbuf reason = STRBUF_INIT;
 
@@ -243,23 +250,21 @@ int boot_record_unbuilt(const struct atomic_job *job, const struct boot_opts *o,
 {
 	char host[256];
 	const char *tb = o->testbox;
-	int err = skeleton(job, o, out);
+	int err = boot_record_failed(job, o->commit, why, BOOT_BUILD_FAILURES, out);
 
+	if (err)
+		return err;
 	if (!tb) {
 		if (gethostname(host, sizeof(host)))
 			snprintf(host, sizeof(host), "localhost");
 		host[sizeof(host) - 1] = '\0';
 		tb = host;
 	}
-	if (!err) {
-		err |= record_set_str(&out->testbox, tb);
-		err |= strmap_set(&out->env, "testbox", tb);
-		err |= strmap_set(&out->env, "last_state.reason", why);
-		err |= strmap_set(&out->env, "boot.method", "qemu");
-		err |= statmap_add(&out->stats, BOOT_BUILD_FAILURES, 1);
-		if (!err)
-			statmap_finish(&out->stats);
-	}
+	err |= record_set_str(&out->testbox, tb);
+	err |= strmap_set(&out->env, "testbox", tb);
+	err |= strmap_set(&out->env, "boot.method", "qemu");
+	if (!err)
+		statmap_finish(&out->stats);
 	if (err) {
 		run_record_release(out);
 		return -ENOMEM;

@@ -53,6 +53,16 @@ int boot_run(const struct atomic_job *job, const char *kernel, const struct boot
 	     volatile sig_atomic_t *stop, struct run_record *out, struct strbuf *err);
 
 /*
+ * A RUN_FAILED record of job at commit (NULL: "unknown"), started now:
+ * the job's identity (testcase, name, text, parameters, KPI), env
+ * last_state.reason = why and the failure stat `stat` = 1, each when not
+ * NULL; the stats not yet finished.  What a run that never ran, or was
+ * cut short, is stored as.  0, or -ENOMEM with r released.
+ */
+int boot_record_failed(const struct atomic_job *job, const char *commit, const char *why,
+		       const char *stat, struct run_record *r);
+
+/*
  * The failed run of job whose kernel did not build (why: the build's
  * error and its log's last lines, as env last_state.reason), with the
  * failure stat BOOT_BUILD_FAILURES = 1: what `perfbot run` stores, so

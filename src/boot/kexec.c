@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include "boot/kexec.h"
+#include "boot/boot.h"
 #include "boot/dmesg.h"
 #include "job/job.h"
 #include "record/record.h"
@@ -707,23 +708,7 @@ static int boot_facts(struct run_record *rec, const struct store_kexec *k, const
 static int failed_run(const struct atomic_job *job, const char *why, const char *stat,
 		      struct run_record *r)
 {
-	struct timespec now;
-	int err = 0;
-
-	memset(r, 0, sizeof(*r));
-	clock_gettime(CLOCK_REALTIME, &now);
-	r->started = (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
-	r->status = RUN_FAILED;
-	err |= record_set_str(&r->testcase, job->testcase);
-	err |= record_set_str(&r->job, job->name);
-	err |= record_set_str(&r->job_text, job->text);
-	for (size_t i = 0; i < job->nr_params; i++)
-		err |= strmap_set(&r->params, job->params[i].key, job->params[i].value);
-	if (job->kpi)
-		err |= strmap_set(&r->env, "kpi", job->kpi);
-	err |= strmap_set(&r->env, "last_state.reason", why);
-	err |= statmap_add(&r->stats, stat, 1);
-	return err ? -ENOMEM : 0;
+	return boot_record_failed(job, NULL, why, stat, r);
 }
 
 static int put_run(struct store *s, struct run_record *rec, struct kexec_resume_result *r,

@@ -62,6 +62,14 @@ rm kernel/panic; commit "c8: no more panic"
 cd "$SANDBOX" || exit 1
 diag "tree: ${C[*]:1}"
 
+write_fake_qemu
+}
+
+# ./fake-qemu, as PERFBOT_QEMU: the guest played on the host.  A kernel
+# whose image says "speed=...-panic" or whose name has "panic" panics at
+# boot; one whose name ends in -b warns in futex_wake(); FAKE_MS is 115
+# for a "speed=slow" image, else 100.
+write_fake_qemu() {
 cat > fake-qemu <<'EOF'
 #!/bin/sh
 # a stand-in for qemu-system-x86_64 (t2110's): the guest's /init, on the host
@@ -91,15 +99,16 @@ while i < len(data):
     i = (j + size + 3) & ~3
 PY
 printf '[    0.0] Linux version 6.1.0-fake\n' > "$console"
-if grep -q 'speed=.*-panic' "$kernel"; then
+case $kernel in *-b) warn=1 ;; *) warn= ;; esac
+if grep -q 'speed=.*-panic' "$kernel" || case $kernel in *panic*) true ;; *) false ;; esac; then
 	printf '[    0.5] Kernel panic - not syncing: planted\n' >> "$console"
 	exit 0
 fi
+[ -z "$warn" ] || printf '[    1.2] WARNING: CPU: 0 PID: 42 at kernel/futex/waitwake.c:154 futex_wake+0x1a/0x200\n' >> "$console"
 if grep -q 'speed=slow' "$kernel"; then FAKE_MS=115; else FAKE_MS=100; fi
 export FAKE_MS
-"$PERFBOT_BIN" guest-run --commit ignored "$work/job.yaml" > "$record" 2>> "$console"
+"$PERFBOT" guest-run --commit ignored "$work/job.yaml" > "$record" 2>> "$console"
 EOF
 chmod +x fake-qemu
-export PERFBOT_QEMU="$SANDBOX/fake-qemu" PERFBOT_BIN="$PERFBOT"
-
+export PERFBOT_QEMU="$SANDBOX/fake-qemu" PERFBOT
 }

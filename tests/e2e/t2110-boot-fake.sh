@@ -9,6 +9,7 @@
 # writes a console, with a kernel WARNING when asked to.  A real boot is
 # the kernel e2e's.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fake-kernel-lib.sh"
 
 cd "$SANDBOX" || exit 1
 
@@ -22,48 +23,7 @@ for name, ver in (("bzImage-a", b"6.1.0-a (e2e@perfbot) #1 SMP"), ("bzImage-b", 
     open(name, "wb").write(img)
 PY
 
-cat > fake-qemu <<'EOF'
-#!/bin/sh
-# a stand-in for qemu-system-x86_64: the guest's /init, on the host
-while [ $# -gt 0 ]; do
-	case $1 in
-	-initrd) initrd=$2; shift ;;
-	-kernel) kernel=$2; shift ;;
-	file:*) console=${1#file:} ;;
-	file,id=record,path=*) record=${1#file,id=record,path=} ;;
-	esac
-	shift
-done
-work=$(dirname "$console")
-python3 - "$initrd" "$work/job.yaml" <<'PY'
-import sys
-data, out = open(sys.argv[1], "rb").read(), sys.argv[2]
-i = 0
-while i < len(data):
-    assert data[i:i + 6] == b"070701", "not newc"
-    f = [int(data[i + 6 + 8 * k:i + 14 + 8 * k], 16) for k in range(13)]
-    size, namesize = f[6], f[11]
-    name = data[i + 110:i + 110 + namesize - 1].decode()
-    j = (i + 110 + namesize + 3) & ~3
-    if name in ("job.yaml", "/job.yaml"):
-        open(out, "wb").write(data[j:j + size])
-    if name == "TRAILER!!!":
-        break
-    i = (j + size + 3) & ~3
-PY
-case $kernel in
-*panic*)
-	printf '[    0.5] Kernel panic - not syncing: VFS: Unable to mount root fs\n' > "$console"
-	exit 0 ;;
-esac
-printf '[    0.0] Linux version 6.1.0\n' > "$console"
-case $kernel in
-*-b) printf '[    1.2] WARNING: CPU: 0 PID: 42 at kernel/futex/waitwake.c:154 futex_wake+0x1a/0x200\n' >> "$console" ;;
-esac
-"$PERFBOT" guest-run --commit ignored "$work/job.yaml" > "$record" 2>> "$console"
-EOF
-chmod +x fake-qemu
-export PERFBOT_QEMU="$SANDBOX/fake-qemu"
+write_fake_qemu
 
 cat > job.yaml <<'YAML'
 testcase: will-it-scale
