@@ -574,11 +574,61 @@ static int metric_unit(struct session *ss, char **out)
 	return ret;
 }
 
+/*
+ * The newest run of the job at the bad commit, into *out: how the runs
+ * were made (a kernel's: booted in QEMU, not on this machine as it is).
+ * 0, or -ENOENT when there is none.
+ */
+static int last_run(struct session *ss, struct run_record *out)
+{
+	const struct bisect_spec *sp = ss->spec;
+	struct store_filter f = { .commit = sp->bad, .job = ss->job->name, .testbox = sp->testbox };
+	struct store_group *g = NULL;
+	size_t n = 0;
+	int ret = -ENOENT;
+
+	if (!store_list_groups(ss->s, &f, &g, &n) && n && g[0].last_run_id)
+		ret = store_get_run(ss->s, g[0].last_run_id, out) ? -EIO : 0;
+	store_groups_release(g, n);
+	return ret;
+}
+
+/*
+ * What the runs recorded of how the job ran that its parameters do not
+ * say: the kernel's configuration and boot (env job.kconfig, job.boot),
+ * as the reports' parameter blocks show them.
+ */
+static int params_recorded(const struct run_record *run, struct bisect_params *out)
+{
+	static const char *const keys[] = { "kconfig", "boot" };
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		char name[32];
+		const char *v;
+		bool have = false;
+		struct bisect_param *p;
+
+		snprintf(name, sizeof(name), "job.%s", keys[k]);
+		v = strmap_get(&run->env, name);
+		for (size_t i = 0; i < out->n && !have; i++)
+			have = !strcmp(out->v[i].key, keys[k]);
+		if (!v || have)
+			continue;
+		p = vec_push_zero(out);
+		if (!p || !(p->key = strdup(keys[k])) || !(p->string = strdup(v)))
+			return -ENOMEM;
+		p->kind = BISECT_PARAM_STRING;
+	}
+	return 0;
+}
+
 /* What the whole bisection is, beside what its levels found. */
 static int describe(struct session *ss, struct bisect_result *r)
 {
 	const struct bisect_spec *sp = ss->spec;
 	struct strmap env = { 0 };
+	struct run_record run = { 0 };
+	const struct strmap *how = &env;
 	int better, ret = metric_better(ss, &better);
 
 	if (!ret)
@@ -586,7 +636,15 @@ static int describe(struct session *ss, struct bisect_result *r)
 	if (ret)
 		return ret;
 	/* out of memory: the machine is unknown, the allocations below say so */
-	env_capture(&env, NULL);
+	if (!last_run(ss, &run) && strmap_get(&run.env, "machine")) {
+		how = &run.env;
+		if (params_recorded(&run, &r->params)) {
+			run_record_release(&run);
+			return session_fail(ss, -ENOMEM, "out of memory");
+		}
+	} else {
+		env_capture(&env, NULL);
+	}
 	r->id = ss->id;
 	r->level.confidence = sp->confidence;
 	r->level.max_runs = (long)sp->max_runs;
@@ -596,12 +654,13 @@ static int describe(struct session *ss, struct bisect_result *r)
 	r->higher_is_better = better ? better > 0 : -1;
 	if (set_str(&r->repo, sp->repo) || set_str(&r->job, ss->job->name) ||
 	    set_str(&r->testcase, ss->job->testcase) || set_str(&r->testbox, sp->testbox) ||
-	    set_str(&r->machine, strmap_get(&env, "machine")) ||
+	    set_str(&r->machine, strmap_get(how, "machine")) ||
 	    set_str(&r->job_text, sp->job_text) || set_str(&r->metric, ss->metric) ||
 	    set_str(&r->level.good.given, sp->good_given ? sp->good_given : sp->good) ||
 	    set_str(&r->level.bad.given, sp->bad_given ? sp->bad_given : sp->bad))
 		ret = session_fail(ss, -ENOMEM, "out of memory");
 	strmap_release(&env);
+	run_record_release(&run);
 	return ret;
 }
 

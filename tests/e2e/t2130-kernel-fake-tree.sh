@@ -36,6 +36,11 @@ check "bisect on a kernel tree: exit 0, names c5" \
 	bash -c '[ "$1" -eq 0 ] && grep -q "^first bad commit: $2 " "$3"' _ "$rc" "${C[5]}" "$SANDBOX/out"
 [ "$rc" -eq 0 ] || diag "$(tail -20 "$SANDBOX/err")"
 check "bisect: each commit's kernel built, then booted" grep -q "building the kernel of" "$SANDBOX/err"
+run_perfbot 60 report --format email --bisect 1
+check "the bisection's email: the kernel's parameters (kconfig, boot), the QEMU machine, how to reproduce" \
+	bash -c 'grep -q "kconfig: x86_64-tinyconfig" <<<"$1" && grep -q "boot: qemu/" <<<"$1" &&
+		 grep -q "^test machine: 2 threads QEMU/" <<<"$1" &&
+		 grep -q "perfbot run --repo .* --commit $2 job.yaml" <<<"$1"' _ "$out" "${C[5]}"
 "$PERFBOT" bisect log > bisect.log 2>&1
 grep -q "${C[3]:0:12}" bisect.log &&
 	check "bisect: c3, which does not build, skipped with the build's error" \
