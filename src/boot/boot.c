@@ -41,6 +41,34 @@ static void console_tail(const struct strbuf *console, unsigned n, struct strbuf
 	}
 }
 
+/*
+ * The console's first line that says why a kernel died ("Kernel panic -
+ * not syncing: ...", "BUG: ...", "Oops: ..."), without its timestamp,
+ * as "<it>; " onto sb: a panic's backtrace pushes it out of the tail.
+ */
+static void console_cause(const struct strbuf *console, struct strbuf *sb)
+{
+	static const char *const causes[] = { "Kernel panic - ", "BUG: ", "Oops: ",
+					      "general protection fault" };
+	const char *best = NULL;
+
+	for (size_t i = 0; i < sizeof(causes) / sizeof(causes[0]); i++) {
+		const char *at = memmem(console->buf, console->len, causes[i], strlen(causes[i]));
+
+		if (at && (!best || at < best))
+			best = at;
+	}
+	if (best) {
+		const char *end = memchr(best, '\n', console->len - (size_t)(best - console->buf));
+		size_t n = end ? (size_t)(end - best) : console->len - (size_t)(best - console->buf);
+
+		while (n && best[n - 1] == '\r')
+			n--;
+		strbuf_add(sb, best, n > 300 ? 300 : n);
+		strbuf_addstr(sb, "; ");
+	}
+}
+
 /* "2 threads QEMU/TCG on AMD EPYC with 1024M memory", from the host's line. */
 static void machine_line(const struct boot_opts *o, enum qemu_accel accel,
 			 const char *host_line, struct strbuf *sb)
@@ -208,8 +236,10 @@ int boot_run(const struct atomic_job *job, const char *kernel, const struct boot
 			struct strbuf reason = STRBUF_INIT;
 
 			out->status = stop && *stop ? RUN_INCOMPLETE : RUN_FAILED;
-			strbuf_addf(&reason, "boot failed: %s%s%s; console ends: ", why.buf,
+			strbuf_addf(&reason, "boot failed: %s%s%s; ", why.buf,
 				    q.timed_out ? " (timed out)" : "", q.stopped ? " (stopped)" : "");
+			console_cause(&q.console, &reason);
+			strbuf_addstr(&reason, "console ends: ");
 			console_tail(&q.console, BOOT_TAIL_LINES, &reason);
 			ret = strbuf_error(&reason) ||
 			      strmap_set(&out->env, "last_state.reason", reason.buf) ? -ENOMEM : 0;

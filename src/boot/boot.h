@@ -8,8 +8,8 @@
  *
  * Whatever the kernel does, the answer is a run record: a kernel that
  * panics or hangs at boot, or a guest that writes no whole record, is a
- * RUN_FAILED record with dmesg.boot_failures = 1 and the console's last
- * lines as its reason (env last_state.reason), never a hung perfbot.
+ * RUN_FAILED record with dmesg.boot_failures = 1 and, as its reason, the
+ * console's line that says why (a panic, BUG or Oops) and its last lines (env last_state.reason), never a hung perfbot.
  * The record says how it was run: env boot.method (qemu), boot.accel
  * (kvm or tcg), boot.kernel (the image), boot.cpus, boot.memory_mb, the
  * machine line "2 threads QEMU/TCG on <host cpu> with 1G memory" and the

@@ -18,8 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* the kernel's own part of the command line: its console, no reboot loop */
-#define QEMU_CMDLINE "console=ttyS0 panic=-1 oops=panic loglevel=4 rdinit=/init"
+/*
+ * the kernel's own part of the command line: its console, no reboot
+ * loop, and warnings on the console (loglevel 5 prints KERN_WARNING and
+ * above: a WARN_ON is a dmesg.WARNING stat; 4 would hide it)
+ */
+#define QEMU_CMDLINE "console=ttyS0 panic=-1 oops=panic loglevel=5 rdinit=/init"
 
 /* AUTO's answer, once found: the process boots every kernel alike */
 static enum qemu_accel auto_accel = QEMU_ACCEL_AUTO;
