@@ -112,3 +112,18 @@ EOF
 chmod +x fake-qemu
 export PERFBOT_QEMU="$SANDBOX/fake-qemu" PERFBOT
 }
+
+# kexec and systemctl stand-ins that log their argv to $SANDBOX/cmds.log,
+# and every place boot: kexec uses inside the sandbox (PERFBOT_KEXEC,
+# PERFBOT_SYSTEMCTL, PERFBOT_SYSTEMD_DIR, PERFBOT_OSRELEASE: the file a
+# test writes to play a boot, PERFBOT_KEXEC_DIR).
+fake_kexec_commands() {
+	for cmd in kexec systemctl; do
+		printf '#!/bin/sh\necho "%s $*" >> "%s/cmds.log"\n' "$cmd" "$SANDBOX" > "$SANDBOX/fake-$cmd"
+		chmod +x "$SANDBOX/fake-$cmd"
+	done
+	mkdir -p "$SANDBOX/systemd"
+	export PERFBOT_KEXEC="$SANDBOX/fake-kexec" PERFBOT_SYSTEMCTL="$SANDBOX/fake-systemctl"
+	export PERFBOT_SYSTEMD_DIR="$SANDBOX/systemd" PERFBOT_OSRELEASE="$SANDBOX/osrelease"
+	export PERFBOT_KEXEC_DIR="$SANDBOX/kexec"
+}

@@ -10,6 +10,7 @@
 # a kexec that did not happen (the default release at boot) a failed run,
 # a resume killed in the run (a crash) a failed run at the next boot.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fake-kernel-lib.sh"
 
 cd "$SANDBOX" || exit 1
 
@@ -24,14 +25,7 @@ open("bzImage", "wb").write(img)
 open("notakernel", "wb").write(b"hello\n")
 PY
 
-for cmd in kexec systemctl; do
-	printf '#!/bin/sh\necho "%s $*" >> "%s/cmds.log"\n' "$cmd" "$SANDBOX" > "fake-$cmd"
-	chmod +x "fake-$cmd"
-done
-mkdir systemd
-export PERFBOT_KEXEC="$SANDBOX/fake-kexec" PERFBOT_SYSTEMCTL="$SANDBOX/fake-systemctl"
-export PERFBOT_SYSTEMD_DIR="$SANDBOX/systemd" PERFBOT_OSRELEASE="$SANDBOX/osrelease"
-export PERFBOT_KEXEC_DIR="$SANDBOX/kexec"
+fake_kexec_commands
 DB="$SANDBOX/results.db"
 UNIT="$SANDBOX/systemd/perfbot-kexec.service"
 boot() { echo "$1" > "$SANDBOX/osrelease"; }

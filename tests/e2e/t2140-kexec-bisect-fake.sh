@@ -18,14 +18,8 @@ SHM_BEFORE=$(shm_listing)
 make_fake_kernel_tree
 diag "tree: ${C[*]:1}"
 
-for cmd in kexec systemctl; do
-	printf '#!/bin/sh\necho "%s $*" >> "%s/cmds.log"\n' "$cmd" "$SANDBOX" > "fake-$cmd"
-	chmod +x "fake-$cmd"
-done
-mkdir systemd
-export PERFBOT_KEXEC="$SANDBOX/fake-kexec" PERFBOT_SYSTEMCTL="$SANDBOX/fake-systemctl"
-export PERFBOT_SYSTEMD_DIR="$SANDBOX/systemd" PERFBOT_OSRELEASE="$SANDBOX/osrelease"
-export PERFBOT_KEXEC_DIR="$SANDBOX/kexec" PERFBOT_DB="$SANDBOX/r.db"
+fake_kexec_commands
+export PERFBOT_DB="$SANDBOX/r.db"
 echo 6.1.0-default > osrelease
 
 cat > job.yaml <<YAML
