@@ -81,7 +81,13 @@ assert m and 5 < float(m.group(1)) < 20, line    # the planted 10%, measured und
 assert "TENTATIVE" not in line, line
 assert re.search(r"alert \d+ \((reported|found|explained)\)", line), line
 alerts = text.split("alerts (")[1]
-assert alerts.startswith("1)"), alerts
+# Under load the detector may first place the step one point off; the robot
+# then refutes that candidate on interleaved runs and marks it invalid.  Such
+# alerts may stand beside the one that counts, never instead of it.
+listed = [l for l in alerts.splitlines() if re.match(r"^\s+alert \d+  ", l)]
+valid = [l for l in listed if "  invalid  " not in l]
+assert len(valid) == 1, alerts
+assert all("not confirmed" in alerts.split(l)[1].splitlines()[1] for l in listed if l not in valid), alerts
 assert re.search(r"alert \d+  reported  head  \+\d+\.\d%%  seq 4 %s \.\. seq 5 %s  culprit %s" %
                  (before, after, after), alerts), alerts
 ' history.txt "${C[$((SLOW - 1))]}" "${C[$SLOW]}"
@@ -108,8 +114,10 @@ assert len(cps) == 1, d["changes"]
 c = cps[0]
 assert c["index"] == slow - 1 and c["commit_before"] == shas[slow - 2] and c["commit_after"] == shas[slow - 1], c
 assert 5 < c["pct"] < 20 and c["p"] < 0.001, c    # the planted 10%, measured under load
-assert len(d["alerts"]) == 1, d["alerts"]
-a = d["alerts"][0]
+valid = [a for a in d["alerts"] if a["state"] != "invalid"]
+assert len(valid) == 1, d["alerts"]
+assert all(a["note"].startswith("not confirmed") for a in d["alerts"] if a["state"] == "invalid"), d["alerts"]
+a = valid[0]
 assert a["state"] == "reported" and a["how"] == "head", a
 assert (a["before"], a["after"], a["culprit"]) == (shas[slow - 2], shas[slow - 1], shas[slow - 1]), a
 assert a["index_after"] == slow - 1 and a["report"] is not None, a
@@ -163,7 +171,7 @@ assert len([l for l in p.tags["line"] if l.get("class") == "cp"]) == 1
 svg = " ".join(p.svg_text)
 pct = [c for c in d["changes"] if not c["tentative"]][0]["pct"]
 assert ("%+.1f%%" % pct) in svg, svg[-400:]
-assert ("alert %d: reported" % d["alerts"][0]["id"]) in svg
+assert ("alert %d: reported" % [a for a in d["alerts"] if a["state"] == "reported"][0]["id"]) in svg
 assert "bisect-demo.time_ms" in svg and "oldest first" in svg
 assert "http://" not in text and "https://" not in text
 ' history.html history.json

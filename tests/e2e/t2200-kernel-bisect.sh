@@ -144,7 +144,19 @@ check "report: names the kernel commit, kconfig, the boot and how to reproduce" 
 [ "$rc" -eq 0 ] || diag "$err"
 
 # ---- nothing left ----
-check "no QEMU process left" bash -c '! pgrep -f "qemu-system-x86_64.*$1" >/dev/null' _ "$SANDBOX"
+# By the executable, not by pgrep -f: a pattern naming qemu-system and the
+# sandbox would match the shell that runs the check itself.
+qemu_left() {
+	local p exe
+	for p in /proc/[0-9]*; do
+		exe=$(readlink "$p/exe" 2>/dev/null) || continue
+		case $exe in
+		*qemu-system*) tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF "$SANDBOX" && return 0 ;;
+		esac
+	done
+	return 1
+}
+check "no QEMU process left" bash -c "$(declare -f qemu_left); SANDBOX=\$1; ! qemu_left" _ "$SANDBOX"
 check "no worktree left but the kernel build's kept one in the build cache" bash -c '
 git -C linux worktree list --porcelain | awk "/^worktree /{print \$2}" | while read -r wt; do
 	[ "$wt" = "$1/linux" ] && continue
