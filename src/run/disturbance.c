@@ -107,6 +107,7 @@ struct disturbance {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;		/* on CLOCK_MONOTONIC: ticks and stop */
 	bool stopping;
+	bool started;			/* the sampler is in its loop */
 };
 
 static double tv_s(const struct timeval *tv)
@@ -193,6 +194,8 @@ static void *sampler(void *arg)
 	lower_priority();
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	pthread_mutex_lock(&d->lock);
+	d->started = true;
+	pthread_cond_broadcast(&d->cond);
 	for (;;) {
 		unsigned long running;
 		int rc = 0;
@@ -241,6 +244,18 @@ static void start_sampler(struct disturbance *d)
 	if (rc)
 		strbuf_setf(&d->why_runnable, "cannot start the sampler: %s", strerror(rc));
 	d->thread_running = !rc;
+	/*
+	 * The benchmark is forked next, and a fork copies whatever lock
+	 * another thread holds at that instant.  A thread's start-up
+	 * allocates (ASan's allocator, without fork handlers, left the
+	 * leader's first pthread_create waiting on a lock copied held);
+	 * the loop the sampler then runs allocates nothing.  So the fork
+	 * waits until the sampler is in its loop.
+	 */
+	pthread_mutex_lock(&d->lock);
+	while (d->thread_running && !d->started)
+		pthread_cond_wait(&d->cond, &d->lock);
+	pthread_mutex_unlock(&d->lock);
 }
 
 static void stop_sampler(struct disturbance *d)
