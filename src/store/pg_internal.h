@@ -123,6 +123,15 @@ extern const int pg_schema_version;
 /* The location with a password in it replaced by "***" (malloc'd). */
 char *pg_location_shown(const char *location);
 
+/*
+ * pg_runs.c: insert one run (its params, env, stats, declarations) inside
+ * the caller's open transaction; put_run and put_import wrap it, and the
+ * fleet's queue finishes an item with it in the transaction that marks
+ * the item done.  The record is checked already (store.c).
+ */
+int pg_insert_run(struct pg_store *ps, const struct run_record *r,
+		  int64_t *run_id);
+
 /* ---- the ops, by file (added as each file lands) ---- */
 
 #endif
