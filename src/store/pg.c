@@ -597,4 +597,20 @@ static const struct store_ops pg_ops = {
 	/* pg_bisect.c */
 	/* pg_watch.c */
 	/* pg_kexec.c */
+	/* pg_queue.c */
+	.queue_submit = pg_queue_submit,
+	.box_register = pg_box_register,
+	.queue_claim = pg_queue_claim,
+	.queue_heartbeat = pg_queue_heartbeat,
+	.queue_finish = pg_queue_finish,
+	.queue_fail = pg_queue_fail,
+	.queue_hand_back = pg_queue_hand_back,
+	.queue_reap = pg_queue_reap,
+	.queue_list = pg_queue_list,
+	.queue_get = pg_queue_get,
+	.queue_cancel = pg_queue_cancel,
+	.queue_retry = pg_queue_retry,
+	.queue_boxes = pg_queue_boxes,
+	.queue_release = pg_queue_release,
+	.queue_wait = pg_queue_wait,
 };
