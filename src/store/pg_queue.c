@@ -380,7 +380,7 @@ int pg_queue_claim(struct store *s, const char *testbox, char *const *testcases,
 		 * claiming this instant, so claims never wait on each other.
 		 */
 		err = pg_exec(ps, "cannot claim an item",
-			      "WITH pick AS (SELECT q.id FROM queue_item q, queue_box b"
+			      "WITH pick AS (SELECT q.id AS pick_id FROM queue_item q, queue_box b"
 			      "	WHERE b.testbox = $1 AND b.state = 'active' AND q.state = 'queued'"
 			      "	AND (q.min_cpus IS NULL OR q.min_cpus <= b.cpus)"
 			      "	AND (q.min_mem_mb IS NULL OR q.min_mem_mb <= b.mem_mb)"
@@ -395,7 +395,7 @@ int pg_queue_claim(struct store *s, const char *testbox, char *const *testcases,
 			      " UPDATE queue_item SET state = 'running', attempt = attempt + 1,"
 			      "	box = $1, lease_until = " PGQ_NOW " + $2::double precision,"
 			      "	updated = " PGQ_NOW
-			      " FROM pick WHERE queue_item.id = pick.id RETURNING " ITEM_COLS,
+			      " FROM pick WHERE queue_item.id = pick.pick_id RETURNING " ITEM_COLS,
 			      3, params, &res);
 	}
 	strbuf_release(&tc);
