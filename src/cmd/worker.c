@@ -183,7 +183,26 @@ struct beat {
 	volatile sig_atomic_t stop;	/* the runner's stop flag */
 	atomic_bool fenced, grace_over;
 	struct store *s;		/* its own connection, kept across items */
+	pthread_t main;			/* woken by SIGUSR1 once stop is set */
 };
+
+/*
+ * SIGUSR1 wakes the main thread out of the runner's wait (a ppoll that
+ * only a signal or the child ends) to see the stop flag.  SA_RESTART:
+ * elsewhere it interrupts nothing.
+ */
+static void wake_handler(int sig)
+{
+	(void)sig;
+}
+
+static void wake_install(void)
+{
+	struct sigaction sa = { .sa_handler = wake_handler, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+}
 
 static void *beat_main(void *arg)
 {
@@ -208,6 +227,8 @@ static void *beat_main(void *arg)
 			atomic_store(&b->grace_over, true);
 			b->stop = 1;
 		}
+		if (b->stop)	/* until the run is over: a wake-up may come between two looks */
+			pthread_kill(b->main, SIGUSR1);
 		if (now < next)
 			continue;
 		next = now + b->lease_s / 3;
@@ -245,10 +266,31 @@ struct worker {
 	size_t items;
 };
 
-/* Errors that say the database is out of reach: spool, reconnect. */
+/*
+ * Whether an error is the database's state rather than an answer about
+ * the item or the run: then the run is spooled and the worker connects
+ * again.  Only the queue's own answers (fenced out, no such item, a
+ * quarantined or unknown box, nothing to claim) and a record the store
+ * refuses (a name, a declaration) are answers; a lost connection is not
+ * always classified as one (libpq's "server closed the connection
+ * unexpectedly" may come as -EIO), so everything else counts as out of
+ * reach: a run measured is kept rather than lost.
+ */
 static bool unreachable(int err)
 {
-	return err == -ENOTCONN || err == -ETIMEDOUT || err == -EAGAIN;
+	switch (err) {
+	case 0:
+	case -ESTALE:
+	case -ENOENT:
+	case -EPERM:
+	case -ESRCH:
+	case -EILSEQ:
+	case -EINVAL:
+	case -ENOTSUP:
+		return false;
+	default:
+		return true;
+	}
 }
 
 static void drop_store(struct worker *w)
@@ -637,10 +679,6 @@ static bool turn(struct worker *w)
 		store_queue_item_release(&it);
 		return !ret && !w->o.once && (!w->o.max_items || w->items < w->o.max_items);
 	}
-	if (unreachable(ret)) {
-		drop_store(w);
-		return true;
-	}
 	if (ret == -ESRCH) {	/* registered again at the next connection */
 		drop_store(w);
 		return true;
@@ -650,10 +688,13 @@ static bool turn(struct worker *w)
 			fprintf(stderr, "perfbot: worker: %s\n", store_error(w->s));
 		w->said_quarantined = true;
 	} else if (ret != -ENOENT) {
+		/* the database's trouble: connect again, after the backoff */
 		fprintf(stderr, "perfbot: worker: %s\n", store_error(w->s));
-		if (w->o.once)
+		drop_store(w);
+		if (w->o.once && !unreachable(ret))
 			return false;
-		sleep_s(POLL_S);
+		sleep_s(w->backoff);
+		w->backoff = fmin(w->backoff * 2, BACKOFF_MAX_S);
 		return true;
 	}
 	if (w->o.once) {
@@ -692,21 +733,36 @@ int cmd_worker(int argc, char **argv)
 	}
 	if ((ret = cmd_lifetime_start("worker")))
 		goto out;
+	interrupt_install();
 	if (box_init(&w, &err) || spool_dir(&w, &err)) {
 		ret = cmd_failure("worker", "%s", err.buf);
 		goto out;
 	}
-	/* the first connection says at once whether this store has a queue */
-	if ((ret = cmd_store_open("worker", STORE_WRITE, &w.s)))
-		goto out;
-	if (store_box_register(w.s, &w.box)) {
-		ret = cmd_failure("worker", "%s", store_error(w.s));
+	/*
+	 * The first connection says at once whether this store can hold a
+	 * queue; a database not up yet is waited for (a fleet's boxes
+	 * boot before its server, or during its restart).
+	 */
+	while ((ret = store_open(w.db, STORE_WRITE, &w.s, &err)) == -ENOTCONN && !interrupted) {
+		if (!w.said_down)
+			fprintf(stderr, "perfbot: worker: %s; retrying\n", err.buf);
+		w.said_down = true;
+		sleep_s(w.backoff);
+		w.backoff = fmin(w.backoff * 2, BACKOFF_MAX_S);
+	}
+	if (!ret && store_box_register(w.s, &w.box))
+		strbuf_setf(&err, "%s", store_error(w.s));
+	if (ret || err.len) {
+		ret = interrupted ? EXIT_OK : cmd_failure("worker", "%s", err.buf);
 		goto out;
 	}
+	w.said_down = false;
+	w.backoff = BACKOFF_MIN_S;
 	w.beat.db = w.db;
+	w.beat.main = pthread_self();
+	wake_install();
 	w.beat.lease_s = w.o.lease_s;
 	w.beat.grace_s = w.o.grace_s;
-	interrupt_install();
 	fprintf(stderr, "perfbot: worker: box %s (%s), lease %.0f s, spool %s\n", w.box.testbox,
 		w.box.machine, w.o.lease_s, w.spool);
 	while (!interrupted && turn(&w))
