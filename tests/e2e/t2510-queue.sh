@@ -211,5 +211,36 @@ check "... the item handed back: queued, its attempt not counted" \
 	test "$(pg_sql "SELECT state || ' ' || attempt || '/' || max_attempts FROM queue_item WHERE id = $long")" = "queued 1/4"
 check "... said so" grep -q "handed back" w.err
 run_perfbot 30 queue cancel "$long" --db "$DB"
+# ---- quarantine: a box whose items others complete ----
+cat > picky.yaml <<'YAML'
+testcase: picky
+warmup: 0
+monitors: []
+exec:
+  cmd: [sh, -c, 'test -z "$T2510_BROKEN"']
+YAML
+run_perfbot 30 submit picky.yaml -r 3 --db "$DB"
+for i in $out; do
+	T2510_BROKEN=1 run_perfbot 60 worker --testbox sick --once --testcases picky \
+		--db "$DB" --spool "$SANDBOX/spool"
+	grep -q "item $i attempt 1 failed" <<<"$err" || not_ok "sick fails item $i"
+	run_perfbot 60 worker --testbox well --once --testcases picky --db "$DB" --spool "$SANDBOX/spool"
+	grep -q "^item $i attempt 2: run [0-9]* complete" <<<"$out" || not_ok "well completes item $i"
+done
+run_perfbot 30 queue boxes --db "$DB"
+check "3 items failed on sick and completed on well: sick quarantined, with why" \
+	bash -c 'grep -q "^sick *quarantined *0 *3 *3 " <<<"$0" && grep -q "3 items failed here that other boxes completed" <<<"$0"' "$out"
+run_perfbot 30 submit picky.yaml -r 1 --db "$DB"
+run_perfbot 60 worker --testbox sick --once --testcases picky --db "$DB" --spool "$SANDBOX/spool"
+check "a quarantined box claims nothing, and says why" \
+	grep -q "box sick is quarantined: 3 items failed here that other boxes completed .*(perfbot queue release sick)" <<<"$err"
+run_perfbot 30 queue release sick --db "$DB"
+check "queue release sick" test "$rc" -eq 0
+run_perfbot 60 worker --testbox sick --once --testcases picky --db "$DB" --spool "$SANDBOX/spool"
+check "... then it claims again" grep -q "^item [0-9]* attempt 1: run [0-9]* complete" <<<"$out"
+run_perfbot 30 queue release nosuch --db "$DB"
+check "queue release of an unknown box: exit 1" \
+	bash -c '[ "$0" -eq 1 ] && grep -q "no box nosuch" <<<"$1"' "$rc" "$err"
+
 check_nothing_left "t2510"
 finish
