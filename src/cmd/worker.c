@@ -446,6 +446,8 @@ static int deliver(struct worker *w, int64_t id, int attempt, const struct run_r
 		return 0;
 	}
 	if (unreachable(ret)) {
+		fprintf(stderr, "perfbot: worker: item %" PRId64 " attempt %d: %s\n", id, attempt,
+			store_error(w->s));
 		if (!from_spool)
 			spool_put(w, id, attempt, rec);
 		drop_store(w);
@@ -665,10 +667,13 @@ static bool turn(struct worker *w)
 	int ret;
 
 	if (!connected(w))
-		return true;
+		return !(w->o.once && w->items);	/* --once: its item is in the spool */
 	if (spool_upload(w)) {
+		/* the spool first: nothing is claimed while a run waits */
 		drop_store(w);
-		return true;
+		sleep_s(w->backoff);
+		w->backoff = fmin(w->backoff * 2, BACKOFF_MAX_S);
+		return !(w->o.once && w->items);
 	}
 	ret = store_queue_reap(w->s, NULL);
 	if (!ret)
