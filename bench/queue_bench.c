@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "record/record.h"
 #include "store/store.h"
+#include "util/timeutil.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,14 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -90,7 +83,7 @@ static void *worker_main(void *arg)
 	for (;;) {
 		struct store_queue_item it;
 		struct run_record r;
-		double t0 = now();
+		double t0 = mono_now();
 		int ret = store_queue_claim(s, w->name, NULL, 60, &it);
 		int64_t run_id;
 
@@ -106,7 +99,7 @@ static void *worker_main(void *arg)
 			if (!w->lat)
 				abort();
 		}
-		w->lat[w->nr_lat++] = now() - t0;
+		w->lat[w->nr_lat++] = mono_now() - t0;
 		ret = tiny_run(&r, w->name, it.id);
 		if (!ret)
 			ret = store_queue_finish(s, it.id, it.attempt, &r, &run_id);
@@ -157,14 +150,14 @@ int main(int argc, char **argv)
 		q[i].job_text = "testcase: noop\nexec:\n  cmd: [\"true\"]\n";
 		q[i].needs = "";
 	}
-	t0 = now();
+	t0 = mono_now();
 	if (store_queue_submit(s, q, items, &batch, NULL)) {
 		fprintf(stderr, "queue_bench: %s\n", store_error(s));
 		return 1;
 	}
-	printf("submit: %zu items in one call: %.3f s\n", items, now() - t0);
+	printf("submit: %zu items in one call: %.3f s\n", items, mono_now() - t0);
 	free(q);
-	t0 = now();
+	t0 = mono_now();
 	for (size_t i = 0; i < nw; i++) {
 		w[i].db = db;
 		snprintf(w[i].name, sizeof(w[i].name), "bench-%zu", i);
@@ -177,7 +170,7 @@ int main(int argc, char **argv)
 		if (w[i].err)
 			return 1;
 	}
-	t1 = now();
+	t1 = mono_now();
 	all = malloc(total * sizeof(*all));
 	total = 0;
 	for (size_t i = 0; i < nw; i++) {
