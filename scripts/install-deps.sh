@@ -8,6 +8,8 @@
 # certificate tools, cpio, xz-utils to unpack linux-source-6.1's tarball),
 # ccache for incremental rebuilds, qemu-system-x86 and busybox-static for
 # the guest, kexec-tools for boot: kexec.
+# The fleet (issue 16, docs/fleet.md): libpq-dev for the PostgreSQL store;
+# postgresql-15 for the tests' throw-away clusters (tests/pg/cluster.sh).
 set -eu
 
 PACKAGES="gcc make cmake ninja-build pkg-config libjansson-dev libcmocka-dev
@@ -15,7 +17,8 @@ libyaml-dev libsqlite3-dev
 clang libclang-rt-14-dev
 procps util-linux git python3 bc coreutils sqlite3
 qemu-system-x86 busybox-static flex bison libelf-dev libssl-dev cpio ccache
-kexec-tools linux-source-6.1 xz-utils"
+kexec-tools linux-source-6.1 xz-utils
+libpq-dev postgresql-15"
 
 missing=
 for p in $PACKAGES; do

@@ -107,6 +107,8 @@ int store_mkdir_parent(const char *path, struct strbuf *err);
 
 int sqlite_store_open(const char *path, enum store_mode mode,
 		      struct store **out, struct strbuf *err);
+int pg_store_open(const char *location, enum store_mode mode,
+		  struct store **out, struct strbuf *err);
 
 /*
  * The SQLite schema, as a list of migrations: migration i takes the

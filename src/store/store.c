@@ -141,8 +141,7 @@ int store_open(const char *location, enum store_mode mode, struct store **out,
 	if (!location || !*location)
 		return store_failf(err, -EINVAL, "no database location given");
 	if (is_postgres(location))
-		return store_failf(err, -ENOTSUP, "%s: PostgreSQL backend not built yet",
-				   location);
+		return pg_store_open(location, mode, out, err);
 	return sqlite_store_open(location, mode, out, err);
 }
 

@@ -1,0 +1,137 @@
+/*
+ * pg_internal.h - what the files of the PostgreSQL backend share: the
+ * connection, queries with parameters, transactions, error mapping and
+ * the column readers that check every value read back.
+ *
+ * The backend mirrors the SQLite one file for file (sqlite_internal.h):
+ *   pg.c          the connection: open/close, the location as shown
+ *                 (password masked), classification, migrations under an
+ *                 advisory lock, errors, queries, column checks;
+ *   pg_schema.c   the migrations (the same logical schema as schema.c);
+ *   pg_runs.c     put_run, list_groups, group_runs, get_run,
+ *                 resolve_commit, put_import, import_runs, delete_runs;
+ *   pg_samples.c  load_samples;
+ *   pg_bisect.c   the bisect_* ops;
+ *   pg_watch.c    points, alerts, reports;
+ *   pg_kexec.c    the kexec boots.
+ *
+ * The logical schema is SQLite's: the same tables, columns and keys, so
+ * that `perfbot db copy` moves a history between them and the store's
+ * tests run against both.  Differences are of type only: ids are bigint
+ * identities (never reused, as SQLite's AUTOINCREMENT), times and values
+ * double precision, and a NaN value is stored as NULL in both.
+ *
+ * Ownership: one struct pg_store per store_open(), freed by its close op.
+ * Threading: a connection is used by one thread at a time (libpq's rule).
+ * Errors: 0 or a negative errno with the message in ps->base.err.  A
+ * message never holds the password: it names the location by ps->shown.
+ * Only src/store/pg*.c include this header.
+ */
+#ifndef PERFBOT_STORE_PG_INTERNAL_H
+#define PERFBOT_STORE_PG_INTERNAL_H
+
+#include "store/internal.h"
+
+#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pg_store {
+	struct store base;
+	PGconn *conn;
+	char *shown;		/* the location for messages, password masked */
+	enum store_mode mode;
+	int version;		/* the database's schema version */
+	bool in_tx;		/* between pg_begin() and pg_commit()/rollback */
+	void *runs_cache;	/* pg_runs.c's (stat name ids), freed by it */
+	void (*runs_cache_free)(void *);
+};
+
+static inline struct pg_store *to_ps(struct store *s)
+{
+	return (struct pg_store *)s;
+}
+
+/*
+ * Errors.  pg_fail() maps the result's SQLSTATE (or the connection's
+ * state) to an errno and words the message "LOCATION: WHAT: server's
+ * message":
+ *   connection lost or refused  -ENOTCONN    unique_violation  -EEXIST
+ *   serialization, deadlock     -EAGAIN      privilege         -EACCES
+ *   disk full                   -ENOSPC      out of memory     -ENOMEM
+ *   read-only transaction       -EROFS       check, not null,
+ *   query canceled (timeout)    -ETIMEDOUT   foreign key       -EINVAL
+ *   anything else               -EIO
+ * res may be NULL (libpq returned none: out of memory or connection).
+ */
+int pg_fail(struct pg_store *ps, const PGresult *res, const char *what);
+int pg_errno_of(const PGresult *res, PGconn *conn);
+/* What perfbot wrote is not what it reads: -EBADMSG, "damaged". */
+int pg_damaged(struct pg_store *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* -EBADF unless opened for writing. */
+int pg_check_writer(struct pg_store *ps);
+
+/*
+ * Run sql with n text parameters (a NULL entry is SQL NULL).  On success
+ * returns 0 and, when out is not NULL, the result (the caller PQclear()s
+ * it); on failure a negative errno with the message, and *out NULL.
+ * Statements are sent unnamed (PQexecParams): the server plans each, which
+ * costs little next to a round trip; a hot path may prepare its own.
+ */
+int pg_exec(struct pg_store *ps, const char *what, const char *sql, int n,
+	    const char *const *params, PGresult **out);
+/* sql without parameters, one or more statements, results dropped. */
+int pg_run(struct pg_store *ps, const char *what, const char *sql);
+
+/* Parameters as text: into a caller's buffer, returned for chaining. */
+#define PG_INT_BUF 24
+#define PG_REAL_BUF 32
+const char *pg_int_param(char buf[PG_INT_BUF], int64_t v);
+/* NaN is NULL (the logical schema's rule); infinities as PostgreSQL spells them. */
+const char *pg_real_param(char buf[PG_REAL_BUF], double v);
+
+/*
+ * Transactions.  pg_begin() starts one (READ COMMITTED, as PostgreSQL's
+ * default; a writer that must see a consistent snapshot locks what it
+ * reads).  pg_rollback() is safe to call when none is open.
+ */
+int pg_begin(struct pg_store *ps);
+int pg_commit(struct pg_store *ps, const char *what);
+void pg_rollback(struct pg_store *ps);
+
+/*
+ * Column readers: every value read is checked (its NULLness, its syntax
+ * and range); a bad one is pg_damaged() naming what it is.  Text results
+ * only (PQexecParams with resultFormat 0).
+ */
+int pg_col_text(struct pg_store *ps, const PGresult *res, int row, int col,
+		bool nullable, const char *what, char **out);
+int pg_col_int64(struct pg_store *ps, const PGresult *res, int row, int col,
+		 int64_t min, int64_t max, const char *what, int64_t *out);
+int pg_col_int(struct pg_store *ps, const PGresult *res, int row, int col,
+	       int min, int max, const char *what, int *out);
+/* NULL reads as NaN where nullable. */
+int pg_col_real(struct pg_store *ps, const PGresult *res, int row, int col,
+		bool nullable, const char *what, double *out);
+
+/* The schema (pg_schema.c), as a list of migrations like schema.c's. */
+extern const struct store_migration pg_migrations[];
+extern const int pg_schema_version;
+
+/* The location with a password in it replaced by "***" (malloc'd). */
+char *pg_location_shown(const char *location);
+
+/*
+ * pg_runs.c: insert one run (its params, env, stats, declarations) inside
+ * the caller's open transaction; put_run and put_import wrap it, and the
+ * fleet's queue finishes an item with it in the transaction that marks
+ * the item done.  The record is checked already (store.c).
+ */
+int pg_insert_run(struct pg_store *ps, const struct run_record *r,
+		  int64_t *run_id);
+
+/* ---- the ops, by file (added as each file lands) ---- */
+
+#endif
