@@ -97,6 +97,7 @@ const char *pg_array_end(struct strbuf *sb)
 struct name_entry {
 	int64_t id;
 	bool pending;		/* inserted by a transaction not known to have committed */
+	size_t last;		/* its last index in the stats of the run being written */
 	char name[];
 };
 
@@ -330,8 +331,10 @@ static int intern_run_names(struct pg_store *ps, struct name_cache *c,
 
 /*
  * One run in one statement.  DISTINCT ON keeps the last of a key given
- * twice (an unfinished statmap, a list built by hand), as SQLite's
- * INSERT OR REPLACE does.
+ * twice (a list built by hand), as SQLite's INSERT OR REPLACE does; the
+ * stats, thousands, are made unique before (run_arrays()).  The server's
+ * cost is mostly the foreign keys' checks, a trigger call per value
+ * (bench/RESULTS.md, issue 16).
  */
 static const char insert_sql[] =
 	"WITH run AS (INSERT INTO runs (testbox, testcase, job, \"commit\", status,"
@@ -344,8 +347,7 @@ static const char insert_sql[] =
 	"  SELECT DISTINCT ON (k) run.id, k, v FROM run,"
 	"   unnest($11::text[], $12::text[]) WITH ORDINALITY AS u(k, v, o) ORDER BY k, o DESC),"
 	" val AS (INSERT INTO stat_value (run_id, name_id, value)"
-	"  SELECT DISTINCT ON (n) run.id, n, v FROM run,"
-	"   unnest($13::bigint[], $14::float8[]) WITH ORDINALITY AS u(n, v, o) ORDER BY n, o DESC),"
+	"  SELECT run.id, n, v FROM run, unnest($13::bigint[], $14::float8[]) AS u(n, v)),"
 	" decl AS (INSERT INTO run_stat_meta (run_id, name_id, unit, better, kpi)"
 	"  SELECT DISTINCT ON (n) run.id, n, un, b, k FROM run,"
 	"   unnest($15::bigint[], $16::text[], $17::int[], $18::int[])"
@@ -366,21 +368,37 @@ static void strmap_arrays(const struct strmap *m, struct strbuf *keys,
 	}
 }
 
-/* The run's array parameters; the names are in the cache. */
+/*
+ * The run's array parameters; the names are in the cache.  A name an
+ * unfinished statmap holds twice keeps its last value, as SQLite's
+ * INSERT OR REPLACE does: found here, so that the server inserts the
+ * values as they come, without a sort to find them.
+ */
 static int run_arrays(struct pg_store *ps, struct name_cache *c,
 		      const struct run_record *r, struct strbuf *a)
 {
+	struct name_entry **e = malloc((r->stats.n ? r->stats.n : 1) * sizeof(*e));
+
+	if (!e)
+		return store_fail(&ps->base, -ENOMEM, "out of memory");
 	strmap_arrays(&r->params, &a[ARR_PKEY], &a[ARR_PVAL]);
 	strmap_arrays(&r->env, &a[ARR_EKEY], &a[ARR_EVAL]);
 	for (size_t i = 0; i < r->stats.n; i++) {
-		struct name_entry *e = cache_find(c, r->stats.v[i].name);
-
-		if (!e)
+		e[i] = cache_find(c, r->stats.v[i].name);
+		if (!e[i]) {
+			free(e);
 			return store_fail(&ps->base, -EIO, "stat name '%s' not interned",
 					  r->stats.v[i].name);
-		pg_array_int(&a[ARR_SID], e->id);
+		}
+		e[i]->last = i;
+	}
+	for (size_t i = 0; i < r->stats.n; i++) {
+		if (e[i]->last != i)
+			continue;	/* given again later */
+		pg_array_int(&a[ARR_SID], e[i]->id);
 		pg_array_real(&a[ARR_SVAL], r->stats.v[i].value);	/* NaN: NULL */
 	}
+	free(e);
 	for (size_t i = 0; i < r->meta.n; i++) {
 		const struct stat_meta *m = &r->meta.v[i];
 		struct name_entry *e = cache_find(c, m->name);
@@ -525,15 +543,20 @@ int pg_put_import(struct store *s, const struct run_record *runs, size_t nr,
 	return 0;
 }
 
-/* The ids of one column of res, each >= 1 and larger than the last. */
+/*
+ * The ids of res's first column, each >= 1 (and larger than the last
+ * when ascending); none is NULL, as store.h's "none: 0 and *nr 0".
+ */
 static int read_ids(struct pg_store *ps, PGresult *res, const char *what,
 		    bool ascending, int64_t **ids, size_t *nr)
 {
 	size_t n = PQntuples(res);
-	int64_t *v = malloc((n ? n : 1) * sizeof(*v));
+	int64_t *v = n ? malloc(n * sizeof(*v)) : NULL;
 	int err = 0;
 
-	if (!v)
+	*ids = NULL;
+	*nr = 0;
+	if (n && !v)
 		return store_fail(&ps->base, -ENOMEM, "out of memory");
 	for (size_t i = 0; !err && i < n; i++) {
 		err = pg_col_int64(ps, res, i, 0, 1, INT64_MAX, what, &v[i]);
@@ -723,8 +746,12 @@ int pg_begin_read(struct pg_store *ps, bool *began)
 	*began = false;
 	if (ps->in_tx)	/* the caller's transaction: its snapshot rules */
 		return 0;
+	/*
+	 * No JIT: a read of a group's 200,000 values is estimated dear
+	 * enough to compile, which costs more than the read itself.
+	 */
 	err = pg_run(ps, "cannot begin a transaction",
-		     "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+		     "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL jit = off");
 	ps->in_tx = *began = !err;
 	return err;
 }
