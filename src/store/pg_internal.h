@@ -168,8 +168,6 @@ const char *pg_array_end(struct strbuf *sb);
  */
 int pg_begin_read(struct pg_store *ps, bool *began);
 void pg_end_read(struct pg_store *ps, bool began);
-/* Declarations come back sorted by name (byte order), as stats do. */
-void pg_sort_meta(struct stat_meta_list *l);
 /*
  * One declaration from res's row: columns name, unit, better, kpi,
  * name_id (a NULL name, a name id naming no stat, is damage); `row`

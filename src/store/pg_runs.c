@@ -762,18 +762,13 @@ void pg_end_read(struct pg_store *ps, bool began)
 		pg_rollback(ps);
 }
 
-static int parse_status(const char *s, enum run_status *status)
+/* The status a word names (run_status_name()'s), or false. */
+static bool status_of(const char *word, enum run_status *status)
 {
-	static const enum run_status all[] = { RUN_COMPLETE, RUN_FAILED,
-					       RUN_INCOMPLETE, RUN_UNSUPPORTED };
-
-	for (size_t i = 0; s && i < sizeof(all) / sizeof(all[0]); i++) {
-		if (!strcmp(s, run_status_name(all[i]))) {
-			*status = all[i];
-			return 0;
-		}
-	}
-	return -EBADMSG;
+	for (enum run_status st = RUN_COMPLETE; st <= RUN_UNSUPPORTED; st++)
+		if (!strcmp(word, run_status_name(st)))
+			return *status = st, true;
+	return false;
 }
 
 static int get_run_row(struct pg_store *ps, const char *row, const char *id,
@@ -799,7 +794,7 @@ static int get_run_row(struct pg_store *ps, const char *row, const char *id,
 		err = pg_col_text(ps, res, 0, 3, false, row, &r->commit);
 	if (!err)
 		err = pg_col_text(ps, res, 0, 4, false, row, &status);
-	if (!err && parse_status(status, &r->status))
+	if (!err && !status_of(status, &r->status))
 		err = pg_damaged(ps, "%s has an unknown status '%s'", row, status);
 	if (!err)
 		err = pg_col_real(ps, res, 0, 5, false, row, &r->started);
@@ -868,18 +863,6 @@ static int get_stats(struct pg_store *ps, const char *row, const char *id,
 	return 0;
 }
 
-static int cmp_meta_name(const void *a, const void *b)
-{
-	return strcmp(((const struct stat_meta *)a)->name,
-		      ((const struct stat_meta *)b)->name);
-}
-
-void pg_sort_meta(struct stat_meta_list *l)
-{
-	if (l->n > 1)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_meta_name);
-}
-
 /*
  * Columns (name, unit, better, kpi, name_id, ...) of one declaration at
  * res's row into *m; `row` names its run in messages.
@@ -916,9 +899,11 @@ static int get_meta(struct pg_store *ps, const char *row, const char *id,
 
 	if (ps->version < PG_SCHEMA_STAT_META)
 		return 0;
+	/* sorted by name (byte order) as stats are, by the server */
 	err = pg_exec(ps, "cannot read a run's declared stats",
 		      "SELECT n.name, m.unit, m.better, m.kpi, m.name_id FROM run_stat_meta m"
-		      " LEFT JOIN stat_name n ON n.id = m.name_id WHERE m.run_id = $1",
+		      " LEFT JOIN stat_name n ON n.id = m.name_id WHERE m.run_id = $1"
+		      " ORDER BY n.name COLLATE \"C\"",
 		      1, params, &res);
 	for (int i = 0; !err && i < PQntuples(res); i++) {
 		struct stat_meta *m = vec_push_zero(meta);
@@ -927,10 +912,7 @@ static int get_meta(struct pg_store *ps, const char *row, const char *id,
 			: store_fail(&ps->base, -ENOMEM, "out of memory");
 	}
 	PQclear(res);
-	if (err)
-		return err;
-	pg_sort_meta(meta);
-	for (size_t i = 1; i < meta->n; i++)
+	for (size_t i = 1; !err && i < meta->n; i++)
 		if (!strcmp(meta->v[i - 1].name, meta->v[i].name))
 			return pg_damaged(ps, "%s declares the stat '%s' twice", row,
 					  meta->v[i].name);
@@ -969,14 +951,6 @@ int pg_get_run(struct store *s, int64_t run_id, struct run_record *r)
 
 /* ---- commits ---- */
 
-static bool is_hex(const char *s)
-{
-	for (; *s; s++)
-		if (!isxdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
 int pg_resolve_commit(struct store *s, const char *given, char **full)
 {
 	struct pg_store *ps = to_ps(s);
@@ -999,7 +973,7 @@ int pg_resolve_commit(struct store *s, const char *given, char **full)
 		return *full ? 0 : store_fail(s, -ENOMEM, "out of memory");
 	}
 	/* as git: an abbreviated sha has at least 4 hex digits */
-	if (strlen(given) < 4 || !is_hex(given))
+	if (strlen(given) < 4 || strspn(given, "0123456789abcdefABCDEF") != strlen(given))
 		return store_fail(s, -ENOENT, "no commit '%s' in %s", given, ps->shown);
 	lower = strdup(given);
 	if (!lower)

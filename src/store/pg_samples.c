@@ -322,11 +322,12 @@ static int read_meta(struct pg_store *ps, const char *ids, struct store_samples 
 	if (ps->version < PG_SCHEMA_STAT_META)
 		return 0;
 	err = pg_exec(ps, "cannot read the declared stats",
-		      "SELECT DISTINCT ON (m.name_id) n.name, m.unit, m.better, m.kpi,"
-		      " m.name_id, m.run_id FROM run_stat_meta m"
-		      " LEFT JOIN stat_name n ON n.id = m.name_id"
-		      " WHERE m.run_id = ANY($1::bigint[])"
-		      " ORDER BY m.name_id, m.run_id DESC",
+		      "SELECT * FROM (SELECT DISTINCT ON (m.name_id) n.name, m.unit,"
+		      "  m.better, m.kpi, m.name_id, m.run_id FROM run_stat_meta m"
+		      "  LEFT JOIN stat_name n ON n.id = m.name_id"
+		      "  WHERE m.run_id = ANY($1::bigint[])"
+		      "  ORDER BY m.name_id, m.run_id DESC) d"
+		      " ORDER BY name COLLATE \"C\"",	/* as the samples are */
 		      1, params, &res);
 	for (int i = 0; !err && i < PQntuples(res); i++) {
 		struct stat_meta m = { 0 };
@@ -344,8 +345,6 @@ static int read_meta(struct pg_store *ps, const char *ids, struct store_samples 
 		free(m.unit);
 	}
 	PQclear(res);
-	if (!err)
-		pg_sort_meta(&out->meta);
 	return err;
 }
 
