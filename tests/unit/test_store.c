@@ -47,9 +47,20 @@ static int setup(void **state)
 	if (!f || make_temp_dir(NULL, "perfbot-unit-store", &f->dir))
 		return -1;
 	*state = f;
-	/* after *state: a skip (no cluster) still gets its teardown */
-	f->db = test_store_fresh(f->dir);
 	return 0;
+}
+
+/*
+ * The fixture with a fresh store location: called by the test, not by
+ * setup(), since a test without its PostgreSQL cluster must skip, and
+ * cmocka counts a skip in setup as an error.
+ */
+static struct fixture *fresh(void **state)
+{
+	struct fixture *f = *state;
+
+	f->db = test_store_fresh(f->dir);
+	return f;
 }
 
 static int teardown(void **state)
@@ -132,7 +143,7 @@ static int64_t put_simple(struct store *s, const char *testbox, const char *job,
 
 static void round_trip(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct run_record r, got;
 	char *deep;
 	int64_t id;
@@ -221,7 +232,7 @@ static void round_trip(void **state)
 
 static void incomplete_record_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct run_record r;
 
 	f->s = open_ok(f->db, STORE_WRITE);
@@ -233,7 +244,7 @@ static void incomplete_record_refused(void **state)
 
 static void groups_and_counts(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const char *A = "aaaa000000000000000000000000000000000000";
 	static const char *B = "bbbb000000000000000000000000000000000000";
 	struct store_filter flt = { 0 };
@@ -310,7 +321,7 @@ static void groups_and_counts(void **state)
 
 static void samples_from_complete_runs(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	struct run_record r;
 
@@ -387,7 +398,7 @@ static void samples_from_complete_runs(void **state)
  */
 static void samples_many_and_sparse(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	struct run_record r;
 
@@ -450,7 +461,7 @@ static void samples_many_and_sparse(void **state)
 
 static void resolve_commit(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const char *C1 = "0123456789abcdef0123456789abcdef01234567";
 	static const char *C2 = "0123ffff9abcdef0123456789abcdef012345678";
 	static const char *C3 = "abcdef0123456789abcdef0123456789abcdef01";
@@ -586,7 +597,7 @@ static void expect_refused(const char *path, const char *msg)
 
 static void foreign_files_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	char *path;
 	FILE *fp;
 
@@ -631,7 +642,7 @@ static void foreign_files_refused(void **state)
 
 static void newer_schema_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	TEST_STORE_ONLY_SQLITE("edits an SQLite file; PostgreSQL: pg_newer_schema_refused");
 	f->s = open_ok(f->db, STORE_WRITE);
@@ -648,7 +659,7 @@ static void newer_schema_refused(void **state)
 
 static void empty_file_initialised(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store *s = NULL;
 	struct store_group *g;
 	char err[1024];
@@ -693,7 +704,7 @@ static double now_s(void)
 
 static void locked_database(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_group *g;
 	struct run_record r;
 	sqlite3 *other;
@@ -741,7 +752,7 @@ static void locked_database(void **state)
 /* A run that fails half-way leaves nothing, and the name cache stays right. */
 static void failed_write_leaves_nothing(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_group *g;
 	struct run_record r, got;
 	int64_t id;
@@ -786,7 +797,7 @@ static void failed_write_leaves_nothing(void **state)
 
 static void bad_locations(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store *s = NULL;
 	char err[1024], *path;
 	FILE *fp;
@@ -841,7 +852,7 @@ static void bad_locations(void **state)
  */
 static void long_path_messages_whole(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, err = STRBUF_INIT,
 		      want = STRBUF_INIT;
 	struct store *s = NULL;
@@ -945,7 +956,7 @@ static void assert_query(const char *path, const char *query, const char *want)
 
 static void bisect_add_get_list(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const char *spec =
 		"{\"good\": \"aaaa\", \"bad\": \"bbbb\",\n \"job\": \"wis-100%\", \"note\": \"ünï 'q'\"}";
 	struct store_bisect b, *all;
@@ -1000,7 +1011,7 @@ static void bisect_add_get_list(void **state)
 
 static void bisect_update_keeps_result(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect b;
 	int64_t a, other;
 	double created;
@@ -1045,7 +1056,7 @@ static void bisect_update_keeps_result(void **state)
 
 static void bisect_unknown_ids(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const int64_t unknown[] = { 2, 0, -1, INT64_MAX };
 	struct store_bisect_line *lines;
 	struct store_bisect_mark *marks;
@@ -1093,7 +1104,7 @@ static void bisect_unknown_ids(void **state)
 
 static void bisect_log_in_order(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect_line *lines;
 	int64_t a, b;
 	double t0, t1;
@@ -1146,7 +1157,7 @@ static void bisect_log_in_order(void **state)
 
 static void bisect_marks_replaced(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const char *C = "cccc000000000000000000000000000000000000";
 	static const char *A = "aaaa000000000000000000000000000000000000";
 	struct store_bisect_mark *m;
@@ -1190,7 +1201,7 @@ static void bisect_marks_replaced(void **state)
 /* Every bisect write through a reader fails, and writes nothing. */
 static void bisect_reader_cannot_write(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect_line *lines;
 	struct store_bisect_mark *marks;
 	struct store_bisect b;
@@ -1285,7 +1296,7 @@ static void assert_v1_run(struct store *s)
 
 static void schema_v1_migrated(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect_line *lines;
 	struct store_bisect_mark *marks;
 	struct store_bisect b, *all;
@@ -1414,7 +1425,7 @@ static void assert_group_meta(struct store *s)
 
 static void meta_round_trip(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct run_record r, got;
 	int64_t first, second, plain;
 
@@ -1474,7 +1485,7 @@ static void meta_round_trip(void **state)
 /* Declarations pass the store's door as the stat names do. */
 static void meta_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_group *g;
 	struct run_record r;
 	size_t n;
@@ -1520,7 +1531,7 @@ static void meta_refused(void **state)
 
 static void unsupported_status(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	struct store_group *g;
 	struct run_record got;
@@ -1670,7 +1681,7 @@ static int raw_insert_status(const char *path, const char *status)
 
 static void schema_v2_migrated(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect_line *lines;
 	struct store_samples sm;
 	struct store_group *g;
@@ -1791,7 +1802,7 @@ static void release_runs(struct run_record *runs, size_t n)
 
 static void import_hash_kept(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct run_record runs[2];
 	int64_t ids[2], *found;
 	struct store *reader;
@@ -1882,7 +1893,7 @@ static long rows_of_run(const char *path, int64_t id)
 
 static void delete_runs_whole(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct run_record runs[2], r, got;
 	int64_t ids[2], keep, gone, both[3], *found;
 	size_t n;
@@ -2036,7 +2047,7 @@ static void expect_run_damaged(struct store *s, int64_t id, const char *what)
 
 static void damaged_duplicate_value(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	damaged_store(f, UNKEYED_VALUES
 		      "INSERT INTO stat_value SELECT * FROM stat_value"
@@ -2059,7 +2070,7 @@ static void damaged_duplicate_value(void **state)
  */
 static void damaged_duplicate_after_gap(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	damaged_store(f, UNKEYED_VALUES
 		      "DELETE FROM stat_value WHERE run_id = 1 AND name_id = 2;"
@@ -2070,7 +2081,7 @@ static void damaged_duplicate_after_gap(void **state)
 
 static void damaged_missing_name(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	damaged_store(f, "PRAGMA foreign_keys = OFF;"
 		      "UPDATE stat_value SET name_id = 999 WHERE run_id = 2 AND name_id = 1;");
@@ -2080,7 +2091,7 @@ static void damaged_missing_name(void **state)
 
 static void damaged_bad_ids(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	damaged_store(f, "PRAGMA foreign_keys = OFF;"
 		      "UPDATE stat_value SET name_id = -5 WHERE run_id = 1 AND name_id = 1;");
@@ -2107,7 +2118,7 @@ static void damaged_bad_ids(void **state)
 
 static void damaged_text_columns(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_group *g;
 	struct store_bisect b;
 	char *full;
@@ -2139,7 +2150,7 @@ static void damaged_text_columns(void **state)
 
 static void damaged_status(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_group *g;
 	size_t n;
 
@@ -2175,7 +2186,7 @@ static void schema_pages(const char *path, bool *is, int max)
 /* Corrupt b-tree pages: SQLite's SQLITE_CORRUPT is the same -EBADMSG. */
 static void damaged_pages(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	char garbage[4096], msg[1024];
 	int fd, err;
@@ -2251,7 +2262,7 @@ static void expect_meta_damaged(struct fixture *f, const char *what_run,
 
 static void damaged_meta_values(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const struct {
 		const char *set, *what;
 	} cases[] = {
@@ -2304,7 +2315,7 @@ static void damaged_meta_values(void **state)
 
 static void damaged_meta_references(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	struct run_record r;
 
@@ -2346,7 +2357,7 @@ static void damaged_meta_references(void **state)
 
 static void damaged_meta_duplicate(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	/* run_stat_meta again, without its primary key, so a row can be planted twice */
 	damaged_meta_store(f, "PRAGMA foreign_keys = OFF;"
@@ -2364,7 +2375,7 @@ static void damaged_meta_duplicate(void **state)
 /* A schema 3 file without the table: its schema is not perfbot's. */
 static void damaged_meta_table(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	damaged_meta_store(f, "DROP TABLE run_stat_meta;");
 	expect_run_damaged(f->s, 1, "its schema is not perfbot's: no such table: run_stat_meta");
@@ -2373,7 +2384,7 @@ static void damaged_meta_table(void **state)
 
 static void not_regular_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store *s = NULL;
 	char err[1024], *fifo;
 	int had_journal = !access("/dev/null-journal", F_OK);
@@ -2449,7 +2460,7 @@ static void *write_along(void *arg)
 
 static void concurrent_writers(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect_line *lines;
 	pthread_barrier_t start;
 	pthread_t t[2];
@@ -2490,7 +2501,7 @@ static void concurrent_writers(void **state)
 /* NaN is stored as NULL (no sample), infinities as themselves. */
 static void nan_inf_round_trip(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	struct run_record r, got;
 	int64_t id;
@@ -2526,7 +2537,7 @@ static void nan_inf_round_trip(void **state)
 /* A run of 10,000 stats (and its declarations) there and back, twice. */
 static void ten_thousand_stats(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	struct run_record r, got;
 	int64_t id = 0;
@@ -2580,7 +2591,7 @@ static void pg_unreachable(void **state)
 /* A database of someone else's: refused, and left as it was. */
 static void pg_foreign_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store *s = NULL;
 	char err[1024], *v;
 
@@ -2601,7 +2612,7 @@ static void pg_foreign_refused(void **state)
 
 static void pg_newer_schema_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store *s = NULL;
 	char err[1024];
 
@@ -2621,7 +2632,7 @@ static void pg_newer_schema_refused(void **state)
 
 static void pg_empty_reader(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store *s = NULL;
 	char err[1024];
 
@@ -2661,7 +2672,7 @@ static void *open_at_once(void *arg)
 /* Two writers creating one database at once: both open it, one schema. */
 static void pg_two_writers_fresh(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	TEST_STORE_ONLY_PG("a PostgreSQL server's concurrent sessions");
 	for (int round = 0; round < 3; round++) {
