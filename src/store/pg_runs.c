@@ -301,20 +301,29 @@ static int intern_names(struct pg_store *ps, struct name_cache *c,
 	return err;
 }
 
-/* Make sure every stat name of r is in the cache. */
+/*
+ * Make sure every stat name of the nr runs is in the cache: those of all
+ * the runs of an import at once, so that they too are locked in one
+ * order (an import's second run adding a name after its first added
+ * others could wait for another import waiting for it: a deadlock).
+ */
 static int intern_run_names(struct pg_store *ps, struct name_cache *c,
-			    const struct run_record *r)
+			    const struct run_record *runs, size_t nr)
 {
 	struct { const char **v; size_t n, cap; } missing = { 0 };
 	size_t kept = 0;
 	int err = cache_settle(ps, c);
 
-	for (size_t i = 0; !err && i < r->stats.n + r->meta.n; i++) {
-		const char *name = i < r->stats.n ? r->stats.v[i].name
-						  : r->meta.v[i - r->stats.n].name;
+	for (size_t k = 0; !err && k < nr; k++) {
+		const struct run_record *r = &runs[k];
 
-		if (!cache_find(c, name) && vec_push(&missing, name))
-			err = store_fail(&ps->base, -ENOMEM, "out of memory");
+		for (size_t i = 0; !err && i < r->stats.n + r->meta.n; i++) {
+			const char *name = i < r->stats.n ? r->stats.v[i].name
+							  : r->meta.v[i - r->stats.n].name;
+
+			if (!cache_find(c, name) && vec_push(&missing, name))
+				err = store_fail(&ps->base, -ENOMEM, "out of memory");
+		}
 	}
 	if (!err && missing.n) {
 		qsort(missing.v, missing.n, sizeof(*missing.v), cmp_str_ptr);
@@ -414,9 +423,12 @@ static int run_arrays(struct pg_store *ps, struct name_cache *c,
 	return 0;
 }
 
-/* pg_insert_run() with the import's hash (NULL: not imported). */
+/*
+ * pg_insert_run() with the import's hash (NULL: not imported); interned:
+ * the caller interned its names in this transaction.
+ */
 static int insert_run(struct pg_store *ps, const struct run_record *r,
-		      const char *sha256, int64_t *run_id)
+		      const char *sha256, bool interned, int64_t *run_id)
 {
 	struct name_cache *c = cache_of(ps);
 	struct strbuf a[NR_ARRAYS];
@@ -430,7 +442,7 @@ static int insert_run(struct pg_store *ps, const struct run_record *r,
 				  "a run needs a testbox, testcase, job and commit");
 	if (!c)
 		return store_fail(&ps->base, -ENOMEM, "out of memory");
-	err = intern_run_names(ps, c, r);
+	err = interned ? 0 : intern_run_names(ps, c, r, 1);
 	if (err)
 		return err;
 	for (int i = 0; i < NR_ARRAYS; i++)
@@ -460,7 +472,7 @@ static int insert_run(struct pg_store *ps, const struct run_record *r,
 
 int pg_insert_run(struct pg_store *ps, const struct run_record *r, int64_t *run_id)
 {
-	return insert_run(ps, r, NULL, run_id);
+	return insert_run(ps, r, NULL, false, run_id);
 }
 
 int pg_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
@@ -476,7 +488,7 @@ int pg_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
 		err = pg_begin(ps);
 	if (err)
 		return err;
-	err = insert_run(ps, r, NULL, &id);
+	err = insert_run(ps, r, NULL, false, &id);
 	if (!err)
 		err = pg_commit(ps, "cannot commit the run");
 	if (err) {
@@ -527,10 +539,14 @@ int pg_put_import(struct store *s, const struct run_record *runs, size_t nr,
 	if (once && !(err = import_seen(ps, sha256, &seen)) && seen)
 		err = store_fail(s, -EEXIST, "content with SHA-256 %s was imported already",
 				 sha256);
+	if (!err && !cache_of(ps))
+		err = store_fail(s, -ENOMEM, "out of memory");
+	if (!err)
+		err = intern_run_names(ps, cache_of(ps), runs, nr);
 	for (size_t i = 0; !err && i < nr; i++) {
 		int64_t id = 0;
 
-		err = insert_run(ps, &runs[i], sha256, &id);
+		err = insert_run(ps, &runs[i], sha256, true, &id);
 		if (!err && ids)
 			ids[i] = id;
 	}

@@ -1845,6 +1845,75 @@ static void import_hash_kept(void **state)
 	release_runs(runs, 2);
 }
 
+struct importer {
+	const char *db;
+	const struct run_record *runs;
+	size_t nr;
+	pthread_barrier_t *start;
+	int ret;
+	char err[512];
+};
+
+static void *import_at_once(void *arg)
+{
+	struct importer *im = arg;
+	struct strbuf err = STRBUF_INIT;
+	struct store *s = NULL;
+	int ret = store_open(im->db, STORE_WRITE, &s, &err);
+
+	snprintf(im->err, sizeof(im->err), "%s", err.buf);
+	strbuf_release(&err);
+	pthread_barrier_wait(im->start);
+	if (!ret) {
+		ret = store_put_import(s, im->runs, im->nr, HASH_B, true, NULL);
+		snprintf(im->err, sizeof(im->err), "%s", store_error(s));
+	}
+	im->ret = ret;
+	store_close(s);
+	return NULL;
+}
+
+/* Two imports of one file at once, once: one writes, the other -EEXIST. */
+static void concurrent_imports(void **state)
+{
+	struct fixture *f = fresh(state);
+	struct run_record runs[3];
+	pthread_barrier_t start;
+	struct importer im[2];
+	pthread_t t[2];
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	make_imported(runs, 3, "c0ffee00");
+	/* names new to both, different in each run */
+	for (int i = 0; i < 3; i++)
+		for (int k = 0; k < 500; k++)
+			assert_int_equal(statmap_addf(&runs[i].stats, k, "imp.%d.%03d", (i + k) % 4,
+						      k), 0);
+	for (int round = 0; round < 3; round++) {
+		int ok = 0, dup = 0;
+
+		assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
+		for (int i = 0; i < 2; i++) {
+			im[i] = (struct importer){ .db = f->db, .runs = runs, .nr = 3,
+						   .start = &start };
+			assert_int_equal(pthread_create(&t[i], NULL, import_at_once, &im[i]), 0);
+		}
+		for (int i = 0; i < 2; i++) {
+			assert_int_equal(pthread_join(t[i], NULL), 0);
+			ok += !im[i].ret;
+			dup += im[i].ret == -EEXIST;
+			if (im[i].ret && im[i].ret != -EEXIST)
+				fail_msg("importer %d: %d %s", i, im[i].ret, im[i].err);
+		}
+		pthread_barrier_destroy(&start);
+		/* the first round imports; later ones find it imported */
+		assert_int_equal(ok, round ? 0 : 1);
+		assert_int_equal(dup, round ? 2 : 1);
+		assert_query(f->db, "SELECT count(*) FROM runs", "3");
+	}
+	release_runs(runs, 3);
+}
+
 /* How many rows of any table that has a run_id column belong to run id. */
 static long rows_of_run(const char *path, int64_t id)
 {
@@ -2742,6 +2811,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(delete_runs_whole, setup, teardown),
 		cmocka_unit_test(default_location),
 		cmocka_unit_test_setup_teardown(concurrent_writers, setup, teardown),
+		cmocka_unit_test_setup_teardown(concurrent_imports, setup, teardown),
 		cmocka_unit_test_setup_teardown(nan_inf_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(ten_thousand_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(pg_unreachable, setup, teardown),
