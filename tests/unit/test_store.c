@@ -1845,32 +1845,71 @@ static void import_hash_kept(void **state)
 	release_runs(runs, 2);
 }
 
-struct importer {
+/*
+ * Two writers at once, each on its own connection: work(s, arg) on both
+ * threads, started together by a barrier, the store opened before it
+ * (open_first) or as the first thing after it.  ret[i] and err[i] say
+ * how writer i ended.
+ */
+struct at_once {
 	const char *db;
-	const struct run_record *runs;
-	size_t nr;
+	bool open_first;
+	int (*work)(struct store *s, void *arg);
+	void *arg;
 	pthread_barrier_t *start;
 	int ret;
 	char err[512];
 };
 
-static void *import_at_once(void *arg)
+static void *at_once_thread(void *p)
 {
-	struct importer *im = arg;
+	struct at_once *a = p;
 	struct strbuf err = STRBUF_INIT;
 	struct store *s = NULL;
-	int ret = store_open(im->db, STORE_WRITE, &s, &err);
 
-	snprintf(im->err, sizeof(im->err), "%s", err.buf);
+	if (a->open_first)
+		a->ret = store_open(a->db, STORE_WRITE, &s, &err);
+	pthread_barrier_wait(a->start);
+	if (!a->open_first)
+		a->ret = store_open(a->db, STORE_WRITE, &s, &err);
+	snprintf(a->err, sizeof(a->err), "open: %s", err.buf);
 	strbuf_release(&err);
-	pthread_barrier_wait(im->start);
-	if (!ret) {
-		ret = store_put_import(s, im->runs, im->nr, HASH_B, true, NULL);
-		snprintf(im->err, sizeof(im->err), "%s", store_error(s));
+	if (!a->ret) {
+		a->ret = a->work(s, a->arg);
+		snprintf(a->err, sizeof(a->err), "%s", store_error(s));
 	}
-	im->ret = ret;
 	store_close(s);
 	return NULL;
+}
+
+static void two_at_once(const char *db, bool open_first,
+			int (*work)(struct store *s, void *arg), void *arg,
+			struct at_once a[2])
+{
+	pthread_barrier_t start;
+	pthread_t t[2];
+
+	assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
+	for (int i = 0; i < 2; i++) {
+		a[i] = (struct at_once){ .db = db, .open_first = open_first, .work = work,
+					 .arg = arg, .start = &start };
+		assert_int_equal(pthread_create(&t[i], NULL, at_once_thread, &a[i]), 0);
+	}
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	pthread_barrier_destroy(&start);
+}
+
+struct import_job {
+	const struct run_record *runs;
+	size_t nr;
+};
+
+static int import_once(struct store *s, void *arg)
+{
+	const struct import_job *job = arg;
+
+	return store_put_import(s, job->runs, job->nr, HASH_B, true, NULL);
 }
 
 /* Two imports of one file at once, once: one writes, the other -EEXIST. */
@@ -1878,9 +1917,8 @@ static void concurrent_imports(void **state)
 {
 	struct fixture *f = fresh(state);
 	struct run_record runs[3];
-	pthread_barrier_t start;
-	struct importer im[2];
-	pthread_t t[2];
+	struct import_job job = { runs, 3 };
+	struct at_once im[2];
 
 	f->s = open_ok(f->db, STORE_WRITE);
 	make_imported(runs, 3, "c0ffee00");
@@ -1892,20 +1930,13 @@ static void concurrent_imports(void **state)
 	for (int round = 0; round < 3; round++) {
 		int ok = 0, dup = 0;
 
-		assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
+		two_at_once(f->db, true, import_once, &job, im);
 		for (int i = 0; i < 2; i++) {
-			im[i] = (struct importer){ .db = f->db, .runs = runs, .nr = 3,
-						   .start = &start };
-			assert_int_equal(pthread_create(&t[i], NULL, import_at_once, &im[i]), 0);
-		}
-		for (int i = 0; i < 2; i++) {
-			assert_int_equal(pthread_join(t[i], NULL), 0);
 			ok += !im[i].ret;
 			dup += im[i].ret == -EEXIST;
 			if (im[i].ret && im[i].ret != -EEXIST)
 				fail_msg("importer %d: %d %s", i, im[i].ret, im[i].err);
 		}
-		pthread_barrier_destroy(&start);
 		/* the first round imports; later ones find it imported */
 		assert_int_equal(ok, round ? 0 : 1);
 		assert_int_equal(dup, round ? 2 : 1);
@@ -2482,30 +2513,16 @@ static void not_regular_refused(void **state)
 #define CONC_STATS 2000
 #define CONC_LINES 40
 
-struct writer {
-	const char *db;
-	int64_t bisection;
-	pthread_barrier_t *start;
-	int ret;
-	char err[512];
-};
-
 /*
- * One writer of concurrent_writers: its own connection, runs whose
- * stat names the other adds at the same time, and log lines appended
- * to one bisection.
+ * One writer of concurrent_writers: runs whose stat names the other adds
+ * at the same time, and log lines appended to one bisection (*arg).
  */
-static void *write_along(void *arg)
+static int write_along(struct store *s, void *arg)
 {
-	struct writer *w = arg;
-	struct strbuf err = STRBUF_INIT;
-	struct store *s = NULL;
+	int64_t bisection = *(const int64_t *)arg;
+	int ret = 0;
 
-	w->ret = store_open(w->db, STORE_WRITE, &s, &err);
-	snprintf(w->err, sizeof(w->err), "open: %s", err.buf);
-	strbuf_release(&err);
-	pthread_barrier_wait(w->start);
-	for (int run = 0; !w->ret && run < CONC_RUNS; run++) {
+	for (int run = 0; !ret && run < CONC_RUNS; run++) {
 		struct run_record r = { 0 };
 
 		r.testbox = strdup("box");
@@ -2516,41 +2533,30 @@ static void *write_along(void *arg)
 		r.started = run;
 		for (int i = 0; i < CONC_STATS; i++)
 			statmap_addf(&r.stats, i, "c.%04d.%d", i, run);
-		w->ret = store_put_run(s, &r, NULL);
+		ret = store_put_run(s, &r, NULL);
 		run_record_release(&r);
-		for (int i = 0; !w->ret && i < CONC_LINES / CONC_RUNS; i++)
-			w->ret = store_bisect_log_add(s, w->bisection, "line");
-		if (w->ret)
-			snprintf(w->err, sizeof(w->err), "%s", store_error(s));
+		for (int i = 0; !ret && i < CONC_LINES / CONC_RUNS; i++)
+			ret = store_bisect_log_add(s, bisection, "line");
 	}
-	store_close(s);
-	return NULL;
+	return ret;
 }
 
 static void concurrent_writers(void **state)
 {
 	struct fixture *f = fresh(state);
 	struct store_bisect_line *lines;
-	pthread_barrier_t start;
-	pthread_t t[2];
-	struct writer w[2];
+	struct at_once w[2];
 	struct store_group *g;
+	int64_t bisection;
 	char want[32];
 	size_t n;
 
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
-	for (int i = 0; i < 2; i++) {
-		w[i] = (struct writer){ .db = f->db, .start = &start };
-		w[i].bisection = i ? w[0].bisection : bisect_add_ok(f->s, "running", "{}");
-		assert_int_equal(pthread_create(&t[i], NULL, write_along, &w[i]), 0);
-	}
-	for (int i = 0; i < 2; i++) {
-		assert_int_equal(pthread_join(t[i], NULL), 0);
+	bisection = bisect_add_ok(f->s, "running", "{}");
+	two_at_once(f->db, true, write_along, &bisection, w);
+	for (int i = 0; i < 2; i++)
 		if (w[i].ret)
 			fail_msg("writer %d: %d %s", i, w[i].ret, w[i].err);
-	}
-	pthread_barrier_destroy(&start);
 	/* every name once, every run whole, every line its own seq */
 	snprintf(want, sizeof(want), "%d", CONC_RUNS * CONC_STATS);
 	assert_query(f->db, "SELECT count(*) FROM stat_name", want);
@@ -2560,7 +2566,7 @@ static void concurrent_writers(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(g[0].runs_complete, 2 * CONC_RUNS);
 	store_groups_release(g, n);
-	assert_int_equal(store_bisect_log(f->s, w[0].bisection, &lines, &n), 0);
+	assert_int_equal(store_bisect_log(f->s, bisection, &lines, &n), 0);
 	assert_int_equal(n, 2 * CONC_LINES);
 	for (size_t i = 0; i < n; i++)
 		assert_int_equal(lines[i].seq, i + 1);
@@ -2715,27 +2721,10 @@ static void pg_empty_reader(void **state)
 		     "0");
 }
 
-struct opener {
-	const char *db;
-	pthread_barrier_t *start;
-	int ret;
-	char err[512];
-};
-
-static void *open_at_once(void *arg)
+static int add_bisection(struct store *s, void *arg)
 {
-	struct opener *o = arg;
-	struct strbuf err = STRBUF_INIT;
-	struct store *s = NULL;
-
-	pthread_barrier_wait(o->start);
-	o->ret = store_open(o->db, STORE_WRITE, &s, &err);
-	snprintf(o->err, sizeof(o->err), "%s", err.buf);
-	if (!o->ret)
-		o->ret = store_bisect_add(s, "running", "{}", NULL);
-	strbuf_release(&err);
-	store_close(s);
-	return NULL;
+	(void)arg;
+	return store_bisect_add(s, "running", "{}", NULL);
 }
 
 /* Two writers creating one database at once: both open it, one schema. */
@@ -2745,23 +2734,14 @@ static void pg_two_writers_fresh(void **state)
 
 	TEST_STORE_ONLY_PG("a PostgreSQL server's concurrent sessions");
 	for (int round = 0; round < 3; round++) {
-		pthread_barrier_t start;
-		struct opener o[2];
-		pthread_t t[2];
+		struct at_once o[2];
 
 		if (round)
 			test_store_pg_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public");
-		assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
-		for (int i = 0; i < 2; i++) {
-			o[i] = (struct opener){ .db = f->db, .start = &start };
-			assert_int_equal(pthread_create(&t[i], NULL, open_at_once, &o[i]), 0);
-		}
-		for (int i = 0; i < 2; i++) {
-			assert_int_equal(pthread_join(t[i], NULL), 0);
+		two_at_once(f->db, false, add_bisection, NULL, o);
+		for (int i = 0; i < 2; i++)
 			if (o[i].ret)
 				fail_msg("round %d, writer %d: %d %s", round, i, o[i].ret, o[i].err);
-		}
-		pthread_barrier_destroy(&start);
 		assert_query(f->db, "SELECT count(*) || ' ' || max(value) FROM meta"
 			     " WHERE key = 'schema_version'", "1 6");
 		assert_query(f->db, "SELECT count(*) FROM bisect", "2");
