@@ -21,18 +21,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define BISECT_COLS "id, status, spec, result, created, updated"
 
-/* The writer's clock, as SQLite's backend keeps it (Unix s). */
-static void now_param(char buf[PG_REAL_BUF])
-{
-	struct timespec ts;
-
-	timespec_get(&ts, TIME_UTC);
-	pg_real_param(buf, (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9);
-}
+/*
+ * Times are the server's clock (Unix s): one clock for every writer of
+ * a fleet, where SQLite's backend has only one machine's.
+ */
+#define SERVER_NOW "extract(epoch FROM clock_timestamp())::double precision"
 
 static int no_bisection(struct pg_store *ps, int64_t id)
 {
@@ -45,8 +41,7 @@ static int no_bisection(struct pg_store *ps, int64_t id)
 int pg_bisect_add(struct store *s, const char *status, const char *spec, int64_t *id)
 {
 	struct pg_store *ps = to_ps(s);
-	char now[PG_REAL_BUF];
-	const char *params[] = { status, spec, now };
+	const char *params[] = { status, spec };
 	PGresult *res = NULL;
 	int64_t new_id;
 	int err;
@@ -56,10 +51,10 @@ int pg_bisect_add(struct store *s, const char *status, const char *spec, int64_t
 	err = pg_check_writer(ps);
 	if (err)
 		return err;
-	now_param(now);
 	err = pg_exec(ps, "cannot store a bisection",
-		      "INSERT INTO bisect (status, spec, created, updated)"
-		      " VALUES ($1, $2, $3, $3) RETURNING id", 3, params, &res);
+		      "WITH t AS (SELECT " SERVER_NOW " AS now)"
+		      " INSERT INTO bisect (status, spec, created, updated)"
+		      " SELECT $1, $2, now, now FROM t RETURNING id", 2, params, &res);
 	if (!err)
 		err = pg_col_int64(ps, res, 0, 0, 1, INT64_MAX, "the new bisection's id", &new_id);
 	PQclear(res);
@@ -85,23 +80,22 @@ static int bisect_write(struct pg_store *ps, int64_t id, const char *sql, int n,
 
 int pg_bisect_update(struct store *s, int64_t id, const char *status, const char *result)
 {
-	char idb[PG_INT_BUF], now[PG_REAL_BUF];
-	const char *params[] = { pg_int_param(idb, id), status, result, now };
+	char idb[PG_INT_BUF];
+	const char *params[] = { pg_int_param(idb, id), status, result };
 
 	if (!status)
 		return store_fail(s, -EINVAL, "a bisection needs a status");
-	now_param(now);
 	return bisect_write(to_ps(s), id,
 			    "UPDATE bisect SET status = $2, result = coalesce($3, result),"
-			    " updated = $4 WHERE id = $1", 4, params,
+			    " updated = " SERVER_NOW " WHERE id = $1", 3, params,
 			    "cannot update a bisection");
 }
 
 int pg_bisect_log_add(struct store *s, int64_t id, const char *text)
 {
 	struct pg_store *ps = to_ps(s);
-	char idb[PG_INT_BUF], now[PG_REAL_BUF];
-	const char *params[] = { pg_int_param(idb, id), now, text };
+	char idb[PG_INT_BUF];
+	const char *params[] = { pg_int_param(idb, id), text };
 	int err;
 
 	if (!text)
@@ -111,14 +105,13 @@ int pg_bisect_log_add(struct store *s, int64_t id, const char *text)
 		err = pg_begin(ps);
 	if (err)
 		return err;
-	now_param(now);
 	err = bisect_write(ps, id, "SELECT 1 FROM bisect WHERE id = $1 FOR UPDATE", 1,
 			   params, "cannot lock a bisection");
 	if (!err)
 		err = pg_exec(ps, "cannot add to a bisection's log",
 			      "INSERT INTO bisect_log (bisect_id, seq, time, text)"
-			      " SELECT $1, coalesce(max(seq), 0) + 1, $2, $3 FROM bisect_log"
-			      " WHERE bisect_id = $1", 3, params, NULL);
+			      " SELECT $1, coalesce(max(seq), 0) + 1, " SERVER_NOW ", $2"
+			      " FROM bisect_log WHERE bisect_id = $1", 2, params, NULL);
 	if (!err)
 		err = pg_commit(ps, "cannot commit a bisection's log line");
 	if (err)
