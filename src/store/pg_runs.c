@@ -219,6 +219,17 @@ static int cache_settle(struct pg_store *ps, struct name_cache *c)
 	return 0;
 }
 
+/* This connection committed the transaction of the pending names. */
+static void cache_committed(struct pg_store *ps)
+{
+	struct name_cache *c = ps->runs_cache;
+
+	for (size_t i = 0; c && i < c->pending.n; i++)
+		c->pending.v[i]->pending = false;
+	if (c)
+		c->pending.n = 0;
+}
+
 static int cmp_str_ptr(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -495,6 +506,7 @@ int pg_put_run(struct store *s, const struct run_record *r, int64_t *run_id)
 		pg_rollback(ps);
 		return err;
 	}
+	cache_committed(ps);	/* saves asking the server before the next write */
 	if (run_id)
 		*run_id = id;
 	return 0;
@@ -556,6 +568,7 @@ int pg_put_import(struct store *s, const struct run_record *runs, size_t nr,
 		pg_rollback(ps);
 		return err;
 	}
+	cache_committed(ps);
 	return 0;
 }
 
