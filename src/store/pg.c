@@ -593,8 +593,26 @@ static void pg_close(struct store *s)
 static const struct store_ops pg_ops = {
 	.close = pg_close,
 	/* pg_runs.c */
+	.put_run = pg_put_run,
+	.list_groups = pg_list_groups,
+	.group_runs = pg_group_runs,
+	.get_run = pg_get_run,
+	.resolve_commit = pg_resolve_commit,
+	.put_import = pg_put_import,
+	.import_runs = pg_import_runs,
+	.delete_runs = pg_delete_runs,
 	/* pg_samples.c */
+	.load_samples = pg_load_samples,
 	/* pg_bisect.c */
+	.bisect_add = pg_bisect_add,
+	.bisect_get = pg_bisect_get,
+	.bisect_latest = pg_bisect_latest,
+	.bisect_list = pg_bisect_list,
+	.bisect_update = pg_bisect_update,
+	.bisect_log_add = pg_bisect_log_add,
+	.bisect_log = pg_bisect_log,
+	.bisect_mark = pg_bisect_mark,
+	.bisect_marks = pg_bisect_marks,
 	/* pg_watch.c */
 	/* pg_kexec.c */
 };

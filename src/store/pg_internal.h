@@ -134,4 +134,65 @@ int pg_insert_run(struct pg_store *ps, const struct run_record *r,
 
 /* ---- the ops, by file (added as each file lands) ---- */
 
+/* The schema versions that added what older databases lack (pg_schema.c). */
+#define PG_SCHEMA_BISECT 2	/* bisect, bisect_log, bisect_mark */
+#define PG_SCHEMA_STAT_META 3	/* run_stat_meta; status 'unsupported' */
+#define PG_SCHEMA_IMPORT 4	/* run_import */
+
+/* pg_runs.c */
+int pg_put_run(struct store *s, const struct run_record *r, int64_t *run_id);
+int pg_list_groups(struct store *s, const struct store_filter *f,
+		   struct store_group **groups, size_t *nr);
+int pg_group_runs(struct store *s, const char *testbox, const char *job,
+		  const char *commit, int64_t **ids, size_t *nr);
+int pg_get_run(struct store *s, int64_t run_id, struct run_record *r);
+int pg_resolve_commit(struct store *s, const char *given, char **full);
+int pg_put_import(struct store *s, const struct run_record *runs, size_t nr,
+		  const char *sha256, bool once, int64_t *ids);
+int pg_import_runs(struct store *s, const char *sha256, int64_t **ids, size_t *nr);
+int pg_delete_runs(struct store *s, const int64_t *ids, size_t nr);
+/*
+ * Array parameters ('{...}' literals for $n::type[]): append elements to
+ * an empty strbuf, then pg_array_end() gives the literal ('{}' for none;
+ * NULL when memory ran out).  Text elements are quoted (NULL is SQL
+ * NULL); a NaN real is NULL.
+ */
+void pg_array_text(struct strbuf *sb, const char *s);
+void pg_array_int(struct strbuf *sb, int64_t v);
+void pg_array_real(struct strbuf *sb, double v);
+const char *pg_array_end(struct strbuf *sb);
+/*
+ * A read-only snapshot for reads that must agree (REPEATABLE READ);
+ * inside a caller's open transaction nothing is begun.  pg_end_read()
+ * ends what pg_begin_read() began.
+ */
+int pg_begin_read(struct pg_store *ps, bool *began);
+void pg_end_read(struct pg_store *ps, bool began);
+/*
+ * One declaration from res's row: columns name, unit, better, kpi,
+ * name_id (a NULL name, a name id naming no stat, is damage); `row`
+ * names its run.  What was read stays in *m for its owner to free.
+ */
+int pg_read_meta(struct pg_store *ps, const PGresult *res, int i, const char *row,
+		 struct stat_meta *m);
+
+/* pg_samples.c */
+int pg_load_samples(struct store *s, const char *testbox, const char *job,
+		    const char *commit, double since, struct store_samples *out);
+
+/* pg_bisect.c */
+int pg_bisect_add(struct store *s, const char *status, const char *spec, int64_t *id);
+int pg_bisect_get(struct store *s, int64_t id, struct store_bisect *out);
+int pg_bisect_latest(struct store *s, struct store_bisect *out);
+int pg_bisect_list(struct store *s, struct store_bisect **out, size_t *nr);
+int pg_bisect_update(struct store *s, int64_t id, const char *status,
+		     const char *result);
+int pg_bisect_log_add(struct store *s, int64_t id, const char *text);
+int pg_bisect_log(struct store *s, int64_t id, struct store_bisect_line **lines,
+		  size_t *nr);
+int pg_bisect_mark(struct store *s, int64_t id, const char *sha, const char *mark,
+		   const char *note);
+int pg_bisect_marks(struct store *s, int64_t id, struct store_bisect_mark **marks,
+		    size_t *nr);
+
 #endif
