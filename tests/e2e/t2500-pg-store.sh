@@ -63,10 +63,10 @@ check "results: exit 0 (got $rc: $err)" [ "$rc" -eq 0 ]
 check "results: a group per commit, 3 complete runs each" bash -c '
 	grep -qE "^[^ ]+ +$2 +$3 +3 +0 +0 +will-it-scale.per_process_ops [0-9]+" "$1" &&
 	grep -qE "^[^ ]+ +$2 +$4 +3 +0 +0 +will-it-scale.per_process_ops [0-9]+" "$1"' \
-	_ results.txt "$JOB" "$A" "$B"
+	_ results.txt "$JOB" "${A:0:12}" "${B:0:12}"
 run_perfbot 30 results --db "$DB" --commit "${B:0:6}"
 check "results --commit PREFIX: only that commit's group" bash -c '
-	grep -q "$2" "$1" && ! grep -q "$3" "$1"' _ "$SANDBOX/out" "$B" "$A"
+	grep -q "$2" "$1" && ! grep -q "$3" "$1"' _ "$SANDBOX/out" "${B:0:12}" "${A:0:12}"
 run_perfbot 30 results show 1 --db "$DB"
 check "results show 1: exit 0, the run's stats and environment (got $rc: $err)" bash -c '
 	[ "$2" -eq 0 ] && grep -q "will-it-scale.per_process_ops" "$1" && grep -q "$3" "$1"' \
