@@ -19,9 +19,12 @@ if why=$(pg_cluster_unavailable); then
 fi
 # outside the sandbox: the server's user (nobody, under root) must reach it
 PG_TOP=$(mktemp -d "$ORIG_TMP/perfbot-pg.XXXXXX") || { echo "Bail out! mktemp"; exit 1; }
+# also on a Bail out or ^C, where finish (which removes the sandbox) is not reached
 cleanup() {
+	pids=$(sandbox_pids)
+	[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
 	pg_cluster_stop
-	rm -rf "$PG_TOP"
+	rm -rf "$PG_TOP" "$SANDBOX" "$PERFBOT_SHMDIR"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
