@@ -185,8 +185,20 @@ typedef int (*pg_row_fn)(struct pg_store *ps, const PGresult *res, int row, void
 			 void *elem);
 int pg_read_rows(struct pg_store *ps, const PGresult *res, size_t size, pg_row_fn row,
 		 void *ctx, void (*release)(void *v, size_t n), void **out, size_t *nr);
-/* Whether the UPDATE or DELETE of res changed a row. */
-int pg_changed(struct pg_store *ps, const PGresult *res, bool *changed);
+/*
+ * A row's id (column 0, >= 1) into *id and its name for messages ("KIND
+ * ID") into name.  prev (may be NULL) is the id of the row before in a
+ * result ordered by id: an id not above it is a row held twice.
+ */
+#define PG_ROW_NAME 96
+int pg_row_id(struct pg_store *ps, const PGresult *res, int row, const char *kind,
+	      int64_t *prev, int64_t *id, char name[PG_ROW_NAME]);
+/*
+ * A write of one statement (UPDATE or DELETE) through a writer; whether
+ * it changed a row in *changed.
+ */
+int pg_update(struct pg_store *ps, const char *what, const char *sql, int n,
+	      const char *const *params, bool *changed);
 
 int pg_point_add(struct store *s, const char *tree, const char *branch,
 		 const char *sha, const char *base, int64_t *seq);

@@ -62,17 +62,12 @@ static int kexec_row(struct pg_store *ps, const PGresult *res, int row, void *ct
 		     void *elem)
 {
 	struct store_kexec *k = elem;
-	int64_t *prev = ctx, runs;
-	char name[64];
-	int err;
+	char name[PG_ROW_NAME];
+	int64_t runs;
+	int err = pg_row_id(ps, res, row, "kexec boot", ctx, &k->id, name);
 
-	err = pg_col_int64(ps, res, row, 0, 1, INT64_MAX, "a kexec boot's id", &k->id);
 	if (err)
 		return err;
-	if (k->id <= *prev)
-		return pg_damaged(ps, "kexec boot %" PRId64 " is held twice", k->id);
-	*prev = k->id;
-	snprintf(name, sizeof(name), "kexec boot %" PRId64, k->id);
 	err = pg_read_cols(ps, res, row, name, kexec_cols, PG_ARRAY_LEN(kexec_cols), k);
 	if (!err)
 		err = pg_col_int64(ps, res, row, 11, 1, 1000000, "the runs of a kexec boot",
@@ -204,20 +199,13 @@ int pg_kexec_update(struct store *s, const struct store_kexec *k, const char *fr
 		k->run_id ? pg_int_param(run_id, k->run_id) : NULL, from,
 	};
 	struct store_kexec now = { 0 };
-	PGresult *res;
-	bool changed = false;
-	int err = pg_check_writer(ps);
+	bool changed;
+	int err = pg_update(ps, "cannot update a kexec boot",
+			    "UPDATE kexec_boot SET state = $2, reason = $3, kernel = $4,"
+			    " cmdline = $5, run_id = $6, updated = " PG_NOW
+			    " WHERE id = $1 AND state = $7",
+			    7, params, &changed);
 
-	if (!err)
-		err = pg_exec(ps, "cannot update a kexec boot",
-			      "UPDATE kexec_boot SET state = $2, reason = $3, kernel = $4,"
-			      " cmdline = $5, run_id = $6, updated = " PG_NOW
-			      " WHERE id = $1 AND state = $7",
-			      7, params, &res);
-	if (err)
-		return err;
-	err = pg_changed(ps, res, &changed);
-	PQclear(res);
 	if (err || changed)
 		return err;
 	/* nothing written: say why */

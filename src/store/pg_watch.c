@@ -23,8 +23,8 @@
  * A reader of a database from before the robot's tables (schema 5)
  * finds none of their rows (pg_schema_has).
  *
- * Also here, for pg_kexec.c: pg_schema_has, pg_read_cols, pg_read_rows
- * and pg_changed (pg_internal.h, "pg_watch.c").
+ * Also here, for pg_kexec.c: pg_schema_has, pg_read_cols, pg_read_rows,
+ * pg_row_id and pg_update (pg_internal.h, "pg_watch.c").
  */
 #define _GNU_SOURCE
 #include "store/pg_internal.h"
@@ -165,13 +165,42 @@ int pg_read_rows(struct pg_store *ps, const PGresult *res, size_t size, pg_row_f
 	return 0;
 }
 
-int pg_changed(struct pg_store *ps, const PGresult *res, bool *changed)
+int pg_update(struct pg_store *ps, const char *what, const char *sql, int n,
+	      const char *const *params, bool *changed)
 {
-	const char *t = PQcmdTuples((PGresult *)res);
+	PGresult *res;
+	const char *t;
+	int err = pg_check_writer(ps);
 
+	*changed = false;
+	if (!err)
+		err = pg_exec(ps, what, sql, n, params, &res);
+	if (err)
+		return err;
+	t = PQcmdTuples(res);
 	if (!*t)
-		return pg_damaged(ps, "the server did not say how many rows it changed");
-	*changed = strcmp(t, "0") != 0;
+		err = pg_damaged(ps, "the server did not say how many rows it changed");
+	else
+		*changed = strcmp(t, "0") != 0;
+	PQclear(res);
+	return err;
+}
+
+int pg_row_id(struct pg_store *ps, const PGresult *res, int row, const char *kind,
+	      int64_t *prev, int64_t *id, char name[PG_ROW_NAME])
+{
+	char what[PG_ROW_NAME];
+	int err;
+
+	snprintf(what, PG_ROW_NAME, "the id of a %s", kind);
+	err = pg_col_int64(ps, res, row, 0, 1, INT64_MAX, what, id);
+	if (err)
+		return err;
+	if (prev && *id <= *prev)
+		return pg_damaged(ps, "%s %" PRId64 " is held twice", kind, *id);
+	if (prev)
+		*prev = *id;
+	snprintf(name, PG_ROW_NAME, "%s %" PRId64, kind, *id);
 	return 0;
 }
 
@@ -396,19 +425,13 @@ static int alert_row(struct pg_store *ps, const PGresult *res, int row, void *ct
 		     void *elem)
 {
 	struct store_alert *a = elem;
-	char name[64];
+	char name[PG_ROW_NAME];
 	int err;
 
 	a->pct = NAN;
-	err = pg_col_int64(ps, res, row, 0, 1, INT64_MAX, "an alert's id", &a->id);
-	if (err)
-		return err;
-	if (ctx && !(a->id > *(int64_t *)ctx))
-		return pg_damaged(ps, "alert %" PRId64 " is held twice", a->id);
-	if (ctx)
-		*(int64_t *)ctx = a->id;
-	snprintf(name, sizeof(name), "alert %" PRId64, a->id);
-	return pg_read_cols(ps, res, row, name, alert_cols, PG_ARRAY_LEN(alert_cols), a);
+	err = pg_row_id(ps, res, row, "alert", ctx, &a->id, name);
+	return err ? err : pg_read_cols(ps, res, row, name, alert_cols,
+					PG_ARRAY_LEN(alert_cols), a);
 }
 
 static void release_alerts(void *v, size_t n)
@@ -498,20 +521,13 @@ int pg_alert_update(struct store *s, const struct store_alert *a)
 		a->bisect_id ? pg_int_param(bisect, a->bisect_id) : NULL, a->culprit,
 		a->report_id ? pg_int_param(report, a->report_id) : NULL, a->note,
 	};
-	PGresult *res;
-	bool changed = false;
-	int err = pg_check_writer(ps);
+	bool changed;
+	int err = pg_update(ps, "cannot update an alert",
+			    "UPDATE watch_alert SET state = $2, pct = $3, bisect_id = $4,"
+			    " culprit = $5, report_id = $6, note = $7, updated = " PG_NOW
+			    " WHERE id = $1",
+			    7, params, &changed);
 
-	if (!err)
-		err = pg_exec(ps, "cannot update an alert",
-			      "UPDATE watch_alert SET state = $2, pct = $3, bisect_id = $4,"
-			      " culprit = $5, report_id = $6, note = $7, updated = " PG_NOW
-			      " WHERE id = $1",
-			      7, params, &res);
-	if (err)
-		return err;
-	err = pg_changed(ps, res, &changed);
-	PQclear(res);
 	if (err)
 		return err;
 	return changed ? 0 : no_alert(ps, a->id);
@@ -579,18 +595,11 @@ static int report_row(struct pg_store *ps, const PGresult *res, int row, void *c
 		      void *elem)
 {
 	struct store_report *r = elem;
-	char name[64];
-	int err;
+	char name[PG_ROW_NAME];
+	int err = pg_row_id(ps, res, row, "report", ctx, &r->id, name);
 
-	err = pg_col_int64(ps, res, row, 0, 1, INT64_MAX, "a report's id", &r->id);
-	if (err)
-		return err;
-	if (ctx && !(r->id > *(int64_t *)ctx))
-		return pg_damaged(ps, "report %" PRId64 " is held twice", r->id);
-	if (ctx)
-		*(int64_t *)ctx = r->id;
-	snprintf(name, sizeof(name), "report %" PRId64, r->id);
-	return pg_read_cols(ps, res, row, name, report_cols, PG_ARRAY_LEN(report_cols), r);
+	return err ? err : pg_read_cols(ps, res, row, name, report_cols,
+					PG_ARRAY_LEN(report_cols), r);
 }
 
 static void release_reports(void *v, size_t n)
@@ -725,19 +734,12 @@ int pg_report_update(struct store *s, int64_t id, const char *state, const char 
 	struct pg_store *ps = to_ps(s);
 	char idbuf[PG_INT_BUF];
 	const char *params[] = { pg_int_param(idbuf, id), state, path };
-	PGresult *res;
-	bool changed = false;
-	int err = pg_check_writer(ps);
+	bool changed;
+	int err = pg_update(ps, "cannot update a report",
+			    "UPDATE watch_report SET state = coalesce($2, state),"
+			    " path = coalesce($3, path), updated = " PG_NOW " WHERE id = $1",
+			    3, params, &changed);
 
-	if (!err)
-		err = pg_exec(ps, "cannot update a report",
-			      "UPDATE watch_report SET state = coalesce($2, state),"
-			      " path = coalesce($3, path), updated = " PG_NOW " WHERE id = $1",
-			      3, params, &res);
-	if (err)
-		return err;
-	err = pg_changed(ps, res, &changed);
-	PQclear(res);
 	if (err)
 		return err;
 	return changed ? 0 : store_fail(s, -ENOENT, "no report %" PRId64 " in %s", id,
