@@ -5,8 +5,10 @@
  * every transition of the state machine (built, booting, running,
  * stored, back; failed), a release that is not the image's, a boot found
  * running at boot, resume twice runs the job once, a step that fails,
- * abort, the lock, one active boot per test box, the continuation, and a
- * schema-5 database read and migrated.  Each test in its own temp dir.
+ * abort, the lock, one active boot per test box (also with writers at
+ * once), the continuation, and a schema-5 database read and migrated.
+ * Each test in its own temp dir, on a fresh store: SQLite's, or as
+ * unit/test_kexec_pg a throw-away PostgreSQL cluster's (store_backend.h).
  */
 #define _GNU_SOURCE
 #include "store_backend.h"
@@ -258,6 +260,12 @@ static void assert_uninstalled(struct fixture *f, int64_t id)
 
 /* ---- the unit ---- */
 
+/* A password would be world-readable in the unit; a relative path means nothing there. */
+static const char *const refused_db[] = {
+	"postgresql://bot:secret@db/perfbot", "postgres://db/perfbot?password=secret",
+	"results.db",
+};
+
 static void unit_text(void **state)
 {
 	struct fixture *f = *state;
@@ -284,15 +292,12 @@ static void unit_text(void **state)
 	c.db = "postgresql:///perfbot?host=/run/pg&user=bot";
 	assert_int_equal(kexec_unit_text(&c, &t), 0);
 	assert_non_null(strstr(t.buf, " --db \"postgresql:///perfbot?host=/run/pg&user=bot\" kexec resume\n"));
-	strbuf_reset(&t);
-	c.db = "postgresql://bot:secret@db/perfbot";
-	assert_int_equal(kexec_unit_text(&c, &t), -EINVAL);
-	strbuf_reset(&t);
-	c.db = "postgres://db/perfbot?password=secret";
-	assert_int_equal(kexec_unit_text(&c, &t), -EINVAL);
-	strbuf_reset(&t);
-	c.db = "results.db";
-	assert_int_equal(kexec_unit_text(&c, &t), -EINVAL);
+	for (size_t i = 0; i < sizeof(refused_db) / sizeof(refused_db[0]); i++) {
+		strbuf_reset(&t);
+		c.db = refused_db[i];
+		if (kexec_unit_text(&c, &t) != -EINVAL)
+			fail_msg("a unit with --db %s", refused_db[i]);
+	}
 	c.db = "/var/lib/perfbot.db";
 
 	/* relative paths or a newline: no unit */

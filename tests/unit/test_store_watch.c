@@ -1,10 +1,13 @@
 /*
  * Unit tests: the robot's state in the store (store.h's last section,
- * sqlite_watch.c): the points of a branch's history, alerts found once,
- * one report per culprit, what is refused (NULL, bad names, writing
- * read-only), a database from before the robot's tables (schema 4) read
- * without error and migrated by a writer, and damaged rows.
- * Each test works in its own temp dir under $TMPDIR, removed afterwards.
+ * sqlite_watch.c and pg_watch.c): the points of a branch's history,
+ * alerts found once, one report per culprit, what is refused (NULL, bad
+ * names, writing read-only), a database from before the robot's tables
+ * (schema 4) read without error and migrated by a writer, damaged rows,
+ * and writers at once (points, the same alert and report).  Every test
+ * runs on both backends (store_backend.h: unit/test_store_watch on
+ * SQLite, unit/test_store_watch_pg on a throw-away PostgreSQL cluster),
+ * on a fresh store, in its own temp dir under $TMPDIR removed afterwards.
  */
 #define _GNU_SOURCE
 #include "store_backend.h"
