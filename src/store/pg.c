@@ -614,5 +614,22 @@ static const struct store_ops pg_ops = {
 	.bisect_mark = pg_bisect_mark,
 	.bisect_marks = pg_bisect_marks,
 	/* pg_watch.c */
+	.point_add = pg_point_add,
+	.points = pg_points,
+	.branches = pg_branches,
+	.alert_add = pg_alert_add,
+	.alert_update = pg_alert_update,
+	.alert_get = pg_alert_get,
+	.alerts = pg_alerts,
+	.report_add = pg_report_add,
+	.report_find = pg_report_find,
+	.report_get = pg_report_get,
+	.reports = pg_reports,
+	.report_update = pg_report_update,
 	/* pg_kexec.c */
+	.kexec_add = pg_kexec_add,
+	.kexec_update = pg_kexec_update,
+	.kexec_get = pg_kexec_get,
+	.kexec_active = pg_kexec_active,
+	.kexec_list = pg_kexec_list,
 };
