@@ -3,6 +3,7 @@
  * big it grows (docs/store.md; figures go to bench/RESULTS.md).
  *
  *   store_bench [RUNS [STATS]]     (default 10000 runs x 1000 stats)
+ *   store_bench --db LOCATION [--db LOCATION ...] [--reps N]
  *
  * (a) one run of 10,000 stats written with store_put_run(): the median
  *     of 20 writes (the first, which interns the names, shown apart),
@@ -22,6 +23,16 @@
  * samples.
  *
  * Everything lives in a temp dir under $TMPDIR, removed at the end.
+ *
+ * With --db (issue 16), the figures that tell backends apart, side by
+ * side, of each LOCATION given (an SQLite file or a postgresql:// URL;
+ * run it under tests/pg/with-cluster.sh for a throw-away server):
+ * (e) one run of 10,000 stats written, and compare's read
+ *     (store_load_samples()) of one group of 10 runs x 20,000 stats.
+ * Each repetition measures every location in turn, so that the noise of
+ * a shared machine falls on all alike; medians of --reps (default 11)
+ * and their ratio to the first location.  The runs it writes (testbox
+ * "store-bench-PID") are deleted at the end; their stat names stay.
  */
 #define _GNU_SOURCE
 #include "record/record.h"
@@ -36,6 +47,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NR_WRITES 20
 #define WIDE_STATS 10000
@@ -324,12 +336,153 @@ out:
 	return ret;
 }
 
+/* (e) */
+#define SIDE_MAX 8
+#define LOAD_RUNS 10
+#define LOAD_STATS 20000
+
+struct side {
+	const char *loc;
+	struct store *s;
+	double *write, *load;	/* [reps] */
+	double first_write;
+};
+
+static int side_put(struct side *b, struct run_record *r, uint64_t *rng)
+{
+	for (size_t i = 0; i < r->stats.n; i++)
+		r->stats.v[i].value = value(rng, i);
+	if (store_put_run(b->s, r, NULL)) {
+		fprintf(stderr, "store_bench: %s: %s\n", b->loc, store_error(b->s));
+		return -1;
+	}
+	return 0;
+}
+
+/* The runs this bench wrote to b, deleted. */
+static int side_clean(struct side *b, const char *testbox)
+{
+	static const char *const jobs[] = { "bench-write", "bench-load" };
+	int ret = 0;
+
+	for (int j = 0; b->s && j < 2; j++) {
+		int64_t *ids;
+		size_t n;
+
+		if (store_group_runs(b->s, testbox, jobs[j], "0", &ids, &n) ||
+		    (n && store_delete_runs(b->s, ids, n))) {
+			fprintf(stderr, "store_bench: %s: %s\n", b->loc, store_error(b->s));
+			ret = -1;
+		}
+		if (!ret)
+			free(ids);
+	}
+	return ret;
+}
+
+static int bench_sides(struct side *sides, size_t nsides, int reps)
+{
+	struct run_record wide, load;
+	char testbox[64];
+	uint64_t rng = 3;
+	int ret = -1;
+
+	snprintf(testbox, sizeof(testbox), "store-bench-%d", (int)getpid());
+	if (make_record(&wide, WIDE_STATS) || make_record(&load, LOAD_STATS))
+		goto out;
+	record_set_str(&wide.testbox, testbox);
+	record_set_str(&load.testbox, testbox);
+	record_set_str(&wide.job, "bench-write");
+	record_set_str(&load.job, "bench-load");
+	for (size_t k = 0; k < nsides; k++) {
+		struct side *b = &sides[k];
+		double t0;
+
+		b->write = calloc(reps, sizeof(double));
+		b->load = calloc(reps, sizeof(double));
+		if (!b->write || !b->load || !(b->s = open_store(b->loc)))
+			goto out;
+		t0 = now();
+		if (side_put(b, &wide, &rng))
+			goto out;
+		b->first_write = now() - t0;
+		for (int i = 0; i < LOAD_RUNS; i++)
+			if (side_put(b, &load, &rng))
+				goto out;
+	}
+	for (int rep = 0; rep < reps; rep++) {
+		for (size_t k = 0; k < nsides; k++) {
+			struct side *b = &sides[k];
+			struct store_samples sm;
+			size_t values = 0;
+			double t0 = now();
+
+			if (side_put(b, &wide, &rng))
+				goto out;
+			b->write[rep] = now() - t0;
+			t0 = now();
+			if (store_load_samples(b->s, testbox, "bench-load", "0", &sm)) {
+				fprintf(stderr, "store_bench: %s: %s\n", b->loc, store_error(b->s));
+				goto out;
+			}
+			b->load[rep] = now() - t0;
+			for (size_t i = 0; i < sm.nr; i++)
+				values += sm.counts[i];
+			store_samples_release(&sm);
+			if (values != (size_t)LOAD_RUNS * LOAD_STATS) {
+				fprintf(stderr, "store_bench: %s: loaded %zu values, not %d\n",
+					b->loc, values, LOAD_RUNS * LOAD_STATS);
+				goto out;
+			}
+		}
+	}
+	printf("(e) medians of %d repetitions, the locations alternated:\n", reps);
+	printf("    %-10s %14s %14s %18s %10s %10s\n", "backend", "write 10k (ms)",
+	       "first (ms)", "load 20k x 10 (ms)", "write/1st", "load/1st");
+	for (size_t k = 0; k < nsides; k++) {
+		double w = median(sides[k].write, reps), l = median(sides[k].load, reps);
+		double w0 = median(sides[0].write, reps), l0 = median(sides[0].load, reps);
+
+		printf("    %-10s %14.1f %14.1f %18.1f %10.2f %10.2f\n",
+		       strncmp(sides[k].loc, "postgres", 8) ? "SQLite" : "PostgreSQL",
+		       w * 1e3, sides[k].first_write * 1e3, l * 1e3, w / w0, l / l0);
+	}
+	ret = 0;
+out:
+	for (size_t k = 0; k < nsides; k++) {
+		if (side_clean(&sides[k], testbox))
+			ret = -1;
+		store_close(sides[k].s);
+		free(sides[k].write);
+		free(sides[k].load);
+	}
+	run_record_release(&wide);
+	run_record_release(&load);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	size_t nruns = 10000, nstats = 1000;
+	size_t nruns = 10000, nstats = 1000, nsides = 0;
+	struct side sides[SIDE_MAX] = { 0 };
 	char *dir = NULL;
-	int ret = 1;
+	int ret = 1, reps = 11;
 
+	if (argc > 1 && !strncmp(argv[1], "--", 2)) {
+		for (int i = 1; i < argc; i += 2) {
+			if (i + 1 < argc && !strcmp(argv[i], "--db") && nsides < SIDE_MAX)
+				sides[nsides++].loc = argv[i + 1];
+			else if (i + 1 < argc && !strcmp(argv[i], "--reps") &&
+				 (reps = atoi(argv[i + 1])) > 0)
+				continue;
+			else
+				nsides = SIDE_MAX + 1;	/* the usage */
+		}
+		if (nsides && nsides <= SIDE_MAX)
+			return bench_sides(sides, nsides, reps) ? 1 : 0;
+		fprintf(stderr, "usage: store_bench --db LOCATION [--db LOCATION ...] [--reps N]\n");
+		return 2;
+	}
 	if (argc > 1)
 		nruns = strtoul(argv[1], NULL, 10);
 	if (argc > 2)

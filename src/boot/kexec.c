@@ -227,11 +227,32 @@ static int unit_quote(struct strbuf *sb, const char *arg)
 	return 0;
 }
 
+/*
+ * Where `perfbot kexec resume` finds the store after the reboot: an
+ * absolute SQLite path, or a PostgreSQL URL without a password (the unit
+ * is world-readable: ~/.pgpass or PGSERVICE hold a password).
+ */
+static bool unit_db_ok(const char *db)
+{
+	const char *auth = strstr(db, "://");
+	const char *at;
+	size_t n;
+
+	if (db[0] == '/')
+		return true;
+	if (strncmp(db, "postgresql://", 13) && strncmp(db, "postgres://", 11))
+		return false;
+	auth += 3;
+	n = strcspn(auth, "/?");
+	at = memrchr(auth, '@', n);
+	return !strstr(db, "password=") && !(at && memchr(auth, ':', at - auth));
+}
+
 int kexec_unit_text(const struct kexec_cmds *c, struct strbuf *out)
 {
 	int ret = 0;
 
-	if (!c->perfbot || !c->db || c->perfbot[0] != '/' || c->db[0] != '/')
+	if (!c->perfbot || !c->db || c->perfbot[0] != '/' || !unit_db_ok(c->db))
 		return -EINVAL;
 	strbuf_addstr(out,
 		      "# Written by perfbot (boot: kexec, docs/kernel.md); removed by it when\n"
@@ -304,8 +325,9 @@ int kexec_install(const struct kexec_cmds *c, int64_t id, const char *bzimage,
 	ret = kexec_unit_text(c, &text);
 	if (ret) {
 		strbuf_setf(err, "cannot write the unit: %s",
-			    ret == -EINVAL ? "perfbot's and the database's absolute paths"
-					     " are needed, without a newline"
+			    ret == -EINVAL ? "perfbot's absolute path and the database's (an"
+					     " absolute path, or a postgresql:// URL without a"
+					     " password) are needed, without a newline"
 					   : strerror(-ret));
 		goto out;
 	}

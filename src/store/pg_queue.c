@@ -96,29 +96,13 @@ static int tags_param(struct pg_store *ps, char *const *tags, struct strbuf *sb)
 	return strbuf_error(sb) ? store_fail(&ps->base, -ENOMEM, "out of memory") : 0;
 }
 
-/* One element of a PostgreSQL array literal ("{...}"): NULL, or quoted. */
-static void array_add(struct strbuf *sb, const char *v)
+/* An integer array element, 0 as NULL where 0 means "anything" (the needs). */
+static void array_int(struct strbuf *sb, int64_t v, bool zero_is_null)
 {
-	if (sb->len > 1)
-		strbuf_addch(sb, ',');
-	if (!v) {
-		strbuf_addstr(sb, "NULL");
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *v; v++) {
-		if (*v == '"' || *v == '\\')
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, *v);
-	}
-	strbuf_addch(sb, '"');
-}
-
-static void array_add_int(struct strbuf *sb, int64_t v, bool zero_is_null)
-{
-	char buf[PG_INT_BUF];
-
-	array_add(sb, zero_is_null && !v ? NULL : pg_int_param(buf, v));
+	if (zero_is_null && !v)
+		pg_array_text(sb, NULL);
+	else
+		pg_array_int(sb, v);
 }
 
 static int read_item(struct pg_store *ps, const PGresult *res, int row,
@@ -220,10 +204,8 @@ int pg_queue_submit(struct store *s, const struct store_queue_item *items,
 		return err;
 	if (!nr)
 		return store_fail(s, -EINVAL, "nothing to queue");
-	for (int c = 0; c < NCOLS; c++) {
+	for (int c = 0; c < NCOLS; c++)
 		strbuf_init(&col[c]);
-		strbuf_addch(&col[c], '{');
-	}
 	for (size_t i = 0; i < nr && !err; i++) {
 		const struct store_queue_item *it = &items[i];
 
@@ -234,26 +216,25 @@ int pg_queue_submit(struct store *s, const struct store_queue_item *items,
 		strbuf_reset(&tags);
 		if ((err = tags_param(ps, it->parsed.tags, &tags)))
 			break;
-		array_add_int(&col[PRIO], it->priority, false);
-		array_add(&col[JOB], it->job);
-		array_add(&col[TESTCASE], it->testcase);
-		array_add(&col[TEXT], it->job_text);
-		array_add(&col[REPO], it->repo);
-		array_add(&col[COMMIT], it->commit);
-		array_add(&col[NEEDS], it->needs ? it->needs : "");
-		array_add_int(&col[CPUS], it->parsed.min_cpus, true);
-		array_add_int(&col[MEM], it->parsed.min_mem_mb, true);
-		array_add(&col[ARCH], it->parsed.arch);
-		array_add(&col[BOX], it->parsed.testbox);
-		array_add(&col[TAGS], tags.buf);
-		array_add_int(&col[MAXATT], it->max_attempts > 0 ? it->max_attempts
-								 : STORE_QUEUE_MAX_ATTEMPTS, false);
+		array_int(&col[PRIO], it->priority, false);
+		pg_array_text(&col[JOB], it->job);
+		pg_array_text(&col[TESTCASE], it->testcase);
+		pg_array_text(&col[TEXT], it->job_text);
+		pg_array_text(&col[REPO], it->repo);
+		pg_array_text(&col[COMMIT], it->commit);
+		pg_array_text(&col[NEEDS], it->needs ? it->needs : "");
+		array_int(&col[CPUS], it->parsed.min_cpus, true);
+		array_int(&col[MEM], it->parsed.min_mem_mb, true);
+		pg_array_text(&col[ARCH], it->parsed.arch);
+		pg_array_text(&col[BOX], it->parsed.testbox);
+		pg_array_text(&col[TAGS], tags.buf);
+		array_int(&col[MAXATT], it->max_attempts > 0 ? it->max_attempts
+							     : STORE_QUEUE_MAX_ATTEMPTS, false);
 	}
 	for (int c = 0; c < NCOLS; c++) {
-		strbuf_addch(&col[c], '}');
-		if (!err && strbuf_error(&col[c]))
+		params[c] = pg_array_end(&col[c]);
+		if (!err && !params[c])
 			err = store_fail(s, -ENOMEM, "out of memory");
-		params[c] = col[c].buf;
 	}
 	if (!err)
 		err = pg_exec(ps, "cannot queue the items",
@@ -362,11 +343,9 @@ int pg_queue_claim(struct store *s, const char *testbox, char *const *testcases,
 		return err;
 	if (!(lease_s > 0))
 		return store_fail(s, -EINVAL, "a lease must be longer than 0 s");
-	strbuf_addch(&tc, '{');
 	for (size_t i = 0; testcases && testcases[i]; i++)
-		array_add(&tc, testcases[i]);
-	strbuf_addch(&tc, '}');
-	if (strbuf_error(&tc)) {
+		pg_array_text(&tc, testcases[i]);
+	if (!pg_array_end(&tc)) {
 		strbuf_release(&tc);
 		return store_fail(s, -ENOMEM, "out of memory");
 	}
@@ -838,14 +817,4 @@ int pg_queue_wait(struct store *s, double timeout_s, bool *woken)
 					  strerror(errno));
 		}
 	}
-}
-
-/* Until pg_runs.c lands (branch main): stores nothing, says so. */
-__attribute__((weak)) int pg_insert_run(struct pg_store *ps, const struct run_record *r,
-					int64_t *run_id)
-{
-	(void)r;
-	(void)run_id;
-	return store_fail(&ps->base, -ENOSYS, "%s: runs cannot be stored yet (pg_runs.c)",
-			  ps->shown);
 }

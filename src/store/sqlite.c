@@ -181,6 +181,22 @@ static int exec_stmt(struct sqlite_store *ss, enum stmt_id id, const char *what)
 	return 0;
 }
 
+int ss_insert(struct sqlite_store *ss, sqlite3_stmt *st, const char *what,
+	      int64_t *id)
+{
+	int rc = sqlite3_step(st);
+	char msg[96];
+
+	ss_done(st);
+	if (rc != SQLITE_DONE) {
+		snprintf(msg, sizeof(msg), "cannot store %s", what);
+		return ss_db_fail(ss, rc, msg);
+	}
+	if (id)
+		*id = sqlite3_last_insert_rowid(ss->db);
+	return 0;
+}
+
 int ss_begin(struct sqlite_store *ss, bool write)
 {
 	return exec_stmt(ss, write ? ST_BEGIN_WRITE : ST_BEGIN_READ,

@@ -138,7 +138,7 @@ int sqlite_bisect_add(struct store *s, const char *status, const char *spec,
 {
 	struct sqlite_store *ss = to_ss(s);
 	sqlite3_stmt *st;
-	int rc, err;
+	int err;
 
 	if (!status || !spec)
 		return store_fail(s, -EINVAL, "a bisection needs a status and a spec");
@@ -151,13 +151,7 @@ int sqlite_bisect_add(struct store *s, const char *status, const char *spec,
 	ss_bind_text(st, 1, status);
 	ss_bind_text(st, 2, spec);
 	sqlite3_bind_double(st, 3, wall_now());
-	rc = sqlite3_step(st);
-	ss_done(st);
-	if (rc != SQLITE_DONE)
-		return ss_db_fail(ss, rc, "cannot store a bisection");
-	if (id)
-		*id = sqlite3_last_insert_rowid(ss->db);
-	return 0;
+	return ss_insert(ss, st, "a bisection", id);
 }
 
 int sqlite_bisect_update(struct store *s, int64_t id, const char *status,

@@ -272,6 +272,13 @@ static inline void ss_done(sqlite3_stmt *st)
 	}
 }
 
+/*
+ * Step a bound INSERT once and reset it: 0 with the new row's id in *id
+ * (id may be NULL), or ss_db_fail()'s error worded "cannot store WHAT".
+ */
+int ss_insert(struct sqlite_store *ss, sqlite3_stmt *st, const char *what,
+	      int64_t *id);
+
 static inline int ss_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
 	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC)

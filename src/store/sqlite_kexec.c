@@ -175,7 +175,7 @@ int sqlite_kexec_add(struct store *s, struct store_kexec *k)
 	char twice[300];
 	double now;
 	int64_t id;
-	int rc, err;
+	int err;
 
 	err = ss_check_writer(ss);
 	if (err)
@@ -224,14 +224,9 @@ int sqlite_kexec_add(struct store *s, struct store_kexec *k)
 	else
 		sqlite3_bind_null(st, 14);
 	ss_bind_text(st, 15, k->continuation);
-	rc = sqlite3_step(st);
-	ss_done(st);
-	if (rc != SQLITE_DONE) {
-		err = ss_db_fail(ss, rc, "cannot store a kexec boot");
-		goto fail;
-	}
-	id = sqlite3_last_insert_rowid(ss->db);
-	err = ss_commit(ss, "cannot commit a kexec boot");
+	err = ss_insert(ss, st, "a kexec boot", &id);
+	if (!err)
+		err = ss_commit(ss, "cannot commit a kexec boot");
 	if (err)
 		goto fail;
 	k->id = id;

@@ -179,11 +179,8 @@ static int intern(struct sqlite_store *ss, const char *name, int64_t *id)
 		if (!st)
 			return ss_prep_err(ss);
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		ss_done(st);
-		if (rc != SQLITE_DONE)
-			return ss_db_fail(ss, rc, "cannot add a stat name");
-		*id = sqlite3_last_insert_rowid(ss->db);
+		if ((rc = ss_insert(ss, st, "a stat name", id)))
+			return rc;
 	} else if (rc != SQLITE_ROW) {
 		return ss_db_fail(ss, rc, "cannot look up a stat name");
 	}
@@ -280,7 +277,7 @@ static int put_one(struct sqlite_store *ss, const struct run_record *r, int64_t 
 {
 	sqlite3_stmt *st;
 	int64_t id;
-	int rc, err;
+	int err;
 
 	if (!r->testbox || !r->testcase || !r->job || !r->commit)
 		return store_fail(&ss->base, -EINVAL,
@@ -296,11 +293,9 @@ static int put_one(struct sqlite_store *ss, const struct run_record *r, int64_t 
 	sqlite3_bind_double(st, 6, isfinite(r->started) ? r->started : 0);
 	sqlite3_bind_double(st, 7, isfinite(r->duration_s) ? r->duration_s : 0);
 	ss_bind_text(st, 8, r->job_text);
-	rc = sqlite3_step(st);
-	ss_done(st);
-	if (rc != SQLITE_DONE)
-		return ss_db_fail(ss, rc, "cannot store the run");
-	id = sqlite3_last_insert_rowid(ss->db);
+	err = ss_insert(ss, st, "the run", &id);
+	if (err)
+		return err;
 
 	err = put_strmap(ss, ST_PARAM_ADD, id, &r->params);
 	if (!err)

@@ -502,14 +502,9 @@ int sqlite_alert_add(struct store *s, struct store_alert *a)
 	bind_ref(st, 13, a->report_id);
 	ss_bind_text(st, 14, a->note);
 	sqlite3_bind_double(st, 15, now);
-	rc = sqlite3_step(st);
-	ss_done(st);
-	if (rc != SQLITE_DONE) {
-		err = ss_db_fail(ss, rc, "cannot store an alert");
-		goto fail;
-	}
-	found = sqlite3_last_insert_rowid(ss->db);
-	err = ss_commit(ss, "cannot commit an alert");
+	err = ss_insert(ss, st, "an alert", &found);
+	if (!err)
+		err = ss_commit(ss, "cannot commit an alert");
 	if (err)
 		goto fail;
 	a->id = found;
@@ -658,7 +653,7 @@ int sqlite_report_add(struct store *s, const char *culprit, const char *state,
 	struct sqlite_store *ss = to_ss(s);
 	struct store_report r = { 0 };
 	sqlite3_stmt *st;
-	int rc, err;
+	int err;
 
 	st = watch_writer(ss, ST_REPORT_FIND, &err);
 	if (!st)
@@ -690,14 +685,9 @@ int sqlite_report_add(struct store *s, const char *culprit, const char *state,
 	ss_bind_text(st, 1, culprit);
 	ss_bind_text(st, 2, state);
 	sqlite3_bind_double(st, 3, r.created);
-	rc = sqlite3_step(st);
-	ss_done(st);
-	if (rc != SQLITE_DONE) {
-		err = ss_db_fail(ss, rc, "cannot store a report");
-		goto fail;
-	}
-	r.id = sqlite3_last_insert_rowid(ss->db);
-	err = ss_commit(ss, "cannot commit a report");
+	err = ss_insert(ss, st, "a report", &r.id);
+	if (!err)
+		err = ss_commit(ss, "cannot commit a report");
 	if (err)
 		goto fail;
 	if (out) {

@@ -13,7 +13,9 @@ pg_e2e_start() {
 		exit 0
 	fi
 	dir=$(mktemp -d /tmp/perfbot-pg-e2e.XXXXXX) || exit 1
-	trap 'pg_cluster_stop' EXIT
+	# also on a Bail out or ^C, where finish (which removes the sandbox) is not reached
+	trap 'pids=$(sandbox_pids); [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+		pg_cluster_stop; rm -rf "$SANDBOX" "$PERFBOT_SHMDIR"' EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	# from /: the server's programs run as nobody, who may not enter $PWD

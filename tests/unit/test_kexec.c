@@ -5,15 +5,13 @@
  * every transition of the state machine (built, booting, running,
  * stored, back; failed), a release that is not the image's, a boot found
  * running at boot, resume twice runs the job once, a step that fails,
- * abort, the lock, one active boot per test box, the continuation, and a
- * schema-5 database read and migrated.  Each test in its own temp dir.
+ * abort, the lock, one active boot per test box (also with writers at
+ * once), the continuation, and a schema-5 database read and migrated.
+ * Each test in its own temp dir, on a fresh store: SQLite's, or as
+ * unit/test_kexec_pg a throw-away PostgreSQL cluster's (store_backend.h).
  */
 #define _GNU_SOURCE
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "store_backend.h"
 
 #include "boot/kexec.h"
 #include "store/internal.h"
@@ -23,7 +21,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,12 +67,15 @@ static int setup(void **state)
 				 &f->kexec, &f->systemctl };
 	struct strbuf script = STRBUF_INIT;
 	struct strbuf err = STRBUF_INIT;
+	char *loc;
 
 	if (!f || make_temp_dir(NULL, "perfbot-unit-kexec", &f->dir))
 		return -1;
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		strbuf_init(all[i]);
-	strbuf_addf(&f->db, "%s/results.db", f->dir);
+	loc = test_store_fresh(f->dir);
+	strbuf_addstr(&f->db, loc);
+	free(loc);
 	strbuf_addf(&f->log, "%s/cmds.log", f->dir);
 	strbuf_addf(&f->osrelease, "%s/osrelease", f->dir);
 	strbuf_addf(&f->job, "%s/job.yaml", f->dir);
@@ -260,6 +260,12 @@ static void assert_uninstalled(struct fixture *f, int64_t id)
 
 /* ---- the unit ---- */
 
+/* A password would be world-readable in the unit; a relative path means nothing there. */
+static const char *const refused_db[] = {
+	"postgresql://bot:secret@db/perfbot", "postgres://db/perfbot?password=secret",
+	"results.db",
+};
+
 static void unit_text(void **state)
 {
 	struct fixture *f = *state;
@@ -280,6 +286,19 @@ static void unit_text(void **state)
 	assert_non_null(strstr(t.buf, "\nExecStart=\"/opt/perf bot/perfbot\" --db"
 				      " \"/var/lib/\\\"db\\\"%%1.db\" kexec resume\n"));
 	assert_non_null(strstr(t.buf, "\n[Install]\nWantedBy=multi-user.target\n"));
+
+	/* a PostgreSQL URL, as it is; not one with a password (the unit is world-readable) */
+	strbuf_reset(&t);
+	c.db = "postgresql:///perfbot?host=/run/pg&user=bot";
+	assert_int_equal(kexec_unit_text(&c, &t), 0);
+	assert_non_null(strstr(t.buf, " --db \"postgresql:///perfbot?host=/run/pg&user=bot\" kexec resume\n"));
+	for (size_t i = 0; i < sizeof(refused_db) / sizeof(refused_db[0]); i++) {
+		strbuf_reset(&t);
+		c.db = refused_db[i];
+		if (kexec_unit_text(&c, &t) != -EINVAL)
+			fail_msg("a unit with --db %s", refused_db[i]);
+	}
+	c.db = "/var/lib/perfbot.db";
 
 	/* relative paths or a newline: no unit */
 	strbuf_reset(&t);
@@ -614,7 +633,7 @@ static void store_refuses(void **state)
 	strbuf_release(&err);
 }
 
-/* A file at schema 5 (the migrations before the kexec table) with a run. */
+/* A database at schema 5 (the migrations before the kexec table) with a run. */
 static void older_database(void **state)
 {
 	struct fixture *f = *state;
@@ -624,28 +643,24 @@ static void older_database(void **state)
 	};
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
 	struct store *reader, *writer;
-	sqlite3 *db;
-	char *msg = NULL;
+	char want[32];
 	size_t n;
 
-	assert_true(sqlite_schema_version >= 6);
-	strbuf_addf(&path, "%s/v5.db", f->dir);
-	assert_int_equal(sqlite3_open(path.buf, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL),
-			 SQLITE_OK);
-	for (int i = 0; i < 5; i++)
-		if (sqlite3_exec(db, sqlite_migrations[i].sql, NULL, NULL, &msg) != SQLITE_OK)
-			fail_msg("migration %d: %s", i + 1, msg);
-	if (sqlite3_exec(db,
-			 "INSERT INTO meta VALUES ('created_by', 'perfbot'),"
-			 " ('created_with', '0.5.0'), ('schema_version', '5');"
-			 "INSERT INTO runs (testbox, testcase, job, \"commit\", status,"
-			 " started, duration_s) VALUES ('box1', 'quick', 'quick',"
-			 " '" SHA "', 'complete', 1700000000, 30);"
-			 "INSERT INTO watch_point VALUES ('t', 'main', 1, '" SHA "', NULL, 1);",
-			 NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("v5 rows: %s", msg);
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	assert_true(sqlite_schema_version >= 6 && pg_schema_version >= 6);
+	if (test_store_is_pg()) {
+		/* the one test database: emptied of the fixture's schema */
+		store_close(f->s);
+		f->s = NULL;
+		free(test_store_fresh(f->dir));
+		strbuf_addstr(&path, f->db.buf);
+	} else {
+		strbuf_addf(&path, "%s/v5.db", f->dir);
+	}
+	test_store_make_schema(path.buf, 5,
+			       "INSERT INTO runs (testbox, testcase, job, \"commit\", status,"
+			       " started, duration_s) VALUES ('box1', 'quick', 'quick',"
+			       " '" SHA "', 'complete', 1700000000, 30);"
+			       "INSERT INTO watch_point VALUES ('t', 'main', 1, '" SHA "', NULL, 1);");
 
 	/* a reader finds no boots, without an error, and changes nothing */
 	assert_int_equal(store_open(path.buf, STORE_READ, &reader, &err), 0);
@@ -653,6 +668,7 @@ static void older_database(void **state)
 	assert_int_equal(n, 0);
 	assert_int_equal(store_kexec_active(reader, BOX, &k), -ENOENT);
 	assert_int_equal(store_kexec_get(reader, 1, &k), -ENOENT);
+	test_store_assert_query(path.buf, TEST_STORE_COUNT_TABLES("kexec%"), "0");
 
 	/* a writer migrates it, keeping every row, and stores boots */
 	assert_int_equal(store_open(path.buf, STORE_WRITE, &writer, &err), 0);
@@ -662,27 +678,135 @@ static void older_database(void **state)
 	};
 	assert_int_equal(store_kexec_add(writer, &k), 0);
 	assert_int_equal(k.id, 1);
+	/* the reader opened before sees it */
 	assert_int_equal(store_kexec_list(reader, &all, &n), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(all[0].state, "built");
 	store_kexecs_release(all, n);
 	store_close(writer);
 	store_close(reader);
-	assert_int_equal(sqlite3_open(path.buf, &db), SQLITE_OK);
-	{
-		sqlite3_stmt *st;
-
-		assert_int_equal(sqlite3_prepare_v2(db,
-			"SELECT (SELECT value FROM meta WHERE key = 'schema_version') || ','"
-			" || (SELECT count(*) FROM runs) || ',' || (SELECT count(*) FROM watch_point)",
-			-1, &st, NULL), SQLITE_OK);
-		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-		assert_string_equal((const char *)sqlite3_column_text(st, 0), "6,1,1");
-		sqlite3_finalize(st);
-	}
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	/* the backend's current version (PostgreSQL's has the fleet's queue, 7) */
+	snprintf(want, sizeof(want), "%d,1,1",
+		 test_store_is_pg() ? pg_schema_version : sqlite_schema_version);
+	test_store_assert_query(path.buf,
+				"SELECT (SELECT value FROM meta WHERE key = 'schema_version') || ','"
+				" || (SELECT count(*) FROM runs) || ','"
+				" || (SELECT count(*) FROM watch_point)", want);
 	strbuf_release(&path);
 	strbuf_release(&err);
+}
+
+/* The store's rule, whatever the backend: one active boot per test box, and its words. */
+static void store_one_active(void **state)
+{
+	struct fixture *f = *state;
+	struct store_kexec k = {
+		.state = "built", .testbox = BOX, .sha = SHA, .job_file = "/j.yaml",
+		.sets = "[]", .job = "quick", .runs = 1, .release = NEW,
+	}, second = k, got;
+	int64_t first;
+
+	assert_int_equal(store_kexec_add(f->s, &k), 0);
+	first = k.id;
+	assert_int_equal(store_kexec_add(f->s, &second), -EEXIST);
+	assert_string_equal(store_error(f->s), "test box " BOX " already has kexec boot 1 (built)");
+	assert_int_equal(second.id, first);
+	/* a boot in a final state is refused as well while another is active */
+	second.state = KEXEC_FAILED;
+	assert_int_equal(store_kexec_add(f->s, &second), -EEXIST);
+	/* another test box is free */
+	second.testbox = "box2";
+	second.state = "built";
+	assert_int_equal(store_kexec_add(f->s, &second), 0);
+	assert_true(second.id == first + 1);
+
+	/* a transition happens once, from the state it names */
+	k.state = KEXEC_BOOTING;
+	assert_int_equal(store_kexec_update(f->s, &k, "built"), 0);
+	assert_int_equal(store_kexec_update(f->s, &k, "built"), -EAGAIN);
+	assert_string_equal(store_error(f->s), "kexec boot 1 is booting, not built");
+	k.id = 99;
+	assert_int_equal(store_kexec_update(f->s, &k, "built"), -ENOENT);
+	assert_non_null(strstr(store_error(f->s), "no kexec boot 99 in "));
+	k.id = first;
+	assert_int_equal(store_kexec_active(f->s, BOX, &got), 0);
+	assert_int_equal(got.id, first);
+	assert_string_equal(got.state, KEXEC_BOOTING);
+	store_kexec_release(&got);
+
+	/* once it is back, the test box takes a new boot */
+	k.state = KEXEC_BACK;
+	k.run_id = 0;
+	assert_int_equal(store_kexec_update(f->s, &k, KEXEC_BOOTING), 0);
+	assert_int_equal(store_kexec_active(f->s, BOX, &got), -ENOENT);
+	second = (struct store_kexec){
+		.state = "built", .testbox = BOX, .sha = SHA, .job_file = "/j.yaml",
+		.sets = "[]", .job = "quick", .runs = 1, .release = NEW,
+	};
+	assert_int_equal(store_kexec_add(f->s, &second), 0);
+	assert_true(second.id > first + 1);
+}
+
+#define RACERS 4
+#define ROUNDS 20
+
+struct boot_race {
+	int ret[RACERS][ROUNDS];
+	int64_t id[RACERS][ROUNDS];
+	char msg[RACERS][ROUNDS][128];
+};
+
+/* Every round, each writer arranges a boot on the same (new) test box. */
+static void add_boot(struct store *s, int who, int round, void *ctx)
+{
+	struct boot_race *r = ctx;
+	char box[32];
+	struct store_kexec k = {
+		.state = "built", .testbox = box, .sha = SHA, .job_file = "/j.yaml",
+		.sets = "[]", .job = "quick", .runs = 1, .release = NEW,
+	};
+
+	snprintf(box, sizeof(box), "race%d", round);
+	r->ret[who][round] = store_kexec_add(s, &k);
+	r->id[who][round] = k.id;
+	snprintf(r->msg[who][round], sizeof(r->msg[who][round]), "%s", store_error(s));
+}
+
+static void active_boots_at_once(void **state)
+{
+	struct fixture *f = *state;
+	struct boot_race *r = calloc(1, sizeof(*r));
+	struct store_kexec *all;
+	size_t n;
+
+	assert_non_null(r);
+	test_store_race(f->db.buf, RACERS, ROUNDS, add_boot, r);
+	for (int round = 0; round < ROUNDS; round++) {
+		int64_t won = 0;
+		char want[128];
+
+		for (int w = 0; w < RACERS; w++)
+			if (!r->ret[w][round]) {
+				if (won)
+					fail_msg("round %d: two active boots", round);
+				won = r->id[w][round];
+			}
+		if (!won)
+			fail_msg("round %d: no boot added", round);
+		snprintf(want, sizeof(want), "test box race%d already has kexec boot %lld (built)",
+			 round, (long long)won);
+		for (int w = 0; w < RACERS; w++) {
+			assert_int_equal(r->id[w][round], won);
+			if (r->ret[w][round]) {
+				assert_int_equal(r->ret[w][round], -EEXIST);
+				assert_string_equal(r->msg[w][round], want);
+			}
+		}
+	}
+	assert_int_equal(store_kexec_list(f->s, &all, &n), 0);
+	assert_int_equal(n, ROUNDS);
+	store_kexecs_release(all, n);
+	free(r);
 }
 
 int main(void)
@@ -699,6 +823,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(argv_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(older_database, setup, teardown),
+		cmocka_unit_test_setup_teardown(store_one_active, setup, teardown),
+		cmocka_unit_test_setup_teardown(active_boots_at_once, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -277,11 +277,6 @@ static void finish_once(void **state)
 	assert_int_equal(claim(f->s, "a", NULL, 30, &att), id);
 	tiny_run(&r);
 	ret = store_queue_finish(f->s, id, att, &r, &run);
-	if (ret == -ENOSYS) {
-		run_record_release(&r);
-		print_message("[  SKIP    ] %s\n", store_error(f->s));
-		skip();
-	}
 	assert_int_equal(ret, 0);
 	assert_true(run > 0);
 	/* the same attempt again (its COMMIT's answer lost): the same run, stored once */
@@ -320,11 +315,6 @@ static void quarantine(void **state)
 		assert_int_equal(store_queue_fail(f->s, id, att, "broken", NULL), 0);
 		assert_int_equal(claim(f->s, "well", NULL, 30, &att), id);
 		ret = store_queue_finish(f->s, id, att, &r, &run);
-		if (ret == -ENOSYS) {
-			run_record_release(&r);
-			print_message("[  SKIP    ] %s\n", store_error(f->s));
-			skip();
-		}
 		assert_int_equal(ret, 0);
 	}
 	run_record_release(&r);

@@ -1,8 +1,12 @@
 /*
- * Unit tests: store (the SQLite backend behind store.h): round trips,
- * groups, samples, commits, refusing foreign files, locking, bad paths,
- * bisections, declared stats, the 'unsupported' status, the migrations
- * of version-1 and version-2 databases, and damaged files.
+ * Unit tests: store (behind store.h): round trips, groups, samples,
+ * commits, bisections, declared stats, the 'unsupported' status,
+ * imports, deletion and concurrent writers, on SQLite (unit/test_store)
+ * and on PostgreSQL (unit/test_store_pg, store_backend.h); the tests of
+ * SQLite's files (foreign files, locking, bad paths, the migrations of
+ * version-1 and version-2 files, damaged files) skip on PostgreSQL, and
+ * PostgreSQL's own (an unreachable server, foreign, newer and empty
+ * databases, two writers creating one) skip on SQLite.
  * Each test works in its own temp dir under $TMPDIR, removed afterwards.
  */
 #define _GNU_SOURCE
@@ -16,10 +20,12 @@
 #include "store/store.h"
 #include "util/fsutil.h"
 #include "util/strbuf.h"
+#include "store_backend.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +36,7 @@
 
 struct fixture {
 	char *dir;
-	char *db;	/* <dir>/results.db */
+	char *db;	/* <dir>/results.db, or the PostgreSQL test database */
 	struct store *s;
 };
 
@@ -40,10 +46,21 @@ static int setup(void **state)
 
 	if (!f || make_temp_dir(NULL, "perfbot-unit-store", &f->dir))
 		return -1;
-	if (asprintf(&f->db, "%s/results.db", f->dir) < 0)
-		return -1;
 	*state = f;
 	return 0;
+}
+
+/*
+ * The fixture with a fresh store location: called by the test, not by
+ * setup(), since a test without its PostgreSQL cluster must skip, and
+ * cmocka counts a skip in setup as an error.
+ */
+static struct fixture *fresh(void **state)
+{
+	struct fixture *f = *state;
+
+	f->db = test_store_fresh(f->dir);
+	return f;
 }
 
 static int teardown(void **state)
@@ -126,13 +143,16 @@ static int64_t put_simple(struct store *s, const char *testbox, const char *job,
 
 static void round_trip(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct run_record r, got;
 	char *deep;
 	int64_t id;
 
-	/* STORE_WRITE makes the directories */
-	assert_true(asprintf(&deep, "%s/a/b/c/results.db", f->dir) > 0);
+	/* STORE_WRITE makes the directories (of a file) */
+	if (test_store_is_pg())
+		deep = strdup(f->db);
+	else
+		assert_true(asprintf(&deep, "%s/a/b/c/results.db", f->dir) > 0);
 	f->s = open_ok(deep, STORE_WRITE);
 
 	make_run(&r, "box1", "will-it-scale-100%-thread-futex3",
@@ -212,7 +232,7 @@ static void round_trip(void **state)
 
 static void incomplete_record_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct run_record r;
 
 	f->s = open_ok(f->db, STORE_WRITE);
@@ -224,7 +244,7 @@ static void incomplete_record_refused(void **state)
 
 static void groups_and_counts(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const char *A = "aaaa000000000000000000000000000000000000";
 	static const char *B = "bbbb000000000000000000000000000000000000";
 	struct store_filter flt = { 0 };
@@ -301,7 +321,7 @@ static void groups_and_counts(void **state)
 
 static void samples_from_complete_runs(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	struct run_record r;
 
@@ -378,7 +398,7 @@ static void samples_from_complete_runs(void **state)
  */
 static void samples_many_and_sparse(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	struct run_record r;
 
@@ -441,7 +461,7 @@ static void samples_many_and_sparse(void **state)
 
 static void resolve_commit(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const char *C1 = "0123456789abcdef0123456789abcdef01234567";
 	static const char *C2 = "0123ffff9abcdef0123456789abcdef012345678";
 	static const char *C3 = "abcdef0123456789abcdef0123456789abcdef01";
@@ -531,6 +551,30 @@ static void sql(const char *path, const char *text)
 	assert_int_equal(sqlite3_close(db), SQLITE_OK);
 }
 
+/* The value of query's first column and row, from PostgreSQL (malloc'd). */
+static char *pg_value(const char *query)
+{
+	PGconn *c = PQconnectdb(getenv("PERFBOT_TEST_PG_URL"));
+	PGresult *r = PQexec(c, query);
+	char *v;
+
+	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) < 1)
+		fail_msg("%s: %s", query, PQerrorMessage(c));
+	v = strdup(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	PQfinish(c);
+	return v;
+}
+
+/* Edit the store past perfbot, on either backend (text must suit both). */
+static void db_sql(const char *loc, const char *text)
+{
+	if (test_store_is_pg())
+		test_store_pg_sql(text);
+	else
+		sql(loc, text);
+}
+
 static void expect_refused(const char *path, const char *msg)
 {
 	static const enum store_mode modes[] = { STORE_WRITE, STORE_READ };
@@ -553,10 +597,11 @@ static void expect_refused(const char *path, const char *msg)
 
 static void foreign_files_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	char *path;
 	FILE *fp;
 
+	TEST_STORE_ONLY_SQLITE("SQLite files; PostgreSQL: pg_foreign_refused");
 	/* someone else's SQLite database */
 	assert_true(asprintf(&path, "%s/other.db", f->dir) > 0);
 	sql(path, "CREATE TABLE t (a); INSERT INTO t VALUES (1), ('x');");
@@ -597,8 +642,9 @@ static void foreign_files_refused(void **state)
 
 static void newer_schema_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
+	TEST_STORE_ONLY_SQLITE("edits an SQLite file; PostgreSQL: pg_newer_schema_refused");
 	f->s = open_ok(f->db, STORE_WRITE);
 	put_simple(f->s, "box", "job", "c", RUN_COMPLETE, 1, 5, 0);
 	store_close(f->s);
@@ -613,13 +659,14 @@ static void newer_schema_refused(void **state)
 
 static void empty_file_initialised(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store *s = NULL;
 	struct store_group *g;
 	char err[1024];
 	size_t n;
 	int fd;
 
+	TEST_STORE_ONLY_SQLITE("an empty SQLite file; PostgreSQL: pg_empty_reader");
 	fd = open(f->db, O_CREAT | O_WRONLY, 0644);
 	assert_true(fd >= 0);
 	close(fd);
@@ -657,13 +704,14 @@ static double now_s(void)
 
 static void locked_database(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_group *g;
 	struct run_record r;
 	sqlite3 *other;
 	double t0, waited;
 	size_t n;
 
+	TEST_STORE_ONLY_SQLITE("SQLite's file lock (-EBUSY); PostgreSQL writers do not lock each other out");
 	setenv("PERFBOT_DB_BUSY_MS", "300", 1);
 	f->s = open_ok(f->db, STORE_WRITE);
 	assert_int_equal(sqlite3_open(f->db, &other), SQLITE_OK);
@@ -704,15 +752,22 @@ static void locked_database(void **state)
 /* A run that fails half-way leaves nothing, and the name cache stays right. */
 static void failed_write_leaves_nothing(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_group *g;
 	struct run_record r, got;
 	int64_t id;
 	size_t n;
 
 	f->s = open_ok(f->db, STORE_WRITE);
-	sql(f->db, "CREATE TRIGGER boom BEFORE INSERT ON stat_value"
-		   " WHEN NEW.value = 666 BEGIN SELECT RAISE(ABORT, 'boom'); END;");
+	if (test_store_is_pg())	/* a constraint's SQLSTATE: -EINVAL, as SQLite's */
+		test_store_pg_sql("CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS"
+				  " $$BEGIN IF NEW.value = 666 THEN RAISE EXCEPTION 'boom'"
+				  " USING ERRCODE = 'check_violation'; END IF; RETURN NEW; END$$;"
+				  "CREATE TRIGGER boom BEFORE INSERT ON stat_value"
+				  " FOR EACH ROW EXECUTE FUNCTION boom();");
+	else
+		sql(f->db, "CREATE TRIGGER boom BEFORE INSERT ON stat_value"
+			   " WHEN NEW.value = 666 BEGIN SELECT RAISE(ABORT, 'boom'); END;");
 	make_run(&r, "box", "job", "c", RUN_COMPLETE, 1);
 	for (int i = 0; i < 1000; i++)
 		assert_int_equal(statmap_addf(&r.stats, i == 900 ? 666 : i, "new.%d", i), 0);
@@ -724,7 +779,10 @@ static void failed_write_leaves_nothing(void **state)
 	store_groups_release(g, n);
 
 	/* the names of the rolled-back run were not kept with stale ids */
-	sql(f->db, "DROP TRIGGER boom; INSERT INTO stat_name (name) VALUES ('intruder');");
+	db_sql(f->db, test_store_is_pg() ? "DROP TRIGGER boom ON stat_value;"
+					   " INSERT INTO stat_name (name) VALUES ('intruder');"
+					 : "DROP TRIGGER boom;"
+					   " INSERT INTO stat_name (name) VALUES ('intruder');");
 	make_run(&r, "box", "job", "c", RUN_COMPLETE, 1);
 	for (int i = 0; i < 1000; i++)
 		assert_int_equal(statmap_addf(&r.stats, i, "new.%d", i), 0);
@@ -739,11 +797,12 @@ static void failed_write_leaves_nothing(void **state)
 
 static void bad_locations(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store *s = NULL;
 	char err[1024], *path;
 	FILE *fp;
 
+	TEST_STORE_ONLY_SQLITE("file paths; PostgreSQL: pg_unreachable");
 	/* missing, for reading */
 	assert_int_equal(open_into(f->db, STORE_READ, &s, err, sizeof(err)), -ENOENT);
 	assert_null(s);
@@ -783,9 +842,6 @@ static void bad_locations(void **state)
 		free(path);
 	}
 
-	assert_int_equal(open_into("postgresql://db.example/perfbot", STORE_WRITE,
-				    &s, err, sizeof(err)), -ENOTSUP);
-	assert_non_null(strstr(err, "PostgreSQL backend not built yet"));
 	assert_int_equal(open_into("", STORE_WRITE, &s, err, sizeof(err)), -EINVAL);
 	assert_null(s);
 }
@@ -796,12 +852,13 @@ static void bad_locations(void **state)
  */
 static void long_path_messages_whole(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, err = STRBUF_INIT,
 		      want = STRBUF_INIT;
 	struct store *s = NULL;
 	FILE *fp;
 
+	TEST_STORE_ONLY_SQLITE("file paths");
 	strbuf_addstr(&dir, f->dir);
 	for (int i = 0; i < 12; i++) {
 		strbuf_addch(&dir, '/');
@@ -880,6 +937,13 @@ static void assert_query(const char *path, const char *query, const char *want)
 	sqlite3_stmt *st;
 	sqlite3 *db;
 
+	if (test_store_is_pg()) {
+		char *got = pg_value(query);
+
+		assert_string_equal(got, want);
+		free(got);
+		return;
+	}
 	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
 			 SQLITE_OK);
 	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK)
@@ -892,7 +956,7 @@ static void assert_query(const char *path, const char *query, const char *want)
 
 static void bisect_add_get_list(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const char *spec =
 		"{\"good\": \"aaaa\", \"bad\": \"bbbb\",\n \"job\": \"wis-100%\", \"note\": \"ünï 'q'\"}";
 	struct store_bisect b, *all;
@@ -947,7 +1011,7 @@ static void bisect_add_get_list(void **state)
 
 static void bisect_update_keeps_result(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect b;
 	int64_t a, other;
 	double created;
@@ -992,7 +1056,7 @@ static void bisect_update_keeps_result(void **state)
 
 static void bisect_unknown_ids(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const int64_t unknown[] = { 2, 0, -1, INT64_MAX };
 	struct store_bisect_line *lines;
 	struct store_bisect_mark *marks;
@@ -1040,7 +1104,7 @@ static void bisect_unknown_ids(void **state)
 
 static void bisect_log_in_order(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect_line *lines;
 	int64_t a, b;
 	double t0, t1;
@@ -1093,7 +1157,7 @@ static void bisect_log_in_order(void **state)
 
 static void bisect_marks_replaced(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const char *C = "cccc000000000000000000000000000000000000";
 	static const char *A = "aaaa000000000000000000000000000000000000";
 	struct store_bisect_mark *m;
@@ -1137,7 +1201,7 @@ static void bisect_marks_replaced(void **state)
 /* Every bisect write through a reader fails, and writes nothing. */
 static void bisect_reader_cannot_write(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect_line *lines;
 	struct store_bisect_mark *marks;
 	struct store_bisect b;
@@ -1232,7 +1296,7 @@ static void assert_v1_run(struct store *s)
 
 static void schema_v1_migrated(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect_line *lines;
 	struct store_bisect_mark *marks;
 	struct store_bisect b, *all;
@@ -1242,6 +1306,7 @@ static void schema_v1_migrated(void **state)
 	int64_t a, id = -1;
 	size_t n;
 
+	TEST_STORE_ONLY_SQLITE("an SQLite file of schema 1");
 	sql(f->db, schema_v1);
 
 	/* a reader reads it as it is, runs and all, and finds no bisections */
@@ -1360,7 +1425,7 @@ static void assert_group_meta(struct store *s)
 
 static void meta_round_trip(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct run_record r, got;
 	int64_t first, second, plain;
 
@@ -1420,7 +1485,7 @@ static void meta_round_trip(void **state)
 /* Declarations pass the store's door as the stat names do. */
 static void meta_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_group *g;
 	struct run_record r;
 	size_t n;
@@ -1466,7 +1531,7 @@ static void meta_refused(void **state)
 
 static void unsupported_status(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	struct store_group *g;
 	struct run_record got;
@@ -1616,7 +1681,7 @@ static int raw_insert_status(const char *path, const char *status)
 
 static void schema_v2_migrated(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_bisect_line *lines;
 	struct store_samples sm;
 	struct store_group *g;
@@ -1625,6 +1690,7 @@ static void schema_v2_migrated(void **state)
 	int64_t id;
 	size_t n;
 
+	TEST_STORE_ONLY_SQLITE("an SQLite file of schema 2");
 	sql(f->db, schema_v2);
 	assert_query(f->db, "SELECT seq FROM sqlite_sequence WHERE name = 'runs'", "3");
 	assert_query(f->db, "SELECT count(*) FROM stat_value WHERE run_id = 3", "0");
@@ -1736,7 +1802,7 @@ static void release_runs(struct run_record *runs, size_t n)
 
 static void import_hash_kept(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct run_record runs[2];
 	int64_t ids[2], *found;
 	struct store *reader;
@@ -1779,6 +1845,106 @@ static void import_hash_kept(void **state)
 	release_runs(runs, 2);
 }
 
+/*
+ * Two writers at once, each on its own connection: work(s, arg) on both
+ * threads, started together by a barrier, the store opened before it
+ * (open_first) or as the first thing after it.  ret[i] and err[i] say
+ * how writer i ended.
+ */
+struct at_once {
+	const char *db;
+	bool open_first;
+	int (*work)(struct store *s, void *arg);
+	void *arg;
+	pthread_barrier_t *start;
+	int ret;
+	char err[512];
+};
+
+static void *at_once_thread(void *p)
+{
+	struct at_once *a = p;
+	struct strbuf err = STRBUF_INIT;
+	struct store *s = NULL;
+
+	if (a->open_first)
+		a->ret = store_open(a->db, STORE_WRITE, &s, &err);
+	pthread_barrier_wait(a->start);
+	if (!a->open_first)
+		a->ret = store_open(a->db, STORE_WRITE, &s, &err);
+	snprintf(a->err, sizeof(a->err), "open: %s", err.buf);
+	strbuf_release(&err);
+	if (!a->ret) {
+		a->ret = a->work(s, a->arg);
+		snprintf(a->err, sizeof(a->err), "%s", store_error(s));
+	}
+	store_close(s);
+	return NULL;
+}
+
+static void two_at_once(const char *db, bool open_first,
+			int (*work)(struct store *s, void *arg), void *arg,
+			struct at_once a[2])
+{
+	pthread_barrier_t start;
+	pthread_t t[2];
+
+	assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
+	for (int i = 0; i < 2; i++) {
+		a[i] = (struct at_once){ .db = db, .open_first = open_first, .work = work,
+					 .arg = arg, .start = &start };
+		assert_int_equal(pthread_create(&t[i], NULL, at_once_thread, &a[i]), 0);
+	}
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	pthread_barrier_destroy(&start);
+}
+
+struct import_job {
+	const struct run_record *runs;
+	size_t nr;
+};
+
+static int import_once(struct store *s, void *arg)
+{
+	const struct import_job *job = arg;
+
+	return store_put_import(s, job->runs, job->nr, HASH_B, true, NULL);
+}
+
+/* Two imports of one file at once, once: one writes, the other -EEXIST. */
+static void concurrent_imports(void **state)
+{
+	struct fixture *f = fresh(state);
+	struct run_record runs[3];
+	struct import_job job = { runs, 3 };
+	struct at_once im[2];
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	make_imported(runs, 3, "c0ffee00");
+	/* names new to both, different in each run */
+	for (int i = 0; i < 3; i++)
+		for (int k = 0; k < 500; k++)
+			assert_int_equal(statmap_addf(&runs[i].stats, k, "imp.%d.%03d", (i + k) % 4,
+						      k), 0);
+	for (int round = 0; round < 3; round++) {
+		int ok = 0, dup = 0;
+
+		two_at_once(f->db, true, import_once, &job, im);
+		for (int i = 0; i < 2; i++) {
+			ok += !im[i].ret;
+			dup += im[i].ret == -EEXIST;
+			if (im[i].ret && im[i].ret != -EEXIST)
+				fail_msg("importer %d: %d %s", i, im[i].ret, im[i].err);
+		}
+		/* the first round imports; later ones find it imported */
+		assert_int_equal(ok, round ? 0 : 1);
+		assert_int_equal(dup, round ? 2 : 1);
+		assert_query(f->db, "SELECT count(*) FROM runs", "3");
+	}
+	release_runs(runs, 3);
+}
+
 /* How many rows of any table that has a run_id column belong to run id. */
 static long rows_of_run(const char *path, int64_t id)
 {
@@ -1786,6 +1952,22 @@ static long rows_of_run(const char *path, int64_t id)
 	sqlite3 *db;
 	long total = 0;
 
+	if (test_store_is_pg()) {
+		char *q, *v;
+
+		/* every table with a run_id column, summed in one query */
+		assert_true(asprintf(&q, "SELECT coalesce(sum((xpath('/row/c/text()',"
+				     " query_to_xml(format('SELECT count(*) AS c FROM %%I"
+				     " WHERE run_id = %lld', table_name), false, true, '')))[1]"
+				     "::text::bigint), 0) FROM information_schema.columns"
+				     " WHERE table_schema = current_schema() AND column_name = 'run_id'",
+				     (long long)id) > 0);
+		v = pg_value(q);
+		total = atol(v);
+		free(v);
+		free(q);
+		return total;
+	}
 	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	/* every table of the schema, so that a table added later is counted too */
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT m.name FROM sqlite_master m,"
@@ -1811,7 +1993,7 @@ static long rows_of_run(const char *path, int64_t id)
 
 static void delete_runs_whole(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct run_record runs[2], r, got;
 	int64_t ids[2], keep, gone, both[3], *found;
 	size_t n;
@@ -1918,6 +2100,7 @@ static void default_location(void **state)
  */
 static void damaged_store(struct fixture *f, const char *edit)
 {
+	TEST_STORE_ONLY_SQLITE("a damaged SQLite file");
 	f->s = open_ok(f->db, STORE_WRITE);
 	for (int i = 1; i <= 3; i++)
 		put_simple(f->s, "box", "job", "c0ffee", RUN_COMPLETE, i, 5, 100);
@@ -1964,7 +2147,7 @@ static void expect_run_damaged(struct store *s, int64_t id, const char *what)
 
 static void damaged_duplicate_value(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	damaged_store(f, UNKEYED_VALUES
 		      "INSERT INTO stat_value SELECT * FROM stat_value"
@@ -1987,7 +2170,7 @@ static void damaged_duplicate_value(void **state)
  */
 static void damaged_duplicate_after_gap(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	damaged_store(f, UNKEYED_VALUES
 		      "DELETE FROM stat_value WHERE run_id = 1 AND name_id = 2;"
@@ -1998,7 +2181,7 @@ static void damaged_duplicate_after_gap(void **state)
 
 static void damaged_missing_name(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	damaged_store(f, "PRAGMA foreign_keys = OFF;"
 		      "UPDATE stat_value SET name_id = 999 WHERE run_id = 2 AND name_id = 1;");
@@ -2008,7 +2191,7 @@ static void damaged_missing_name(void **state)
 
 static void damaged_bad_ids(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	damaged_store(f, "PRAGMA foreign_keys = OFF;"
 		      "UPDATE stat_value SET name_id = -5 WHERE run_id = 1 AND name_id = 1;");
@@ -2035,7 +2218,7 @@ static void damaged_bad_ids(void **state)
 
 static void damaged_text_columns(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_group *g;
 	struct store_bisect b;
 	char *full;
@@ -2067,7 +2250,7 @@ static void damaged_text_columns(void **state)
 
 static void damaged_status(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_group *g;
 	size_t n;
 
@@ -2103,11 +2286,12 @@ static void schema_pages(const char *path, bool *is, int max)
 /* Corrupt b-tree pages: SQLite's SQLITE_CORRUPT is the same -EBADMSG. */
 static void damaged_pages(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	char garbage[4096], msg[1024];
 	int fd, err;
 
+	TEST_STORE_ONLY_SQLITE("a damaged SQLite file");
 	bool schema[65] = { [1] = true };	/* by page number, 1 to 64 */
 
 	damaged_store(f, "PRAGMA journal_mode = DELETE;");
@@ -2142,6 +2326,7 @@ static void damaged_pages(void **state)
  */
 static void damaged_meta_store(struct fixture *f, const char *edit)
 {
+	TEST_STORE_ONLY_SQLITE("a damaged SQLite file");
 	f->s = open_ok(f->db, STORE_WRITE);
 	for (int i = 1; i <= 3; i++) {
 		struct run_record r;
@@ -2177,7 +2362,7 @@ static void expect_meta_damaged(struct fixture *f, const char *what_run,
 
 static void damaged_meta_values(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	static const struct {
 		const char *set, *what;
 	} cases[] = {
@@ -2230,7 +2415,7 @@ static void damaged_meta_values(void **state)
 
 static void damaged_meta_references(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store_samples sm;
 	struct run_record r;
 
@@ -2272,7 +2457,7 @@ static void damaged_meta_references(void **state)
 
 static void damaged_meta_duplicate(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	/* run_stat_meta again, without its primary key, so a row can be planted twice */
 	damaged_meta_store(f, "PRAGMA foreign_keys = OFF;"
@@ -2290,7 +2475,7 @@ static void damaged_meta_duplicate(void **state)
 /* A schema 3 file without the table: its schema is not perfbot's. */
 static void damaged_meta_table(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 
 	damaged_meta_store(f, "DROP TABLE run_stat_meta;");
 	expect_run_damaged(f->s, 1, "its schema is not perfbot's: no such table: run_stat_meta");
@@ -2299,11 +2484,12 @@ static void damaged_meta_table(void **state)
 
 static void not_regular_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct fixture *f = fresh(state);
 	struct store *s = NULL;
 	char err[1024], *fifo;
 	int had_journal = !access("/dev/null-journal", F_OK);
 
+	TEST_STORE_ONLY_SQLITE("SQLite files");
 	for (int m = 0; m < 2; m++) {
 		enum store_mode mode = m ? STORE_READ : STORE_WRITE;
 
@@ -2319,6 +2505,250 @@ static void not_regular_refused(void **state)
 	assert_int_equal(open_into(fifo, STORE_READ, &s, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "is not a regular file"));
 	free(fifo);
+}
+
+/* ---- concurrency, and what a server holds (PostgreSQL) ---- */
+
+#define CONC_RUNS 4
+#define CONC_STATS 2000
+#define CONC_LINES 40
+
+/*
+ * One writer of concurrent_writers: runs whose stat names the other adds
+ * at the same time, and log lines appended to one bisection (*arg).
+ */
+static int write_along(struct store *s, void *arg)
+{
+	int64_t bisection = *(const int64_t *)arg;
+	int ret = 0;
+
+	for (int run = 0; !ret && run < CONC_RUNS; run++) {
+		struct run_record r = { 0 };
+
+		r.testbox = strdup("box");
+		r.testcase = strdup("tc");
+		r.job = strdup("job");
+		r.commit = strdup("c0ffee");
+		r.status = RUN_COMPLETE;
+		r.started = run;
+		for (int i = 0; i < CONC_STATS; i++)
+			statmap_addf(&r.stats, i, "c.%04d.%d", i, run);
+		ret = store_put_run(s, &r, NULL);
+		run_record_release(&r);
+		for (int i = 0; !ret && i < CONC_LINES / CONC_RUNS; i++)
+			ret = store_bisect_log_add(s, bisection, "line");
+	}
+	return ret;
+}
+
+static void concurrent_writers(void **state)
+{
+	struct fixture *f = fresh(state);
+	struct store_bisect_line *lines;
+	struct at_once w[2];
+	struct store_group *g;
+	int64_t bisection;
+	char want[32];
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	bisection = bisect_add_ok(f->s, "running", "{}");
+	two_at_once(f->db, true, write_along, &bisection, w);
+	for (int i = 0; i < 2; i++)
+		if (w[i].ret)
+			fail_msg("writer %d: %d %s", i, w[i].ret, w[i].err);
+	/* every name once, every run whole, every line its own seq */
+	snprintf(want, sizeof(want), "%d", CONC_RUNS * CONC_STATS);
+	assert_query(f->db, "SELECT count(*) FROM stat_name", want);
+	snprintf(want, sizeof(want), "%d", 2 * CONC_RUNS * CONC_STATS);
+	assert_query(f->db, "SELECT count(*) FROM stat_value", want);
+	assert_int_equal(store_list_groups(f->s, NULL, &g, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(g[0].runs_complete, 2 * CONC_RUNS);
+	store_groups_release(g, n);
+	assert_int_equal(store_bisect_log(f->s, bisection, &lines, &n), 0);
+	assert_int_equal(n, 2 * CONC_LINES);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(lines[i].seq, i + 1);
+	store_bisect_lines_release(lines, n);
+}
+
+/* NaN is stored as NULL (no sample), infinities as themselves. */
+static void nan_inf_round_trip(void **state)
+{
+	struct fixture *f = fresh(state);
+	struct store_samples sm;
+	struct run_record r, got;
+	int64_t id;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	make_run(&r, "box", "job", "c", RUN_COMPLETE, 1);
+	assert_int_equal(statmap_add(&r.stats, "a.nan", NAN), 0);
+	assert_int_equal(statmap_add(&r.stats, "b.inf", INFINITY), 0);
+	assert_int_equal(statmap_add(&r.stats, "c.minf", -INFINITY), 0);
+	assert_int_equal(statmap_add(&r.stats, "d.max", 1.7976931348623157e308), 0);
+	assert_int_equal(statmap_add(&r.stats, "e.denormal", 4.9e-324), 0);
+	assert_int_equal(statmap_add(&r.stats, "f.third", 1.0 / 3), 0);
+	id = put(f->s, &r);
+	assert_query(f->db, "SELECT count(*) FROM stat_value WHERE value IS NULL", "1");
+	assert_int_equal(store_get_run(f->s, id, &got), 0);
+	assert_int_equal(got.stats.n, 6);
+	assert_true(isnan(*statmap_get(&got.stats, "a.nan")));
+	assert_true(*statmap_get(&got.stats, "b.inf") == INFINITY);
+	assert_true(*statmap_get(&got.stats, "c.minf") == -INFINITY);
+	assert_true(*statmap_get(&got.stats, "d.max") == 1.7976931348623157e308);
+	assert_true(*statmap_get(&got.stats, "e.denormal") == 4.9e-324);
+	assert_true(*statmap_get(&got.stats, "f.third") == 1.0 / 3);
+	run_record_release(&got);
+	assert_int_equal(store_load_samples(f->s, "box", "job", "c", &sm), 0);
+	assert_int_equal(sm.nr, 5);	/* NaN: no sample */
+	assert_string_equal(sm.names[0], "b.inf");
+	assert_true(sm.values[0][0] == INFINITY);
+	assert_true(sm.values[1][0] == -INFINITY);
+	assert_true(sm.values[4][0] == 1.0 / 3);
+	store_samples_release(&sm);
+}
+
+/* A run of 10,000 stats (and its declarations) there and back, twice. */
+static void ten_thousand_stats(void **state)
+{
+	struct fixture *f = fresh(state);
+	struct store_samples sm;
+	struct run_record r, got;
+	int64_t id = 0;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	for (int run = 0; run < 2; run++) {
+		make_run(&r, "box", "job", "c", RUN_COMPLETE, run);
+		for (int i = 0; i < 10000; i++)
+			assert_int_equal(statmap_addf(&r.stats, i * 0.5 + run,
+						      "big.%05d \"q\\\\'", i), 0);
+		declare(&r, "big.00007 \"q\\\\'", "ops/s", STAT_BETTER_HIGHER, true);
+		id = put(f->s, &r);
+	}
+	assert_int_equal(store_get_run(f->s, id, &got), 0);
+	assert_int_equal(got.stats.n, 10000);
+	assert_true(*statmap_get(&got.stats, "big.09999 \"q\\\\'") == 9999 * 0.5 + 1);
+	assert_int_equal(got.meta.n, 1);
+	assert_string_equal(got.meta.v[0].unit, "ops/s");
+	run_record_release(&got);
+	assert_int_equal(store_load_samples(f->s, "box", "job", "c", &sm), 0);
+	assert_int_equal(sm.nr_runs, 2);
+	assert_int_equal(sm.nr, 10000);
+	assert_string_equal(sm.names[9999], "big.09999 \"q\\\\'");
+	assert_int_equal(sm.counts[9999], 2);
+	assert_true(sm.values[9999][0] == 9999 * 0.5 && sm.values[9999][1] == 9999 * 0.5 + 1);
+	assert_int_equal(sm.meta.n, 1);
+	store_samples_release(&sm);
+}
+
+/* Neither password in any message: the location is shown masked. */
+static void pg_unreachable(void **state)
+{
+	static const char *url =
+		"postgresql://perfbot:secret@127.0.0.1:1/perfbot?password=secret2&connect_timeout=3";
+	struct store *s = NULL;
+	char err[1024];
+
+	(void)state;
+	TEST_STORE_ONLY_PG("a PostgreSQL server");
+	for (int m = 0; m < 2; m++) {
+		assert_int_equal(open_into(url, m ? STORE_READ : STORE_WRITE, &s, err,
+					   sizeof(err)), -ENOTCONN);
+		assert_null(s);
+		if (!strstr(err, "postgresql://perfbot:***@127.0.0.1:1/perfbot?password=***"))
+			fail_msg("'%s' does not name the location masked", err);
+		if (strstr(err, "secret"))
+			fail_msg("'%s' shows a password", err);
+	}
+}
+
+/* A database of someone else's: refused, and left as it was. */
+static void pg_foreign_refused(void **state)
+{
+	struct fixture *f = fresh(state);
+	struct store *s = NULL;
+	char err[1024], *v;
+
+	TEST_STORE_ONLY_PG("a PostgreSQL database's tables");
+	test_store_pg_sql("CREATE TABLE t (a int); INSERT INTO t VALUES (1)");
+	for (int m = 0; m < 2; m++) {
+		assert_int_equal(open_into(f->db, m ? STORE_READ : STORE_WRITE, &s, err,
+					   sizeof(err)), -EPROTO);
+		assert_null(s);
+		assert_non_null(strstr(err, "is not a perfbot database (it holds other tables)"));
+		assert_non_null(strstr(err, f->db));
+	}
+	v = pg_value("SELECT string_agg(tablename, ',') FROM pg_tables"
+		     " WHERE schemaname = current_schema()");
+	assert_string_equal(v, "t");
+	free(v);
+}
+
+static void pg_newer_schema_refused(void **state)
+{
+	struct fixture *f = fresh(state);
+	struct store *s = NULL;
+	char err[1024];
+
+	TEST_STORE_ONLY_PG("a PostgreSQL database's meta table");
+	f->s = open_ok(f->db, STORE_WRITE);
+	put_simple(f->s, "box", "job", "c", RUN_COMPLETE, 1, 5, 0);
+	store_close(f->s);
+	f->s = NULL;
+	test_store_pg_sql("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+	for (int m = 0; m < 2; m++) {
+		assert_int_equal(open_into(f->db, m ? STORE_READ : STORE_WRITE, &s, err,
+					   sizeof(err)), -EPROTO);
+		assert_non_null(strstr(err, "has schema version 99, newer than this perfbot's"));
+	}
+	assert_query(f->db, "SELECT value FROM meta WHERE key = 'schema_version'", "99");
+}
+
+static void pg_empty_reader(void **state)
+{
+	struct fixture *f = fresh(state);
+	struct store *s = NULL;
+	char err[1024];
+
+	TEST_STORE_ONLY_PG("an empty PostgreSQL database");
+	assert_int_equal(open_into(f->db, STORE_READ, &s, err, sizeof(err)), -ENOENT);
+	assert_null(s);
+	assert_non_null(strstr(err, "no results yet at"));
+	assert_non_null(strstr(err, f->db));
+	/* and the reader made nothing */
+	assert_query(f->db, "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()",
+		     "0");
+}
+
+static int add_bisection(struct store *s, void *arg)
+{
+	(void)arg;
+	return store_bisect_add(s, "running", "{}", NULL);
+}
+
+/* Two writers creating one database at once: both open it, one schema. */
+static void pg_two_writers_fresh(void **state)
+{
+	struct fixture *f = fresh(state);
+	char want[32];
+
+	TEST_STORE_ONLY_PG("a PostgreSQL server's concurrent sessions");
+	for (int round = 0; round < 3; round++) {
+		struct at_once o[2];
+
+		if (round)
+			test_store_pg_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public");
+		two_at_once(f->db, false, add_bisection, NULL, o);
+		for (int i = 0; i < 2; i++)
+			if (o[i].ret)
+				fail_msg("round %d, writer %d: %d %s", round, i, o[i].ret, o[i].err);
+		/* PostgreSQL's version: it has the fleet's queue beyond SQLite's 6 */
+		snprintf(want, sizeof(want), "1 %d", pg_schema_version);
+		assert_query(f->db, "SELECT count(*) || ' ' || max(value) FROM meta"
+			     " WHERE key = 'schema_version'", want);
+		assert_query(f->db, "SELECT count(*) FROM bisect", "2");
+	}
 }
 
 int main(void)
@@ -2363,6 +2793,15 @@ int main(void)
 		cmocka_unit_test_setup_teardown(import_hash_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(delete_runs_whole, setup, teardown),
 		cmocka_unit_test(default_location),
+		cmocka_unit_test_setup_teardown(concurrent_writers, setup, teardown),
+		cmocka_unit_test_setup_teardown(concurrent_imports, setup, teardown),
+		cmocka_unit_test_setup_teardown(nan_inf_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(ten_thousand_stats, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_unreachable, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_foreign_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_newer_schema_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_empty_reader, setup, teardown),
+		cmocka_unit_test_setup_teardown(pg_two_writers_fresh, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

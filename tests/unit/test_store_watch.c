@@ -1,17 +1,16 @@
 /*
  * Unit tests: the robot's state in the store (store.h's last section,
- * sqlite_watch.c): the points of a branch's history, alerts found once,
- * one report per culprit, what is refused (NULL, bad names, writing
- * read-only), a database from before the robot's tables (schema 4) read
- * without error and migrated by a writer, and damaged rows.
- * Each test works in its own temp dir under $TMPDIR, removed afterwards.
+ * sqlite_watch.c and pg_watch.c): the points of a branch's history,
+ * alerts found once, one report per culprit, what is refused (NULL, bad
+ * names, writing read-only), a database from before the robot's tables
+ * (schema 4) read without error and migrated by a writer, damaged rows,
+ * and writers at once (points, the same alert and report).  Every test
+ * runs on both backends (store_backend.h: unit/test_store_watch on
+ * SQLite, unit/test_store_watch_pg on a throw-away PostgreSQL cluster),
+ * on a fresh store, in its own temp dir under $TMPDIR removed afterwards.
  */
 #define _GNU_SOURCE
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "store_backend.h"
 
 #include "store/internal.h"
 #include "store/store.h"
@@ -20,7 +19,7 @@
 
 #include <errno.h>
 #include <math.h>
-#include <sqlite3.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +32,7 @@
 
 struct fixture {
 	char *dir;
-	char *db;	/* <dir>/results.db */
+	char *db;	/* test_store_fresh()'s: <dir>/results.db, or the test database */
 	struct store *s;
 };
 
@@ -43,9 +42,8 @@ static int setup(void **state)
 
 	if (!f || make_temp_dir(NULL, "perfbot-unit-watch", &f->dir))
 		return -1;
-	if (asprintf(&f->db, "%s/results.db", f->dir) < 0)
-		return -1;
 	*state = f;
+	f->db = test_store_fresh(f->dir);
 	return 0;
 }
 
@@ -73,31 +71,8 @@ static struct store *open_ok(const char *path, enum store_mode mode)
 	return s;
 }
 
-static void sql(const char *path, const char *text)
-{
-	sqlite3 *db;
-	char *msg = NULL;
-
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	if (sqlite3_exec(db, text, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%s: %s", text, msg);
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
-}
-
-static void assert_query(const char *path, const char *query, const char *want)
-{
-	sqlite3_stmt *st;
-	sqlite3 *db;
-
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
-			 SQLITE_OK);
-	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK)
-		fail_msg("%s: %s", query, sqlite3_errmsg(db));
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	assert_string_equal((const char *)sqlite3_column_text(st, 0), want);
-	sqlite3_finalize(st);
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
-}
+#define sql test_store_sql
+#define assert_query test_store_assert_query
 
 /* The call failed with err and store_error() says `msg` (and `path`, if given). */
 static void assert_fails(struct store *s, int ret, int err, const char *msg,
@@ -346,7 +321,7 @@ static void alerts_found_once(void **state)
 	dup.id = 12345;
 	assert_fails(f->s, store_alert_add(f->s, &dup), -EEXIST, "already", NULL);
 	assert_int_equal(dup.id, first);
-	assert_query(f->db, "SELECT count(*) || state FROM watch_alert", "1tentative");
+	assert_query(f->db, "SELECT count(*) || max(state) FROM watch_alert", "1tentative");
 
 	/* another metric, or other points, is another change */
 	b = alert_of("wis.ops", SHA_B, SHA_C);
@@ -366,7 +341,7 @@ static void alerts_found_once(void **state)
 	alert_ok(f->s, &b);
 
 	/* NaN goes in as NULL and comes back NaN */
-	assert_query(f->db, "SELECT typeof(pct) FROM watch_alert WHERE id = 2", "null");
+	assert_query(f->db, "SELECT pct FROM watch_alert WHERE id = 2", "NULL");
 	assert_int_equal(store_alert_get(f->s, second, &got), 0);
 	assert_true(isnan(got.pct));
 	assert_string_equal(got.how, "changepoint");
@@ -493,7 +468,7 @@ static void reports_one_per_culprit(void **state)
 	assert_true(again.created == r.created);
 	store_report_release(&again);
 	assert_int_equal(store_report_add(f->s, SHA_B, "written", NULL), -EEXIST);
-	assert_query(f->db, "SELECT count(*) || state FROM watch_report", "1writing");
+	assert_query(f->db, "SELECT count(*) || max(state) FROM watch_report", "1writing");
 
 	/* found by culprit and by id */
 	assert_int_equal(store_report_find(f->s, SHA_B, &got), 0);
@@ -602,7 +577,7 @@ static void refused(void **state)
 	assert_query(f->db, "SELECT (SELECT count(*) FROM watch_point) || ','"
 			    " || (SELECT count(*) FROM watch_alert) || ','"
 			    " || (SELECT count(*) FROM watch_report) || ','"
-			    " || (SELECT path IS NULL FROM watch_report)", "0,1,1,1");
+			    " || (SELECT count(*) FROM watch_report WHERE path IS NULL)", "0,1,1,1");
 	assert_int_equal(store_alerts(f->s, NULL, &all, &n), 0);
 	assert_int_equal(n, 1);
 	store_alerts_release(all, n);
@@ -652,33 +627,17 @@ static void reader_cannot_write(void **state)
 /* ---- a database from before the robot's tables ---- */
 
 /*
- * A file at schema version 4, made by the migrations before the robot's
- * (schema.c's first four, which are never edited) with the meta rows
- * perfbot writes, a run and a bisection.
+ * A database at schema version 4, made by the migrations before the
+ * robot's, with the meta rows perfbot writes, a run and a bisection.
  */
-static void make_v4(const char *path)
+static void make_v4(const char *loc)
 {
-	sqlite3 *db;
-	char *msg = NULL;
-
-	assert_true(sqlite_schema_version >= 5);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL),
-			 SQLITE_OK);
-	for (int i = 0; i < 4; i++)
-		if (sqlite3_exec(db, sqlite_migrations[i].sql, NULL, NULL, &msg) != SQLITE_OK)
-			fail_msg("migration %d: %s", i + 1, msg);
-	if (sqlite3_exec(db,
-			 "INSERT INTO meta VALUES ('created_by', 'perfbot'),"
-			 " ('created_with', '0.4.0'), ('schema_version', '4');"
-			 "INSERT INTO runs (testbox, testcase, job, \"commit\", status,"
-			 " started, duration_s) VALUES ('box1', 'will-it-scale', 'job1',"
-			 " '" SHA_A "', 'complete', 1700000000, 30);"
-			 "INSERT INTO bisect (status, spec, created, updated)"
-			 " VALUES ('found', '{}', 1, 2);",
-			 NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("v4 rows: %s", msg);
-	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+	test_store_make_schema(loc, 4,
+			       "INSERT INTO runs (testbox, testcase, job, \"commit\", status,"
+			       " started, duration_s) VALUES ('box1', 'will-it-scale', 'job1',"
+			       " '" SHA_A "', 'complete', 1700000000, 30);"
+			       "INSERT INTO bisect (status, spec, created, updated)"
+			       " VALUES ('found', '{}', 1, 2);");
 }
 
 static void older_database(void **state)
@@ -690,10 +649,13 @@ static void older_database(void **state)
 	struct store_point *p;
 	struct store_bisect bi;
 	struct store *reader;
+	char current[16];	/* PostgreSQL's has the fleet's queue beyond SQLite's */
 	size_t n;
 
+	snprintf(current, sizeof(current), "%d",
+		 test_store_is_pg() ? pg_schema_version : sqlite_schema_version);
 	make_v4(f->db);
-	assert_query(f->db, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'watch%'", "0");
+	assert_query(f->db, TEST_STORE_COUNT_TABLES("watch%"), "0");
 
 	/* a reader finds none of the robot's rows, without an error */
 	reader = open_ok(f->db, STORE_READ);
@@ -713,11 +675,11 @@ static void older_database(void **state)
 	assert_int_equal(store_point_add(reader, "demo", "main", SHA_A, NULL, NULL), -EBADF);
 	/* and leaves the file as it was */
 	assert_query(f->db, "SELECT value FROM meta WHERE key = 'schema_version'", "4");
-	assert_query(f->db, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'watch%'", "0");
+	assert_query(f->db, TEST_STORE_COUNT_TABLES("watch%"), "0");
 
 	/* a writer migrates it, keeping what it held, and stores the robot's state */
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_query(f->db, "SELECT value FROM meta WHERE key = 'schema_version'", "6");
+	assert_query(f->db, "SELECT value FROM meta WHERE key = 'schema_version'", current);
 	assert_query(f->db, "SELECT count(*) FROM runs", "1");
 	assert_int_equal(store_bisect_get(f->s, 1, &bi), 0);
 	assert_string_equal(bi.status, "found");
@@ -744,7 +706,7 @@ static void older_database(void **state)
 	/* a writer opening it again has nothing to do */
 	store_close(f->s);
 	f->s = open_ok(f->db, STORE_WRITE);
-	assert_query(f->db, "SELECT value FROM meta WHERE key = 'schema_version'", "6");
+	assert_query(f->db, "SELECT value FROM meta WHERE key = 'schema_version'", current);
 	assert_int_equal(point_ok(f->s, "demo", "main", SHA_B, SHA_A), 2);
 }
 
@@ -767,22 +729,35 @@ static void damaged_rows(void **state)
 	store_close(f->s);
 	f->s = NULL;
 
-	sql(f->db, "UPDATE watch_point SET sha = x'00ff' WHERE seq = 2;"
-		   "UPDATE watch_alert SET pct = 'much';"
-		   "UPDATE watch_report SET created = 'then';");
+	/* values of another type than the column's (SQLite), or NULL where none may be */
+	if (test_store_is_pg())
+		sql(f->db, "ALTER TABLE watch_point ALTER sha DROP NOT NULL;"
+			   "UPDATE watch_point SET sha = NULL WHERE seq = 2;"
+			   "ALTER TABLE watch_alert ALTER pct TYPE text;"
+			   "UPDATE watch_alert SET pct = 'much';"
+			   "ALTER TABLE watch_report ALTER created TYPE text;"
+			   "UPDATE watch_report SET created = 'then';");
+	else
+		sql(f->db, "UPDATE watch_point SET sha = x'00ff' WHERE seq = 2;"
+			   "UPDATE watch_alert SET pct = 'much';"
+			   "UPDATE watch_report SET created = 'then';");
 	f->s = open_ok(f->db, STORE_READ);
 	assert_fails(f->s, store_points(f->s, "demo", "main", &p, &n), -EBADMSG,
-		     "the database is damaged: a point of branch main of tree demo holds a blob in sha",
+		     test_store_is_pg()
+			     ? "the database is damaged: a point of branch main of tree demo's sha is NULL"
+			     : "the database is damaged: a point of branch main of tree demo holds a blob in sha",
 		     f->db);
 	assert_null(p);
 	assert_int_equal(n, 0);
 	assert_int_equal(store_branches(f->s, &b, &n), -EBADMSG);
 	assert_fails(f->s, store_alerts(f->s, NULL, &all, &n), -EBADMSG,
-		     "alert 1 holds a text in pct", f->db);
+		     test_store_is_pg() ? "alert 1's pct is 'much', not a number"
+					: "alert 1 holds a text in pct", f->db);
 	assert_int_equal(store_alert_get(f->s, 1, &a), -EBADMSG);
 	assert_null(a.tree);
 	assert_fails(f->s, store_reports(f->s, &reports, &n), -EBADMSG,
-		     "report 1 holds a text in created", f->db);
+		     test_store_is_pg() ? "report 1's created is 'then', not a number"
+					: "report 1 holds a text in created", f->db);
 	assert_int_equal(store_report_find(f->s, SHA_B, &r), -EBADMSG);
 	store_close(f->s);
 	f->s = NULL;
@@ -827,6 +802,166 @@ static void damaged_rows(void **state)
 		     "report 1 is held twice", f->db);
 }
 
+/* ---- writers at once, each with its own connection ---- */
+
+#define RACERS 4
+#define POINTS_EACH 25
+#define ROUNDS 20
+
+struct point_race {
+	int64_t seq[RACERS][POINTS_EACH];
+	int ret[RACERS][POINTS_EACH];
+};
+
+static void sha_of(char out[41], int who, int i)
+{
+	snprintf(out, 41, "%08x%032x", (unsigned)who + 1, (unsigned)i);
+}
+
+static void add_point(struct store *s, int who, int i, void *ctx)
+{
+	struct point_race *r = ctx;
+	char sha[41];
+
+	sha_of(sha, who, i);
+	r->ret[who][i] = store_point_add(s, "demo", "main", sha, NULL, &r->seq[who][i]);
+}
+
+/* Every head a point of its own: the seqs are 1..N, each once, in each writer's order. */
+static void points_at_once(void **state)
+{
+	struct fixture *f = *state;
+	struct point_race *r = calloc(1, sizeof(*r));
+	bool seen[RACERS * POINTS_EACH + 1] = { false };
+	struct store_point *p;
+	char sha[41];
+	size_t n;
+
+	assert_non_null(r);
+	f->s = open_ok(f->db, STORE_WRITE);
+	test_store_race(f->db, RACERS, POINTS_EACH, add_point, r);
+	for (int w = 0; w < RACERS; w++)
+		for (int i = 0; i < POINTS_EACH; i++) {
+			int64_t seq = r->seq[w][i];
+
+			if (r->ret[w][i])
+				fail_msg("writer %d, point %d: %d", w, i, r->ret[w][i]);
+			assert_in_range(seq, 1, RACERS * POINTS_EACH);
+			assert_false(seen[seq]);
+			seen[seq] = true;
+			assert_true(i == 0 || seq > r->seq[w][i - 1]);
+		}
+	assert_int_equal(store_points(f->s, "demo", "main", &p, &n), 0);
+	assert_int_equal(n, RACERS * POINTS_EACH);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(p[i].seq, (int64_t)i + 1);
+		assert_true(i == 0 || p[i].tested >= p[i - 1].tested);
+	}
+	/* each point is the one its writer was told */
+	for (int w = 0; w < RACERS; w++)
+		for (int i = 0; i < POINTS_EACH; i++) {
+			sha_of(sha, w, i);
+			assert_string_equal(p[r->seq[w][i] - 1].sha, sha);
+		}
+	store_points_release(p, n);
+	free(r);
+}
+
+/* One head seen by every writer at once: one point. */
+static void add_same_point(struct store *s, int who, int round, void *ctx)
+{
+	struct point_race *r = ctx;
+	char sha[41];
+
+	sha_of(sha, 0, round);
+	r->ret[who][round] = store_point_add(s, "demo", "main", sha, NULL, &r->seq[who][round]);
+}
+
+static void same_point_at_once(void **state)
+{
+	struct fixture *f = *state;
+	struct point_race *r = calloc(1, sizeof(*r));
+
+	assert_non_null(r);
+	f->s = open_ok(f->db, STORE_WRITE);
+	test_store_race(f->db, RACERS, POINTS_EACH, add_same_point, r);
+	for (int w = 0; w < RACERS; w++)
+		for (int i = 0; i < POINTS_EACH; i++) {
+			assert_int_equal(r->ret[w][i], 0);
+			assert_int_equal(r->seq[w][i], i + 1);
+		}
+	assert_query(f->db, "SELECT count(*) FROM watch_point", "25");
+	free(r);
+}
+
+struct alert_race {
+	int ret[RACERS][ROUNDS], report_ret[RACERS][ROUNDS];
+	int64_t id[RACERS][ROUNDS], report_id[RACERS][ROUNDS];
+};
+
+/* Each round, every writer finds the same change and blames the same culprit. */
+static void add_alert(struct store *s, int who, int round, void *ctx)
+{
+	struct alert_race *r = ctx;
+	struct store_alert a = alert_of("wis.ops", SHA_A, NULL);
+	struct store_report rep = { 0 };
+	char after[41];
+
+	sha_of(after, 0, round);
+	a.after = after;
+	a.how = who % 2 ? "changepoint" : "head";
+	r->ret[who][round] = store_alert_add(s, &a);
+	r->id[who][round] = a.id;
+	r->report_ret[who][round] = store_report_add(s, after, "writing", &rep);
+	r->report_id[who][round] = rep.id;
+	store_report_release(&rep);
+}
+
+/* The winner of each round, or a failure: one 0, the others -EEXIST with its id. */
+static int64_t one_winner(int ret[RACERS][ROUNDS], int64_t id[RACERS][ROUNDS], int round)
+{
+	int64_t won = 0;
+
+	for (int w = 0; w < RACERS; w++)
+		if (!ret[w][round]) {
+			if (won)
+				fail_msg("round %d: two writers added it", round);
+			won = id[w][round];
+		}
+	if (!won)
+		fail_msg("round %d: nobody added it", round);
+	for (int w = 0; w < RACERS; w++) {
+		if (ret[w][round] && ret[w][round] != -EEXIST)
+			fail_msg("round %d, writer %d: %d", round, w, ret[w][round]);
+		assert_int_equal(id[w][round], won);
+	}
+	return won;
+}
+
+static void alerts_at_once(void **state)
+{
+	struct fixture *f = *state;
+	struct alert_race *r = calloc(1, sizeof(*r));
+	struct store_alert *all;
+	struct store_report *reps;
+	size_t n;
+
+	assert_non_null(r);
+	f->s = open_ok(f->db, STORE_WRITE);
+	test_store_race(f->db, RACERS, ROUNDS, add_alert, r);
+	for (int round = 0; round < ROUNDS; round++) {
+		one_winner(r->ret, r->id, round);
+		one_winner(r->report_ret, r->report_id, round);
+	}
+	assert_int_equal(store_alerts(f->s, NULL, &all, &n), 0);
+	assert_int_equal(n, ROUNDS);
+	store_alerts_release(all, n);
+	assert_int_equal(store_reports(f->s, &reps, &n), 0);
+	assert_int_equal(n, ROUNDS);
+	store_reports_release(reps, n);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -839,6 +974,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(reader_cannot_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(older_database, setup, teardown),
 		cmocka_unit_test_setup_teardown(damaged_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(points_at_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(same_point_at_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(alerts_at_once, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
