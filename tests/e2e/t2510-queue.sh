@@ -211,6 +211,30 @@ check "... the item handed back: queued, its attempt not counted" \
 	test "$(pg_sql "SELECT state || ' ' || attempt || '/' || max_attempts FROM queue_item WHERE id = $long")" = "queued 1/4"
 check "... said so" grep -q "handed back" w.err
 run_perfbot 30 queue cancel "$long" --db "$DB"
+# ---- an item at a commit of a repository: built and run in its checkout ----
+git init -q repo && git -C repo -c user.name=t -c user.email=t@t commit -q --allow-empty -m one
+sha=$(git -C repo rev-parse HEAD)
+cat > src.yaml <<'YAML'
+testcase: insrc
+warmup: 0
+monitors: []
+build: [sh, -c, "echo built > built.txt"]
+exec:
+  cmd: [cat, built.txt]
+YAML
+run_perfbot 30 submit src.yaml -r 1 --db "$DB"
+check "a job with build: needs --repo: exit 2" \
+	bash -c '[ "$0" -eq 2 ] && grep -q "build: needs --repo" <<<"$1"' "$rc" "$err"
+run_perfbot 30 submit src.yaml -r 1 --repo repo --db "$DB"
+src=$out
+check "submit --repo: the commit resolved to its sha (SQL)" \
+	test "$(pg_sql "SELECT \"commit\" || ' ' || repo FROM queue_item WHERE id = $src")" = "$sha $SANDBOX/repo"
+run_perfbot 120 worker --testbox b1 --once --testcases insrc --db "$DB" --spool "$SANDBOX/spool"
+check "the worker builds the commit and runs the item in its checkout" \
+	grep -q "^item $src attempt 1: run [0-9]* complete" <<<"$out" || diag "$err"
+check "... the run stored under the commit" \
+	test "$(pg_sql "SELECT r.\"commit\" FROM runs r JOIN queue_item i ON i.run_id = r.id WHERE i.id = $src")" = "$sha"
+
 # ---- quarantine: a box whose items others complete ----
 cat > picky.yaml <<'YAML'
 testcase: picky
