@@ -984,4 +984,5 @@ static const struct store_ops sqlite_ops = {
 	.kexec_get = sqlite_kexec_get,
 	.kexec_active = sqlite_kexec_active,
 	.kexec_list = sqlite_kexec_list,
+	/* the fleet's queue: none (NULL), store/queue.c answers -ENOTSUP */
 };

@@ -819,3 +819,13 @@ void store_kexecs_release(struct store_kexec *k, size_t nr)
 		store_kexec_release(&k[i]);
 	free(k);
 }
+
+int store_check_run(struct store *s, const struct run_record *r)
+{
+	return check_record(s, r);
+}
+
+void store_clear_error(struct store *s)
+{
+	clear_error(s);
+}
