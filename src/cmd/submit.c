@@ -143,24 +143,11 @@ static int parse_args(int argc, char **argv, struct submit_opts *o)
 /* The jobs checked as perfbot run checks them: 0 or an exit status. */
 static int check_jobs(const struct submit_opts *o, const struct atomic_job *jobs, size_t nr)
 {
-	struct job_error jerr = { 0 };
-
 	for (size_t i = 0; i < nr; i++) {
-		const char *why = name_problem(jobs[i].testcase);
+		int ret = cmd_check_runnable_job(&jobs[i]);
 
-		if (why) {
-			char *q = quote_c(jobs[i].testcase, true);
-
-			fprintf(stderr, "perfbot: %s: testcase %s %s\n", jobs[i].file,
-				q ? q : "?", why);
-			free(q);
-			return EXIT_USAGE;
-		}
-		if (runner_check_job(&jobs[i], &jerr)) {
-			cmd_print_job_error(&jerr);
-			job_error_release(&jerr);
-			return EXIT_USAGE;
-		}
+		if (ret)
+			return ret;
 		if (jobs[i].kernel.present && jobs[i].kernel.boot == JOB_BOOT_KEXEC)
 			return usage_error("%s: boot: kexec reboots the box it runs on: it is not"
 					   " queued (run it on the box: perfbot run)", o->job_path);
