@@ -119,6 +119,14 @@ int pg_errno_of(const PGresult *res, PGconn *conn)
 
 		if (state)
 			return errno_of_state(state);
+		/*
+		 * An error without a SQLSTATE is libpq's own, and libpq's own
+		 * are about the connection ("server closed the connection
+		 * unexpectedly" comes while PQstatus() still says OK): a worker
+		 * must see it as the database gone, to spool and reconnect.
+		 */
+		if (PQresultStatus(res) == PGRES_FATAL_ERROR)
+			return -ENOTCONN;
 	}
 	if (!conn || PQstatus(conn) != CONNECTION_OK)
 		return -ENOTCONN;
@@ -130,6 +138,9 @@ static const char *server_message(struct pg_store *ps, const PGresult *res)
 {
 	const char *m = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
 
+	/* the result's own: the connection's may hold earlier errors too */
+	if ((!m || !*m) && res)
+		m = PQresultErrorMessage(res);
 	if (!m || !*m)
 		m = ps->conn ? PQerrorMessage(ps->conn) : "";
 	if (!m || !*m)
@@ -140,13 +151,17 @@ static const char *server_message(struct pg_store *ps, const PGresult *res)
 int pg_fail(struct pg_store *ps, const PGresult *res, const char *what)
 {
 	int err = pg_errno_of(res, ps->conn);
+	const char *m = server_message(ps, res);
+	int n = (int)strlen(m);
 
+	/* libpq ends its messages with a newline */
+	while (n && isspace((unsigned char)m[n - 1]))
+		n--;
 	if (err == -ENOTCONN)
 		return store_fail(&ps->base, err,
-				  "%s: %s: the connection to the database was lost: %s",
-				  ps->shown, what, server_message(ps, res));
-	return store_fail(&ps->base, err, "%s: %s: %s", ps->shown, what,
-			  server_message(ps, res));
+				  "%s: %s: the connection to the database was lost: %.*s",
+				  ps->shown, what, n, m);
+	return store_fail(&ps->base, err, "%s: %s: %.*s", ps->shown, what, n, m);
 }
 
 int pg_damaged(struct pg_store *ps, const char *fmt, ...)
@@ -173,15 +188,26 @@ int pg_check_writer(struct pg_store *ps)
 
 /* ---- queries ---- */
 
+/* A connection known lost is not asked again: libpq would repeat its story. */
+static int pg_lost(struct pg_store *ps, const char *what)
+{
+	return store_fail(&ps->base, -ENOTCONN,
+			  "%s: %s: the connection to the database was lost", ps->shown, what);
+}
+
 int pg_exec(struct pg_store *ps, const char *what, const char *sql, int n,
 	    const char *const *params, PGresult **out)
 {
-	PGresult *res = PQexecParams(ps->conn, sql, n, NULL, params, NULL, NULL, 0);
-	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+	PGresult *res;
+	ExecStatusType st;
 	int err;
 
 	if (out)
 		*out = NULL;
+	if (PQstatus(ps->conn) != CONNECTION_OK)
+		return pg_lost(ps, what);
+	res = PQexecParams(ps->conn, sql, n, NULL, params, NULL, NULL, 0);
+	st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
 		if (out)
 			*out = res;
@@ -197,9 +223,14 @@ int pg_exec(struct pg_store *ps, const char *what, const char *sql, int n,
 int pg_run(struct pg_store *ps, const char *what, const char *sql)
 {
 	/* the simple protocol: sql may hold several statements */
-	PGresult *res = PQexec(ps->conn, sql);
-	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+	PGresult *res;
+	ExecStatusType st;
 	int err = 0;
+
+	if (PQstatus(ps->conn) != CONNECTION_OK)
+		return pg_lost(ps, what);
+	res = PQexec(ps->conn, sql);
+	st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
 		err = pg_fail(ps, res, what);

@@ -109,9 +109,13 @@ env_db() {
 env_db "$SANDBOX/env.db" PERFBOT_DB="$SANDBOX/env.db" XDG_DATA_HOME="$SANDBOX/xdg"
 env_db "$SANDBOX/xdg/perfbot/results.db" -u PERFBOT_DB XDG_DATA_HOME="$SANDBOX/xdg"
 env_db "$SANDBOX/home/.local/share/perfbot/results.db" -u PERFBOT_DB -u XDG_DATA_HOME HOME="$SANDBOX/home"
-run_perfbot 10 results --db postgresql://db.example/perfbot
-check "postgresql:// is not built yet: exit 1" [ "$rc" -eq 1 ]
-check "postgresql:// is not built yet: said so" grep -qF "PostgreSQL backend not built yet" "$SANDBOX/err"
+# a PostgreSQL server that is not there: said, with the password masked
+run_perfbot 10 results --db "postgresql://u:hunter2@/perfbot?host=$SANDBOX/nosocket"
+check "postgresql:// without a server: exit 1" [ "$rc" -eq 1 ]
+check "postgresql:// without a server: cannot connect, the location named" \
+	grep -qF "cannot connect to postgresql://u:***@/perfbot?host=$SANDBOX/nosocket" "$SANDBOX/err"
+check "postgresql:// without a server: the password never printed" \
+	bash -c '! grep -q hunter2 "$1" "$2"' _ "$SANDBOX/err" "$SANDBOX/out"
 
 # an initialised database with one run: a missing run id is named
 printf 'testcase: one\nrepeat: 1\nexec:\n  cmd: [sh, -c, "echo v: 1"]\n  parse: kv\n' > "$SANDBOX/one.yaml"
