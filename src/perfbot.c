@@ -43,6 +43,7 @@ static const struct subcommand subcommands[] = {
 	{ "guest-initramfs", cmd_guest, "write the initramfs of a guest that runs one atomic job", 0 },
 	{ "kernel", cmd_kernel, "build the kernel of a commit with a job's kernel: section", 0 },
 	{ "kexec", cmd_kexec, "boot: kexec: resume the job after a kexec boot, status, abort", CMD_STORE },
+	{ "db", cmd_db, "copy a history between stores (SQLite, PostgreSQL)", 0 },
 	{ "stat", cmd_stat, "time any command over repeated runs, compare variants", 0 },
 	{ "help", cmd_help, "show this help, or a command's (perfbot help bench)", 0 },
 	{ "version", cmd_version, "print perfbot's version", 0 },
