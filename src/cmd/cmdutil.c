@@ -3,6 +3,7 @@
 #include "util/lifetime.h"
 #include "util/parse.h"
 #include "cmd/cmds.h"
+#include "run/runner.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
 
@@ -97,6 +98,27 @@ void cmd_print_job_error(const struct job_error *e)
 	}
 	quote_line_fputs(e->msg.buf, stderr);
 	fputc('\n', stderr);
+}
+
+int cmd_check_runnable_job(const struct atomic_job *job)
+{
+	struct job_error jerr = { 0 };
+	const char *why = name_problem(job->testcase);
+
+	/* the store would refuse it after the run (store.h): say so first */
+	if (why) {
+		char *q = quote_c(job->testcase, true);
+
+		fprintf(stderr, "perfbot: %s: testcase %s %s\n", job->file, q ? q : "?", why);
+		free(q);
+		return EXIT_USAGE;
+	}
+	if (runner_check_job(job, &jerr)) {
+		cmd_print_job_error(&jerr);
+		job_error_release(&jerr);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 int cmd_print_json(const char *who, json_t *j)

@@ -26,6 +26,12 @@ int cmd_failure(const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cmd_print_job_error(const struct job_error *e);
 /*
+ * What perfbot run checks of an atomic job before it measures: a testcase
+ * name the store takes, and the runner's own check (runner_check_job()).
+ * 0, or the error printed and EXIT_USAGE.
+ */
+int cmd_check_runnable_job(const struct atomic_job *job);
+/*
  * lifetime_start() (util/lifetime.h) for a command that starts processes
  * or temp files: 0, or EXIT_FAILED after saying why.  Before any thread.
  */

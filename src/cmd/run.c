@@ -431,24 +431,9 @@ int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		const char *why = name_problem(jobs[i].testcase);
-
-		/* the store would refuse it after the run (store.h): say so first */
-		if (why) {
-			char *q = quote_c(jobs[i].testcase, true);
-
-			fprintf(stderr, "perfbot: %s: testcase %s %s\n", jobs[i].file,
-				q ? q : "?", why);
-			free(q);
-			ret = EXIT_USAGE;
+		ret = cmd_check_runnable_job(&jobs[i]);
+		if (ret)
 			goto out;
-		}
-		if (runner_check_job(&jobs[i], &jerr)) {
-			cmd_print_job_error(&jerr);
-			job_error_release(&jerr);
-			ret = EXIT_USAGE;
-			goto out;
-		}
 		total_runs += repeat_of(&o, &jobs[i]);
 		kernel_jobs += jobs[i].kernel.present;
 		kexec += jobs[i].kernel.present && jobs[i].kernel.boot == JOB_BOOT_KEXEC;

@@ -86,6 +86,32 @@ struct store_ops {
 	/* meta: a key's value (NULL: none); add it unless the key has one */
 	int (*meta_get)(struct store *s, const char *key, char **value);
 	int (*meta_add)(struct store *s, const char *key, const char *value);
+	/*
+	 * the fleet's queue: PostgreSQL's only.  A backend without it
+	 * leaves them NULL and store.c answers -ENOTSUP for it.
+	 */
+	int (*queue_submit)(struct store *s, const struct store_queue_item *items,
+			    size_t nr, int64_t *batch, int64_t *ids);
+	int (*box_register)(struct store *s, const struct store_box *b);
+	int (*queue_claim)(struct store *s, const char *testbox,
+			   char *const *testcases, double lease_s,
+			   struct store_queue_item *out);
+	int (*queue_heartbeat)(struct store *s, int64_t id, int attempt,
+			       double lease_s);
+	int (*queue_finish)(struct store *s, int64_t id, int attempt,
+			    const struct run_record *r, int64_t *run_id);
+	int (*queue_fail)(struct store *s, int64_t id, int attempt,
+			  const char *why, bool *requeued);
+	int (*queue_hand_back)(struct store *s, int64_t id, int attempt);
+	int (*queue_reap)(struct store *s, size_t *nr);
+	int (*queue_list)(struct store *s, const char *state,
+			  struct store_queue_item **out, size_t *nr);
+	int (*queue_get)(struct store *s, int64_t id, struct store_queue_item *out);
+	int (*queue_cancel)(struct store *s, int64_t id);
+	int (*queue_retry)(struct store *s, int64_t id);
+	int (*queue_boxes)(struct store *s, struct store_box **out, size_t *nr);
+	int (*queue_release)(struct store *s, const char *testbox);
+	int (*queue_wait)(struct store *s, double timeout_s, bool *woken);
 };
 
 struct store {
@@ -105,6 +131,11 @@ int store_vfail(struct strbuf *sb, int err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 int store_failf(struct strbuf *sb, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* store_put_run()'s check at the door, for another writer of runs (the queue). */
+int store_check_run(struct store *s, const struct run_record *r);
+/* Every call starts without a message. */
+void store_clear_error(struct store *s);
 
 /* PERFBOT_DB_BUSY_MS if set and valid, else STORE_BUSY_MS_DEFAULT. */
 int store_busy_ms(void);

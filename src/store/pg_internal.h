@@ -282,6 +282,27 @@ int pg_kexec_update(struct store *s, const struct store_kexec *k, const char *fr
 int pg_kexec_get(struct store *s, int64_t id, struct store_kexec *out);
 int pg_kexec_active(struct store *s, const char *testbox, struct store_kexec *out);
 int pg_kexec_list(struct store *s, struct store_kexec **out, size_t *nr);
+/* pg_queue.c: the fleet's queue (store.h) */
+int pg_queue_submit(struct store *s, const struct store_queue_item *items, size_t nr,
+		    int64_t *batch, int64_t *ids);
+int pg_box_register(struct store *s, const struct store_box *b);
+int pg_queue_claim(struct store *s, const char *testbox, char *const *testcases,
+		   double lease_s, struct store_queue_item *out);
+int pg_queue_heartbeat(struct store *s, int64_t id, int attempt, double lease_s);
+int pg_queue_finish(struct store *s, int64_t id, int attempt, const struct run_record *r,
+		    int64_t *run_id);
+int pg_queue_fail(struct store *s, int64_t id, int attempt, const char *why,
+		  bool *requeued);
+int pg_queue_hand_back(struct store *s, int64_t id, int attempt);
+int pg_queue_reap(struct store *s, size_t *nr);
+int pg_queue_list(struct store *s, const char *state, struct store_queue_item **out,
+		  size_t *nr);
+int pg_queue_get(struct store *s, int64_t id, struct store_queue_item *out);
+int pg_queue_cancel(struct store *s, int64_t id);
+int pg_queue_retry(struct store *s, int64_t id);
+int pg_queue_boxes(struct store *s, struct store_box **out, size_t *nr);
+int pg_queue_release(struct store *s, const char *testbox);
+int pg_queue_wait(struct store *s, double timeout_s, bool *woken);
 
 /* pg_runs.c, pg_copy.c: what perfbot db copy writes and reads */
 int pg_put_runs(struct store *s, const struct run_record *runs, size_t nr,

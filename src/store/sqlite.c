@@ -989,4 +989,5 @@ static const struct store_ops sqlite_ops = {
 	.run_refs = sqlite_run_refs,
 	.meta_get = sqlite_meta_get,
 	.meta_add = sqlite_meta_add,
+	/* the fleet's queue: none (NULL), store/queue.c answers -ENOTSUP */
 };

@@ -958,3 +958,13 @@ int store_put_runs(struct store *s, const struct run_record *runs, size_t nr,
 	}
 	return s->ops->put_runs(s, runs, nr, sha256, ids);
 }
+
+int store_check_run(struct store *s, const struct run_record *r)
+{
+	return check_record(s, r);
+}
+
+void store_clear_error(struct store *s)
+{
+	clear_error(s);
+}

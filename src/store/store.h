@@ -452,4 +452,148 @@ void store_run_refs_release(struct store_run_ref *r, size_t nr);
 int store_put_runs(struct store *s, const struct run_record *runs, size_t nr,
 		   const char *const *sha256, int64_t *ids);
 
+/*
+ * The fleet's queue (PostgreSQL only; docs/fleet.md).  Items are atomic
+ * jobs to run once each (at a commit of a repository, or as the worker's
+ * runner runs them), with the needs a test box must meet; workers
+ * register their box, claim items (priority, then age; FOR UPDATE SKIP
+ * LOCKED), hold a lease renewed by heartbeat, and finish an item with
+ * its run in one transaction fenced by the attempt number.  Item states:
+ *
+ *   queued -> running -> done
+ *      ^         |-----> failed     (attempts used up, or cancelled)
+ *      \---------/                  (failed attempt, expired lease,
+ *                                    hand-back: queued again)
+ *
+ * An attempt is (id, attempt); attempt only grows, so an attempt once
+ * fenced out (its lease reaped, the item cancelled or claimed again)
+ * stays out: its heartbeat, finish or fail is -ESTALE.  Times are the
+ * server's clock.  A SQLite store answers every call -ENOTSUP ("the
+ * queue needs a PostgreSQL store (--db postgresql://...)").
+ *
+ * Strings in the structs are malloc'd; the release functions free them.
+ */
+#define STORE_QUEUE_MAX_ATTEMPTS 3
+
+/* What an item needs of a box; 0 or NULL: anything. */
+struct store_needs {
+	int min_cpus;
+	int64_t min_mem_mb;
+	char *arch;
+	char *testbox;
+	char **tags;		/* NULL-terminated; NULL: none */
+};
+
+struct store_queue_item {
+	int64_t id, batch;
+	char *state;		/* queued, running, done, failed, cancelled */
+	int priority;		/* higher first */
+	char *job;		/* the atomic job's name */
+	char *testcase;
+	char *job_text;		/* the atomic job as YAML: what the worker loads */
+	char *repo, *commit;	/* NULL: the worker's runner, labelled as perfbot run does */
+	char *needs;		/* as given ("" : none) */
+	struct store_needs parsed;
+	int attempt;		/* 0 until claimed; the claimed attempt's number */
+	int max_attempts;	/* 0 on submit: STORE_QUEUE_MAX_ATTEMPTS */
+	char *box;		/* the box of the last attempt; NULL: none yet */
+	double lease_until;	/* NaN: no lease */
+	int64_t run_id;		/* 0 until done */
+	char *reasons;		/* "attempt N on BOX: why" lines; "" : none */
+	double created, updated;
+};
+
+/* A test box as its worker registered it. */
+struct store_box {
+	char *testbox;		/* the name the runs are stored under */
+	char *machine;		/* the test machine line */
+	int cpus;
+	int64_t mem_mb;
+	char *arch, *kernel;
+	char **tags;		/* NULL-terminated; NULL: none */
+	char *state;		/* active, quarantined */
+	char *why;		/* why quarantined; NULL */
+	double seen;		/* the last register, claim or heartbeat */
+	int64_t done, failed;	/* items finished here, attempts failed here */
+	int64_t lost;		/* items failed here that another box completed */
+};
+
+/* Items failed on a box and completed elsewhere before it is quarantined. */
+#define STORE_QUARANTINE_LOST 3
+
+/*
+ * Queue nr items in one transaction (one batch: *batch, may be NULL),
+ * their ids in ids (may be NULL); the fields read are priority, job,
+ * testcase, job_text, repo, commit, needs, parsed and max_attempts.
+ * Idle workers are woken (NOTIFY perfbot_queue).
+ */
+int store_queue_submit(struct store *s, const struct store_queue_item *items,
+		       size_t nr, int64_t *batch, int64_t *ids);
+/* Insert or update b's box (state and counts are kept); seen = now. */
+int store_box_register(struct store *s, const struct store_box *b);
+/*
+ * The next item the registered box `testbox` meets (and, testcases not
+ * NULL, whose testcase is one of them: NULL-terminated), in *out:
+ * running, attempt + 1, leased for lease_s.  -ENOENT (no message) when
+ * there is none; -EPERM when the box is quarantined (the message says
+ * why); -ESRCH when it is not registered.
+ */
+int store_queue_claim(struct store *s, const char *testbox,
+		      char *const *testcases, double lease_s,
+		      struct store_queue_item *out);
+/* Renew the lease of attempt (id, attempt) for lease_s; -ESTALE when fenced out. */
+int store_queue_heartbeat(struct store *s, int64_t id, int attempt,
+			  double lease_s);
+/*
+ * Store r and mark the item done with it, in one transaction, only while
+ * attempt (id, attempt) holds it (-ESTALE, nothing stored, otherwise).
+ * When this very attempt already finished it (a COMMIT whose answer was
+ * lost), *run_id is that run's id and nothing is stored again.  Failed
+ * attempts of other boxes on the item count as lost to them; a box with
+ * STORE_QUARANTINE_LOST of those is quarantined.
+ */
+int store_queue_finish(struct store *s, int64_t id, int attempt,
+		       const struct run_record *r, int64_t *run_id);
+/*
+ * Attempt (id, attempt) failed (why: one line): queued again while
+ * attempts are left, else failed; "attempt N on BOX: why" is appended
+ * to its reasons.  *requeued (may be NULL) says which.  -ESTALE when
+ * fenced out.
+ */
+int store_queue_fail(struct store *s, int64_t id, int attempt, const char *why,
+		     bool *requeued);
+/* The worker gives attempt (id, attempt) back unrun (SIGTERM): queued, not counted. */
+int store_queue_hand_back(struct store *s, int64_t id, int attempt);
+/*
+ * Expired leases: each item queued again or failed ("lease expired on
+ * BOX"), as store_queue_fail() does; *nr (may be NULL) how many.
+ */
+int store_queue_reap(struct store *s, size_t *nr);
+/* Items by id; state NULL: all. */
+int store_queue_list(struct store *s, const char *state,
+		     struct store_queue_item **out, size_t *nr);
+/* -ENOENT when there is no such item. */
+int store_queue_get(struct store *s, int64_t id, struct store_queue_item *out);
+/* A queued or running item cancelled; -ENOENT, or -EINVAL when it has ended. */
+int store_queue_cancel(struct store *s, int64_t id);
+/* A failed or cancelled item queued again with STORE_QUEUE_MAX_ATTEMPTS more attempts. */
+int store_queue_retry(struct store *s, int64_t id);
+/* Every registered box, by name. */
+int store_queue_boxes(struct store *s, struct store_box **out, size_t *nr);
+/* A quarantined box active again, its lost count reset; -ENOENT. */
+int store_queue_release(struct store *s, const char *testbox);
+/*
+ * Wait up to timeout_s for news of the queue (a submit, a hand-back, a
+ * failed attempt: NOTIFY perfbot_queue, which this connection LISTENs
+ * to from its first wait on); 0 either way, *woken (may be NULL) says
+ * which.  A lost notification costs at most timeout_s: callers poll.
+ */
+int store_queue_wait(struct store *s, double timeout_s, bool *woken);
+
+void store_queue_item_release(struct store_queue_item *it);	/* the strings, not it */
+void store_queue_items_release(struct store_queue_item *it, size_t nr);	/* and the array */
+void store_needs_release(struct store_needs *n);
+void store_box_release(struct store_box *b);
+void store_boxes_release(struct store_box *b, size_t nr);
+
 #endif

@@ -19,7 +19,10 @@ run_perfbot 60 stat -r 5 -- sleep 0.05
 check "stat sleep 0.05: exit 0" [ "$rc" -eq 0 ]
 check "stat sleep 0.05: perf's header" grep -q "Performance counter stats for 'sleep 0.05' (5 runs):" "$SANDBOX/out"
 mean=$(sed -n 's/^ *\([0-9.]*\) +- \([0-9.]*\) seconds time elapsed  ( +- *[0-9.]*% )$/\1/p' "$SANDBOX/out")
-check "stat sleep 0.05: mean $mean within 0.05..0.06 s" awk -v m="${mean:-0}" 'BEGIN { exit !(m >= 0.05 && m <= 0.06) }'
+# wall time, not CPU time (~0) nor perfbot's own: never under the sleep,
+# and above it by what fork and exec cost on a busy machine (CI's load
+# made 0.0605 of it), not by a whole harness
+check "stat sleep 0.05: mean $mean within 0.05..0.1 s" awk -v m="${mean:-0}" 'BEGIN { exit !(m >= 0.05 && m <= 0.1) }'
 check "stat sleep 0.05: user, sys and max RSS with +-" bash -c \
 	'grep -q "+- .* seconds user" "$1" && grep -q "+- .* seconds sys" "$1" && grep -q "+- .* KiB maxrss" "$1"' _ "$SANDBOX/out"
 
@@ -33,7 +36,7 @@ assert len(runs) == 5 and all(r["ok"] for r in c["runs"]), c["runs"]
 assert abs(c["elapsed_s"]["mean"] - statistics.mean(runs)) < 1e-9
 want = statistics.stdev(runs) / math.sqrt(5)
 assert abs(c["elapsed_s"]["stderr"] - want) < 1e-9 * max(1, want), (c["elapsed_s"], want)
-assert 0.05 <= c["elapsed_s"]["mean"] <= 0.06
+assert 0.05 <= c["elapsed_s"]["mean"] <= 0.1, c["elapsed_s"]
 ' "$SANDBOX/out"
 
 run_perfbot 60 stat -r 6 --vs 'sleep 0.06' -- sleep 0.05

@@ -643,6 +643,7 @@ static void older_database(void **state)
 	};
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
 	struct store *reader, *writer;
+	char want[32];
 	size_t n;
 
 	assert_true(sqlite_schema_version >= 6 && pg_schema_version >= 6);
@@ -684,10 +685,13 @@ static void older_database(void **state)
 	store_kexecs_release(all, n);
 	store_close(writer);
 	store_close(reader);
+	/* the backend's current version (PostgreSQL's has the fleet's queue, 7) */
+	snprintf(want, sizeof(want), "%d,1,1",
+		 test_store_is_pg() ? pg_schema_version : sqlite_schema_version);
 	test_store_assert_query(path.buf,
 				"SELECT (SELECT value FROM meta WHERE key = 'schema_version') || ','"
 				" || (SELECT count(*) FROM runs) || ','"
-				" || (SELECT count(*) FROM watch_point)", "6,1,1");
+				" || (SELECT count(*) FROM watch_point)", want);
 	strbuf_release(&path);
 	strbuf_release(&err);
 }

@@ -1,0 +1,42 @@
+# pg-lib.sh - a throw-away PostgreSQL cluster for an e2e test (after
+# lib.sh): pg_e2e_start sets $PG_URL or says why none can start (the
+# test then skips); the cluster is stopped and removed on exit, also on
+# failure and ^C.  Its directory is outside the sandbox: the server runs
+# as nobody when the test runs as root, and must reach it.
+. "$(dirname "$0")/../pg/cluster.sh"
+
+pg_e2e_start() {
+	local why dir
+	if why=$(pg_cluster_unavailable); then
+		echo "1..0 # SKIP $why"
+		rm -rf "$SANDBOX" "$PERFBOT_SHMDIR"
+		exit 0
+	fi
+	dir=$(mktemp -d /tmp/perfbot-pg-e2e.XXXXXX) || exit 1
+	# also on a Bail out or ^C, where finish (which removes the sandbox) is not reached
+	trap 'pids=$(sandbox_pids); [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+		pg_cluster_stop; rm -rf "$SANDBOX" "$PERFBOT_SHMDIR"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	# from /: the server's programs run as nobody, who may not enter $PWD
+	pushd / >/dev/null || exit 1
+	pg_unmarked pg_cluster_start "$dir" ||
+		{ echo "Bail out! cannot start PostgreSQL in $dir"; exit 1; }
+	popd >/dev/null || exit 1
+}
+
+# The server is no process of perfbot's: without the sandbox's marker, so
+# that its SysV segment and processes are not counted as left behind.
+pg_unmarked() {
+	local mark=$PERFBOT_E2E_MARK ret
+	unset PERFBOT_E2E_MARK
+	"$@"
+	ret=$?
+	export PERFBOT_E2E_MARK=$mark
+	return $ret
+}
+
+# psql as the cluster's owner: one value per line, no headers
+pg_sql() {
+	(cd / && pg_as_owner "$PG_BIN/psql" -h "$PG_DIR" -U perfbot -d perfbot -XAqt -v ON_ERROR_STOP=1 -c "$1")
+}
