@@ -43,6 +43,7 @@ static const struct subcommand subcommands[] = {
 	{ "guest-initramfs", cmd_guest, "write the initramfs of a guest that runs one atomic job", 0 },
 	{ "kernel", cmd_kernel, "build the kernel of a commit with a job's kernel: section", 0 },
 	{ "kexec", cmd_kexec, "boot: kexec: resume the job after a kexec boot, status, abort", CMD_STORE },
+	{ "db", cmd_db, "copy a history between stores (SQLite, PostgreSQL)", 0 },
 	{ "submit", cmd_submit, "queue a job file's runs for the fleet's workers (PostgreSQL)", CMD_STORE },
 	{ "queue", cmd_queue, "the fleet's queue: list, show, cancel, retry, boxes, release", CMD_STORE },
 	{ "worker", cmd_worker, "a test box of the fleet: claim queued items, run and store them", CMD_STORE },

@@ -36,6 +36,7 @@ int cmd_alerts(int argc, char **argv);
 int cmd_guest(int argc, char **argv);	/* guest-run, guest-initramfs */
 int cmd_kernel(int argc, char **argv);
 int cmd_kexec(int argc, char **argv);	/* resume, status, abort */
+int cmd_db(int argc, char **argv);	/* copy */
 int cmd_submit(int argc, char **argv);
 int cmd_queue(int argc, char **argv);
 int cmd_worker(int argc, char **argv);

@@ -79,6 +79,13 @@ struct store_ops {
 	int (*kexec_active)(struct store *s, const char *testbox,
 			    struct store_kexec *out);
 	int (*kexec_list)(struct store *s, struct store_kexec **out, size_t *nr);
+	/* copying a history (perfbot db copy) */
+	int (*put_runs)(struct store *s, const struct run_record *runs, size_t nr,
+			const char *const *sha256, int64_t *ids);
+	int (*run_refs)(struct store *s, struct store_run_ref **out, size_t *nr);
+	/* meta: a key's value (NULL: none); add it unless the key has one */
+	int (*meta_get)(struct store *s, const char *key, char **value);
+	int (*meta_add)(struct store *s, const char *key, const char *value);
 	/*
 	 * the fleet's queue: PostgreSQL's only.  A backend without it
 	 * leaves them NULL and store.c answers -ENOTSUP for it.
@@ -140,6 +147,8 @@ int sqlite_store_open(const char *path, enum store_mode mode,
 		      struct store **out, struct strbuf *err);
 int pg_store_open(const char *location, enum store_mode mode,
 		  struct store **out, struct strbuf *err);
+/* pg.c: the location with its password masked (store_location_shown()). */
+char *pg_location_shown(const char *location);
 
 /*
  * The SQLite schema, as a list of migrations: migration i takes the

@@ -663,6 +663,11 @@ static const struct store_ops pg_ops = {
 	.kexec_get = pg_kexec_get,
 	.kexec_active = pg_kexec_active,
 	.kexec_list = pg_kexec_list,
+	/* pg_runs.c, pg_copy.c: perfbot db copy */
+	.put_runs = pg_put_runs,
+	.run_refs = pg_run_refs,
+	.meta_get = pg_meta_get,
+	.meta_add = pg_meta_add,
 	/* pg_queue.c */
 	.queue_submit = pg_queue_submit,
 	.box_register = pg_box_register,

@@ -304,4 +304,11 @@ int pg_queue_boxes(struct store *s, struct store_box **out, size_t *nr);
 int pg_queue_release(struct store *s, const char *testbox);
 int pg_queue_wait(struct store *s, double timeout_s, bool *woken);
 
+/* pg_runs.c, pg_copy.c: what perfbot db copy writes and reads */
+int pg_put_runs(struct store *s, const struct run_record *runs, size_t nr,
+		const char *const *sha256, int64_t *ids);
+int pg_run_refs(struct store *s, struct store_run_ref **out, size_t *nr);
+int pg_meta_get(struct store *s, const char *key, char **value);
+int pg_meta_add(struct store *s, const char *key, const char *value);
+
 #endif

@@ -537,10 +537,16 @@ static int import_seen(struct pg_store *ps, const char *sha256, bool *seen)
 	return err;
 }
 
-int pg_put_import(struct store *s, const struct run_record *runs, size_t nr,
-		  const char *sha256, bool once, int64_t *ids)
+/*
+ * Runs in one transaction, each with its import hash: hashes[i], else
+ * one (both may be NULL: none); with once, none if one was imported.
+ * Their names are interned at once (one lock order: two writers cannot
+ * deadlock on names), then one statement per run.
+ */
+static int put_batch(struct pg_store *ps, const struct run_record *runs, size_t nr,
+		     const char *one, const char *const *hashes, bool once, int64_t *ids,
+		     const char *what)
 {
-	struct pg_store *ps = to_ps(s);
 	bool seen = false;
 	int err = pg_check_writer(ps);
 
@@ -548,28 +554,43 @@ int pg_put_import(struct store *s, const struct run_record *runs, size_t nr,
 		err = pg_begin(ps);
 	if (err)
 		return err;
-	if (once && !(err = import_seen(ps, sha256, &seen)) && seen)
-		err = store_fail(s, -EEXIST, "content with SHA-256 %s was imported already",
-				 sha256);
+	if (once && !(err = import_seen(ps, one, &seen)) && seen)
+		err = store_fail(&ps->base, -EEXIST,
+				 "content with SHA-256 %s was imported already", one);
 	if (!err && !cache_of(ps))
-		err = store_fail(s, -ENOMEM, "out of memory");
+		err = store_fail(&ps->base, -ENOMEM, "out of memory");
 	if (!err)
 		err = intern_run_names(ps, cache_of(ps), runs, nr);
 	for (size_t i = 0; !err && i < nr; i++) {
 		int64_t id = 0;
 
-		err = insert_run(ps, &runs[i], sha256, true, &id);
+		err = insert_run(ps, &runs[i], hashes ? hashes[i] : one, true, &id);
 		if (!err && ids)
 			ids[i] = id;
 	}
 	if (!err)
-		err = pg_commit(ps, "cannot commit the import");
+		err = pg_commit(ps, what);
 	if (err) {
 		pg_rollback(ps);
 		return err;
 	}
 	cache_committed(ps);
 	return 0;
+}
+
+int pg_put_import(struct store *s, const struct run_record *runs, size_t nr,
+		  const char *sha256, bool once, int64_t *ids)
+{
+	return put_batch(to_ps(s), runs, nr, sha256, NULL, once, ids,
+			 "cannot commit the import");
+}
+
+/* db copy's batch: one transaction, so a copy cut off resumes at a batch. */
+int pg_put_runs(struct store *s, const struct run_record *runs, size_t nr,
+		const char *const *sha256, int64_t *ids)
+{
+	return put_batch(to_ps(s), runs, nr, NULL, sha256, false, ids,
+			 "cannot commit the runs");
 }
 
 /*

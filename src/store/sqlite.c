@@ -984,5 +984,10 @@ static const struct store_ops sqlite_ops = {
 	.kexec_get = sqlite_kexec_get,
 	.kexec_active = sqlite_kexec_active,
 	.kexec_list = sqlite_kexec_list,
+	/* sqlite_runs.c, sqlite_copy.c: perfbot db copy */
+	.put_runs = sqlite_put_runs,
+	.run_refs = sqlite_run_refs,
+	.meta_get = sqlite_meta_get,
+	.meta_add = sqlite_meta_add,
 	/* the fleet's queue: none (NULL), store/queue.c answers -ENOTSUP */
 };

@@ -16,6 +16,8 @@
  *   sqlite_bisect.c   the bisect_* ops;
  *   sqlite_watch.c    the robot's ops: points, alerts, reports;
  *   sqlite_kexec.c    the kexec boots (boot: kexec);
+ *   sqlite_copy.c     what perfbot db copy reads: every run's origin and
+ *                     import hash, the meta table's store id;
  *   schema.c          the migrations.
  * Each file owns the SQL of its statements (ids below); the connection
  * prepares each one once, on first use.
@@ -118,6 +120,11 @@ enum stmt_id {
 	ST_KEXEC_UPDATE,
 	ST_KEXEC_GET,
 	ST_KEXEC_LIST,
+	/* sqlite_copy.c */
+	ST_RUN_REFS,
+	ST_RUN_REFS_NO_IMPORT,
+	ST_COPY_META_GET,
+	ST_COPY_META_ADD,
 	NR_STMTS
 };
 
@@ -227,6 +234,12 @@ int sqlite_kexec_update(struct store *s, const struct store_kexec *k, const char
 int sqlite_kexec_get(struct store *s, int64_t id, struct store_kexec *out);
 int sqlite_kexec_active(struct store *s, const char *testbox, struct store_kexec *out);
 int sqlite_kexec_list(struct store *s, struct store_kexec **out, size_t *nr);
+
+int sqlite_put_runs(struct store *s, const struct run_record *runs, size_t nr,
+		    const char *const *sha256, int64_t *ids);
+int sqlite_run_refs(struct store *s, struct store_run_ref **out, size_t *nr);
+int sqlite_meta_get(struct store *s, const char *key, char **value);
+int sqlite_meta_add(struct store *s, const char *key, const char *value);
 
 /* ---- errors (sqlite.c) ---- */
 

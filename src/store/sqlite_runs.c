@@ -362,6 +362,41 @@ static int import_seen(struct sqlite_store *ss, const char *sha256, bool *seen)
 	return 0;
 }
 
+/*
+ * Runs in the caller's write transaction, each with its import hash:
+ * hashes[i], else one (both may be NULL: none).
+ */
+static int put_batch(struct sqlite_store *ss, const struct run_record *runs, size_t nr,
+		     const char *one, const char *const *hashes, int64_t *ids)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < nr; i++) {
+		const char *sha256 = hashes ? hashes[i] : one;
+		sqlite3_stmt *st;
+		int64_t id = 0;
+		int rc;
+
+		err = put_one(ss, &runs[i], &id);
+		if (err)
+			break;
+		if (ids)
+			ids[i] = id;
+		if (!sha256)
+			continue;
+		st = stmt(ss, ST_IMPORT_ADD);
+		if (!st)
+			return ss_prep_err(ss);
+		sqlite3_bind_int64(st, 1, id);
+		ss_bind_text(st, 2, sha256);
+		rc = sqlite3_step(st);
+		ss_done(st);
+		if (rc != SQLITE_DONE)
+			err = ss_db_fail(ss, rc, "cannot store the import's hash");
+	}
+	return err;
+}
+
 int sqlite_put_import(struct store *s, const struct run_record *runs, size_t nr,
 		      const char *sha256, bool once, int64_t *ids)
 {
@@ -380,30 +415,30 @@ int sqlite_put_import(struct store *s, const struct run_record *runs, size_t nr,
 	if (once && !(err = import_seen(ss, sha256, &seen)) && seen)
 		err = store_fail(s, -EEXIST, "content with SHA-256 %s was imported already",
 				 sha256);
-	for (size_t i = 0; !err && i < nr; i++) {
-		sqlite3_stmt *st;
-		int64_t id = 0;
-		int rc;
-
-		err = put_one(ss, &runs[i], &id);
-		if (err)
-			break;
-		st = stmt(ss, ST_IMPORT_ADD);
-		if (!st) {
-			err = ss_prep_err(ss);
-			break;
-		}
-		sqlite3_bind_int64(st, 1, id);
-		ss_bind_text(st, 2, sha256);
-		rc = sqlite3_step(st);
-		ss_done(st);
-		if (rc != SQLITE_DONE)
-			err = ss_db_fail(ss, rc, "cannot store the import's hash");
-		else if (ids)
-			ids[i] = id;
-	}
+	if (!err)
+		err = put_batch(ss, runs, nr, sha256, NULL, ids);
 	if (!err)
 		err = ss_commit(ss, "cannot commit the import");
+	if (err)
+		return put_failed(ss, names_before, err);
+	return 0;
+}
+
+/* db copy's batch: one transaction, so a copy cut off resumes at a batch. */
+int sqlite_put_runs(struct store *s, const struct run_record *runs, size_t nr,
+		    const char *const *sha256, int64_t *ids)
+{
+	struct sqlite_store *ss = to_ss(s);
+	size_t names_before = ss->names.n;
+	int err = ss_check_writer(ss);
+
+	if (!err)
+		err = ss_begin(ss, true);
+	if (err)
+		return err;
+	err = put_batch(ss, runs, nr, NULL, sha256, ids);
+	if (!err)
+		err = ss_commit(ss, "cannot commit the runs");
 	if (err)
 		return put_failed(ss, names_before, err);
 	return 0;

@@ -3,6 +3,7 @@
  * the default location, errors.  The backends do the work.
  */
 #define _GNU_SOURCE
+#include "record/import.h"
 #include "store/internal.h"
 #include "util/fsutil.h"
 #include "util/quote.h"
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,6 +134,11 @@ static int is_postgres(const char *location)
 {
 	return !strncmp(location, "postgresql://", 13) ||
 	       !strncmp(location, "postgres://", 11);
+}
+
+char *store_location_shown(const char *location)
+{
+	return is_postgres(location) ? pg_location_shown(location) : strdup(location);
 }
 
 int store_open(const char *location, enum store_mode mode, struct store **out,
@@ -297,6 +304,16 @@ int store_import_runs(struct store *s, const char *sha256, int64_t **ids,
 
 int store_delete_runs(struct store *s, const int64_t *ids, size_t nr)
 {
+	char id[STORE_ID_LEN + 1];
+	int ret;
+
+	/*
+	 * A store without an id has one derived from its first run: kept
+	 * before that run may go, so that copies made of the store before
+	 * and after the deletion know its runs for the same (docs/store.md).
+	 */
+	if (nr && (ret = store_id(s, true, id)))
+		return ret;
 	clear_error(s);
 	return s->ops->delete_runs(s, ids, nr);
 }
@@ -818,6 +835,128 @@ void store_kexecs_release(struct store_kexec *k, size_t nr)
 	for (size_t i = 0; k && i < nr; i++)
 		store_kexec_release(&k[i]);
 	free(k);
+}
+
+/* ---- copying a history ---- */
+
+#define STORE_ID_KEY "store_id"
+
+static bool is_store_id(const char *v)
+{
+	size_t n = 0;
+
+	for (; v && ((*v >= '0' && *v <= '9') || (*v >= 'a' && *v <= 'f')); v++)
+		n++;
+	return v && !*v && n == STORE_ID_LEN;
+}
+
+/*
+ * The id of a store that has none: derived from what stays of it while
+ * it lives -- its first run (id, who, what, where, when, and its origin
+ * if it is a copy, so that a fresh copy of a store is not taken for its
+ * source) and the perfbot that created it --, or random when it has no
+ * run.  SHA-256's first 128 bits.
+ */
+static int derive_id(struct store *s, char id[STORE_ID_LEN + 1])
+{
+	struct store_run_ref *refs = NULL;
+	struct run_record r;
+	struct strbuf in = STRBUF_INIT;
+	char *created = NULL, hex[IMPORT_HASH_LEN + 1];
+	size_t nr = 0;
+	int ret = s->ops->run_refs(s, &refs, &nr);
+
+	if (!ret && !nr) {
+		unsigned char b[STORE_ID_LEN / 2];
+
+		if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+			return store_fail(s, -EIO, "cannot make a store id: no random bytes");
+		for (size_t i = 0; i < sizeof(b); i++)
+			snprintf(id + 2 * i, 3, "%02x", b[i]);
+		return 0;
+	}
+	if (!ret)
+		ret = s->ops->meta_get(s, "created_with", &created);
+	if (!ret)
+		ret = store_get_run(s, refs[0].id, &r);
+	if (ret)
+		goto out;
+	strbuf_addf(&in, "%lld%c%s%c%s%c%s%c%s%c%s%c%.17g%c%s", (long long)refs[0].id, 0,
+		    refs[0].origin ? refs[0].origin : "", 0, r.testbox, 0, r.testcase, 0,
+		    r.job, 0, r.commit, 0, r.started, 0, created ? created : "");
+	run_record_release(&r);
+	if (strbuf_error(&in)) {
+		ret = store_fail(s, -ENOMEM, "out of memory");
+		goto out;
+	}
+	import_sha256(in.buf, in.len, hex);
+	memcpy(id, hex, STORE_ID_LEN);
+	id[STORE_ID_LEN] = '\0';
+out:
+	strbuf_release(&in);
+	free(created);
+	store_run_refs_release(refs, nr);
+	return ret;
+}
+
+int store_id(struct store *s, bool persist, char id[STORE_ID_LEN + 1])
+{
+	char *v = NULL;
+	int ret;
+
+	id[0] = '\0';
+	clear_error(s);
+	ret = s->ops->meta_get(s, STORE_ID_KEY, &v);
+	if (!ret && v && !is_store_id(v))
+		ret = store_fail(s, -EBADMSG, "the database is damaged: its store id '%.40s'"
+				 " is not %d hex digits", v, STORE_ID_LEN);
+	if (!ret && !v) {
+		ret = derive_id(s, id);
+		/* another writer may add its own first: the stored one is the id */
+		if (!ret && persist && !(ret = s->ops->meta_add(s, STORE_ID_KEY, id)) &&
+		    !(ret = s->ops->meta_get(s, STORE_ID_KEY, &v)) && !is_store_id(v))
+			ret = store_fail(s, -EBADMSG, "the database is damaged: its store id"
+					 " was not kept");
+	}
+	if (!ret && v)
+		memcpy(id, v, STORE_ID_LEN + 1);
+	free(v);
+	if (ret)
+		id[0] = '\0';
+	return ret;
+}
+
+int store_run_refs(struct store *s, struct store_run_ref **out, size_t *nr)
+{
+	*out = NULL;
+	*nr = 0;
+	clear_error(s);
+	return s->ops->run_refs(s, out, nr);
+}
+
+void store_run_refs_release(struct store_run_ref *r, size_t nr)
+{
+	for (size_t i = 0; r && i < nr; i++) {
+		free(r[i].origin);
+		free(r[i].sha256);
+	}
+	free(r);
+}
+
+int store_put_runs(struct store *s, const struct run_record *runs, size_t nr,
+		   const char *const *sha256, int64_t *ids)
+{
+	int ret;
+
+	clear_error(s);
+	for (size_t i = 0; i < nr; i++) {
+		if (sha256 && sha256[i] && !is_sha256_hex(sha256[i]))
+			return store_fail(s, -EINVAL,
+					  "an import's hash must be 64 lowercase hex digits");
+		if ((ret = check_record(s, &runs[i])))
+			return ret;
+	}
+	return s->ops->put_runs(s, runs, nr, sha256, ids);
 }
 
 int store_check_run(struct store *s, const struct run_record *r)

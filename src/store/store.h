@@ -45,6 +45,8 @@ enum store_mode { STORE_READ, STORE_WRITE };
 
 /* The default location (malloc'd), or NULL when no home is known. */
 char *store_default_location(void);
+/* The location as messages show it: a password replaced by "***" (malloc'd). */
+char *store_location_shown(const char *location);
 
 /*
  * Open (STORE_WRITE creates it and its directory when missing).  On an
@@ -408,6 +410,47 @@ int store_kexec_active(struct store *s, const char *testbox, struct store_kexec 
 int store_kexec_list(struct store *s, struct store_kexec **out, size_t *nr);
 void store_kexec_release(struct store_kexec *k);	/* the strings, not k */
 void store_kexecs_release(struct store_kexec *k, size_t nr);	/* and the array */
+
+/*
+ * Copying a history (perfbot db copy, docs/store.md "Copying a history").
+ *
+ * A store has an id, 32 lowercase hex digits, kept in its meta table
+ * (key store_id).  A run copied into another store gets that store's
+ * next id and carries where it came from in its environment:
+ * STORE_ORIGIN_KEY = "<store id>:<run id>" of the store it was made in
+ * (a run copied from a copy keeps its first origin), so that a copy
+ * knows what the other store holds already.
+ */
+#define STORE_ORIGIN_KEY "store.origin"
+#define STORE_ID_LEN 32
+
+/*
+ * The store's id.  A store without one (written before ids were kept)
+ * has one derived from its first run (docs/store.md), or a random one
+ * when it has no run; with persist (a writer) that one is kept in its
+ * meta table, under a lock, so that two writers agree.  id receives
+ * STORE_ID_LEN digits and a NUL.
+ */
+int store_id(struct store *s, bool persist, char id[STORE_ID_LEN + 1]);
+
+/* What a copy needs of each run, read for every run in one query. */
+struct store_run_ref {
+	int64_t id;
+	char *origin;		/* its STORE_ORIGIN_KEY value; NULL: made here */
+	char *sha256;		/* its import hash; NULL: not imported */
+};
+
+/* Every run's, ascending ids (none: 0 and *nr 0). */
+int store_run_refs(struct store *s, struct store_run_ref **out, size_t *nr);
+void store_run_refs_release(struct store_run_ref *r, size_t nr);
+
+/*
+ * nr runs in one transaction, checked at the door as store_put_run()'s;
+ * sha256 (may be NULL): for each run its import hash, or NULL.  ids (may
+ * be NULL) receives the nr new ids.  Nothing is written on an error.
+ */
+int store_put_runs(struct store *s, const struct run_record *runs, size_t nr,
+		   const char *const *sha256, int64_t *ids);
 
 /*
  * The fleet's queue (PostgreSQL only; docs/fleet.md).  Items are atomic
