@@ -120,9 +120,6 @@ int pg_col_real(struct pg_store *ps, const PGresult *res, int row, int col,
 extern const struct store_migration pg_migrations[];
 extern const int pg_schema_version;
 
-/* The location with a password in it replaced by "***" (malloc'd). */
-char *pg_location_shown(const char *location);
-
 /*
  * pg_runs.c: insert one run (its params, env, stats, declarations) inside
  * the caller's open transaction; put_run and put_import wrap it, and the
