@@ -384,8 +384,8 @@ static int run_report(struct store *s, const struct report_args *a)
 	if (ret)
 		goto out;
 	if (a->headline_testbox && !has_testbox(&ga.report, a->headline_testbox)) {
-		ret = usage_error("--headline-testbox '%s': no job has complete runs on %s "
-				  "of all the commits", a->headline_testbox, a->headline_testbox);
+		ret = usage_error("--headline-testbox '%s': no job of the report ran there"
+				  " (complete runs on every commit given)", a->headline_testbox);
 		goto out;
 	}
 	cmpopts_apply(&a->sel, &o);
