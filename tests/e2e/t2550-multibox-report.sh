@@ -7,7 +7,8 @@
 # parameters; box 3, unchanged, is not listed; runs of one box are never
 # compared with another's (the same job on each box has very different
 # values, and a job that ran on box 2 at the base and on box 3 at the other
-# commit is no job of the report).  --testbox and --headline-testbox choose
+# commit is no job of the report); text, json and html name each job's box
+# and machine line.  --testbox and --headline-testbox choose
 # the box.  The same report from a PostgreSQL copy (perfbot db copy; a
 # throw-away cluster, skipped when none can start) is the same text.
 ORIG_TMP=${TMPDIR:-/tmp}
@@ -113,6 +114,16 @@ check "json: each job its testbox and machine" python3 - "$SANDBOX/out" "$M1" "$
 import json, sys
 r = json.load(open(sys.argv[1]))
 assert [(j['testbox'], j['machine']) for j in r['jobs']] == list(zip(['box1', 'box2', 'box3'], sys.argv[2:5]))
+PY
+
+run_perfbot 30 report --db "$db" --format html $A $B
+check "html: a section a box, each with its testbox and machine" python3 - "$SANDBOX/out" "$M1" "$M2" "$M3" <<'PY'
+import re, sys
+h = open(sys.argv[1]).read()
+secs = h.split('<section>')[1:]
+found = [(re.search(r'<dt>testbox</dt><dd>([^<]*)</dd>', s), re.search(r'<dt>machine</dt><dd>([^<]*)</dd>', s)) for s in secs]
+found = [(t.group(1), m.group(1)) for t, m in found if t and m]
+assert found == list(zip(['box1', 'box2', 'box3'], sys.argv[2:5])), found
 PY
 
 # ---- which box is the report's ----
