@@ -28,8 +28,8 @@
 
 static const char import_usage[] =
 	"usage: perfbot import lkp-matrix|csv FILE --commit C --job NAME\n"
-	"                      [--param K=V ...] [--testbox T] [--testcase TC]\n"
-	"                      [--force] [--db PATH]\n"
+	"                      [--param K=V ...] [--testbox T] [--machine LINE]\n"
+	"                      [--testcase TC] [--force] [--db PATH]\n"
 	"\n"
 	"Load results made elsewhere into the store, one run record per run in\n"
 	"FILE, all of atomic job NAME at commit C.  Nothing is written unless\n"
@@ -48,9 +48,12 @@ static const char import_usage[] =
 	"      --commit C        the commit the results are of (required)\n"
 	"      --job NAME        the atomic job they are of (required)\n"
 	"      --param K=V       a parameter of the job they ran (repeatable), as\n"
-	"                        perfbot run stores a job's (nr_task=100%%): compare\n"
+	"                        perfbot run stores a job's (nr_task=100%): compare\n"
 	"                        -s K=V selects them\n"
 	"      --testbox T       the machine they ran on (default: this hostname)\n"
+	"      --machine LINE    its test machine line, as reports name it (\"112\n"
+	"                        threads Intel(R) Xeon(R) ... with 128G memory\";\n"
+	"                        default: none, reports name the testbox)\n"
 	"      --testcase TC     default: the first stat name's part before '.'\n"
 	"                        that is not a monitor's (dmesg, proc-vmstat, ...),\n"
 	"                        else NAME's part before the first '-'\n"
@@ -64,6 +67,7 @@ static const char import_usage[] =
 
 struct import_opts {
 	const char *format, *file, *commit, *job, *testbox, *testcase;
+	const char *machine;	/* the runs' env machine; NULL: none */
 	struct { const char **v; size_t n, cap; } params;	/* "K=V", as given */
 	bool force;
 };
@@ -72,7 +76,8 @@ struct import_opts {
 
 static int parse_args(int argc, char **argv, struct import_opts *o)
 {
-	enum { OPT_TESTCASE = 256, OPT_COMMIT, OPT_JOB, OPT_TESTBOX, OPT_PARAM, OPT_FORCE };
+	enum { OPT_TESTCASE = 256, OPT_COMMIT, OPT_JOB, OPT_TESTBOX, OPT_PARAM, OPT_FORCE,
+	       OPT_MACHINE };
 	static const struct option longopts[] = {
 		{ "testcase", required_argument, NULL, OPT_TESTCASE },
 		{ "param", required_argument, NULL, OPT_PARAM },
@@ -80,6 +85,7 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "testbox", required_argument, NULL, OPT_TESTBOX },
+		{ "machine", required_argument, NULL, OPT_MACHINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -102,6 +108,9 @@ static int parse_args(int argc, char **argv, struct import_opts *o)
 			break;
 		case OPT_TESTBOX:
 			to = &o->testbox;
+			break;
+		case OPT_MACHINE:
+			to = &o->machine;
 			break;
 		case OPT_PARAM: {
 			const char *eq = strchr(optarg, '=');
@@ -178,6 +187,9 @@ static int set_identity(struct import_data *d, const struct import_opts *o,
 		err |= record_set_str(&r->job, o->job);
 		err |= record_set_str(&r->commit, o->commit);
 		err |= strmap_set(&r->env, "testbox", testbox);
+		/* a report's "test machine" line (docs/report.md); a run's is env_capture()'s */
+		if (o->machine)
+			err |= strmap_set(&r->env, "machine", o->machine);
 		err |= strmap_set(&r->env, "imported_from", o->file);
 		err |= strmap_set(&r->env, "import_format", o->format);
 		for (size_t k = 0; k < o->params.n; k++) {

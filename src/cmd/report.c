@@ -42,6 +42,7 @@ static const char report_usage[] =
 	"                      [--reported-by ADDR] [--link URL] [--send]\n"
 	"                      [--sendmail CMD] [--subsystem NAME] [--evidence-file FILE]\n"
 	"                      [-s KEY=VALUE ...] [--testbox HOST]\n"
+	"                      [--headline-testbox HOST]\n"
 	"                      [--min-change [PATTERN=]PCT ...] [--alpha A]\n"
 	"                      BASE OTHER [OTHER ...]\n"
 	"       perfbot report [--db PATH] --format FMT [--from --to --reported-by --link\n"
@@ -51,7 +52,9 @@ static const char report_usage[] =
 	"every atomic job with complete runs on all of them (as perfbot compare\n"
 	"finds and judges them; a job unsupported on a commit is named as such).\n"
 	"The email and its headline are about the largest KPI change in the first\n"
-	"commit where a KPI changed against BASE (docs/report.md).\n"
+	"commit where a KPI changed against BASE, among the jobs of every test box\n"
+	"(each compared only with its own box's runs); the other jobs whose KPI\n"
+	"changed, on any box, are the \"In addition to that\" table (docs/report.md).\n"
 	"\n"
 	"      --db PATH           the results database (as perfbot compare)\n"
 	"      --format FMT        text (default), email (RFC 5322), html (one\n"
@@ -76,6 +79,9 @@ static const char report_usage[] =
 	"                          (split into words as a shell would; no shell runs)\n"
 	"  -s, --set KEY=VALUE     only jobs whose parameter KEY is VALUE (repeatable)\n"
 	"      --testbox HOST      only runs on HOST\n"
+	"      --headline-testbox HOST\n"
+	"                          the headline is the largest change among HOST's\n"
+	"                          jobs; the other boxes' changes are in the table\n"
 	"      --min-change [PATTERN=]PCT\n"
 	"                          the smallest change reported (as perfbot compare)\n"
 	"      --alpha A           the tests' alpha (as perfbot compare; default %g)\n"
@@ -99,6 +105,7 @@ struct report_args {
 	bool all, send;
 	const char *branch, *from, *to, *reported_by, *link, *sendmail;
 	const char *subsystem;		/* --subsystem; NULL: derived */
+	const char *headline_testbox;	/* --headline-testbox; NULL: any box */
 	struct strbuf evidence;		/* --evidence-file's text */
 	char **given;
 	size_t nr_commits;
@@ -108,7 +115,7 @@ struct report_args {
 
 enum { OPT_FORMAT = 256, OPT_ALL, OPT_BRANCH, OPT_FROM, OPT_TO,
        OPT_REPORTED_BY, OPT_LINK, OPT_SEND, OPT_SENDMAIL, OPT_BISECT, OPT_SUBSYSTEM,
-       OPT_EVIDENCE };
+       OPT_EVIDENCE, OPT_HEADLINE_TESTBOX };
 
 /* The most of an --evidence-file read: it is a few lines of text. */
 #define EVIDENCE_MAX (1 << 20)
@@ -161,6 +168,11 @@ static int own_option(int c, const char *arg, void *ctx)
 	case OPT_SUBSYSTEM:
 		a->subsystem = arg;
 		return 0;
+	case OPT_HEADLINE_TESTBOX:
+		if (!*arg)
+			return usage_error("--headline-testbox needs a test box's name");
+		a->headline_testbox = arg;
+		return 0;
 	case OPT_EVIDENCE: {
 		int err;
 
@@ -203,6 +215,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "bisect", required_argument, NULL, OPT_BISECT },
 		{ "subsystem", required_argument, NULL, OPT_SUBSYSTEM },
 		{ "evidence-file", required_argument, NULL, OPT_EVIDENCE },
+		{ "headline-testbox", required_argument, NULL, OPT_HEADLINE_TESTBOX },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -218,6 +231,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return usage_error("needs at least two commits, or --bisect ID: perfbot report BASE OTHER");
 	if ((a->send || a->sendmail) && a->format != FORMAT_EMAIL)
 		return usage_error("--send and --sendmail need --format email");
+	if (a->headline_testbox && a->bisect)
+		return usage_error("--headline-testbox takes no --bisect: the bisection names its box");
 	if ((a->subsystem || a->evidence.len) && (a->format != FORMAT_EMAIL || a->bisect))
 		return usage_error("--subsystem and --evidence-file need --format email (not --bisect)");
 	a->given = argv + optind;
@@ -337,10 +352,20 @@ static bool nothing_to_report(const struct report_args *a, const struct report *
 			r->commits[col + 1].id, a->send ? "sent" : "written");
 		return true;
 	}
-	fprintf(stderr, "perfbot: report: nothing to report: no KPI changed "
+	fprintf(stderr, "perfbot: report: nothing to report: no KPI changed%s%s "
 		"(perfbot compare shows every verdict); no email %s\n",
-		a->send ? "sent" : "written");
+		r->headline_testbox ? " on " : "",
+		r->headline_testbox ? r->headline_testbox : "", a->send ? "sent" : "written");
 	return true;
+}
+
+/* Did box have a job of the report? */
+static bool has_testbox(const struct report *r, const char *box)
+{
+	for (size_t i = 0; i < r->njobs; i++)
+		if (r->jobs[i].testbox && !strcmp(r->jobs[i].testbox, box))
+			return true;
+	return false;
 }
 
 static int run_report(struct store *s, const struct report_args *a)
@@ -358,6 +383,11 @@ static int run_report(struct store *s, const struct report_args *a)
 
 	if (ret)
 		goto out;
+	if (a->headline_testbox && !has_testbox(&ga.report, a->headline_testbox)) {
+		ret = usage_error("--headline-testbox '%s': no job of the report ran there"
+				  " (complete runs on every commit given)", a->headline_testbox);
+		goto out;
+	}
 	cmpopts_apply(&a->sel, &o);
 	gc = calloc(a->nr_commits, sizeof(*gc));
 	if (!gc) {
@@ -388,6 +418,7 @@ static int run_report(struct store *s, const struct report_args *a)
 	ga.report.link = a->link;
 	ga.report.opts = &o;
 	ga.report.show_all = a->all;
+	ga.report.headline_testbox = a->headline_testbox;
 	ga.report.repo = a->sel.repo;
 	ga.report.evidence = a->evidence.len ? a->evidence.buf : NULL;
 	if (a->subsystem) {

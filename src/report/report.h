@@ -112,6 +112,13 @@ struct report {
 	const char *link;		/* "Closes:" link; may be NULL */
 	const struct compare_opts *opts;	/* the verdicts' options; NULL: defaults */
 	int show_all;			/* every row, not only the changed */
+	/*
+	 * The headline only among this test box's jobs (a fleet's report
+	 * about the box a bisection ran on); the other boxes' changes still
+	 * go to "In addition to that".  NULL: every box's jobs compete
+	 * (docs/report.md, "Several test boxes").
+	 */
+	const char *headline_testbox;
 };
 
 /*
@@ -167,8 +174,9 @@ void report_disturbance_words(struct strbuf *sb, const struct compare_disturbanc
  * on a tie); *col is where the winner first changed.  A verdict counts
  * only when CHANGED: a disturbed column never does, nor one between runs
  * taken apart (stats/compare.h, compare_order(): time alone may have
- * made it; runs whose order is not known, imported ones, count).  false
- * when no KPI changed anywhere.
+ * made it; runs whose order is not known, imported ones, count).  Only
+ * the jobs of r->headline_testbox when set.  false when no KPI changed
+ * anywhere.
  */
 bool report_headline(const struct report *r, size_t *job, size_t *col,
 		     const struct stat_row **row);

@@ -320,8 +320,12 @@ static bool find_headline(const struct report *r, bool apart, size_t *job, size_
 
 	for (size_t i = 0; i < r->njobs; i++) {
 		size_t c;
-		const struct stat_row *rw = job_kpi(&r->jobs[i], ncols, apart, &c);
+		const struct stat_row *rw;
 
+		if (r->headline_testbox && (!r->jobs[i].testbox ||
+					    strcmp(r->jobs[i].testbox, r->headline_testbox)))
+			continue;
+		rw = job_kpi(&r->jobs[i], ncols, apart, &c);
 		if (!rw)
 			continue;
 		/* the first commit where a KPI changed, then the largest change */

@@ -32,6 +32,8 @@ static const struct stat_row *job_change(const struct report *r, const struct re
 
 	one.jobs = j;
 	one.njobs = 1;
+	/* every box's job has its change; which one leads is the caller's */
+	one.headline_testbox = NULL;
 	if (!report_headline(&one, &job, col, &row) &&
 	    !report_change_apart(&one, &job, col, &row))
 		return NULL;

@@ -279,6 +279,51 @@ static void headline_largest(void **state)
 	assert_string_equal(row->name, "bench.other_ops");
 }
 
+/*
+ * Several test boxes (docs/report.md, "Several test boxes"): each row of
+ * "In addition to that" names its own box's machine line; with
+ * headline_testbox the headline is that box's, the larger change of
+ * another box goes to the table; none there: no headline.
+ */
+static void headline_testbox(void **state)
+{
+	struct hand h;
+	size_t job = 9, c = 9;
+	char *out;
+
+	(void)state;
+	hand_build(&h, 3, "bench");
+	h.jobs[0].testbox = "box1";
+	h.jobs[0].machine = "112 threads Intel(R) Xeon(R) Platinum 8170 CPU @ 2.10GHz with 128G memory";
+	h.jobs[1].testbox = "box2";
+	h.jobs[1].machine = "88 threads Intel(R) Xeon(R) CPU E5-2699 v4 @ 2.20GHz with 64G memory";
+	h.jobs[2].testbox = "box3";
+	col(&h, 0, 0, 0, VERDICT_CHANGED, 10);
+	col(&h, 1, 0, 0, VERDICT_CHANGED, 4);
+	assert_true(report_headline(&h.r, &job, &c, NULL));
+	assert_int_equal(job, 0);
+	out = email(&h.r);
+	has(out, "\ntest machine: 112 threads Intel(R) Xeon(R) Platinum 8170 CPU @ 2.10GHz with 128G memory\n");
+	has(out, "| test machine     | 88 threads Intel(R) Xeon(R) CPU E5-2699 v4 @ 2.20GHz with 64G memory |");
+	/* box 3 did not change: not a row (a machine-less job's row names its box) */
+	hasnt(out, "| test machine     | box3");
+	free(out);
+
+	h.r.headline_testbox = "box2";
+	assert_true(report_headline(&h.r, &job, &c, NULL));
+	assert_int_equal(job, 1);
+	out = email(&h.r);
+	has(out, "\nSubject: [perfbot] culprit: bench.ops +4.0% improvement\n");
+	has(out, "\ntest machine: 88 threads Intel(R) Xeon(R) CPU E5-2699 v4 @ 2.20GHz with 64G memory\n");
+	has(out, "| testcase: change | bench: bench.ops 10.0% improvement");
+	has(out, "| test machine     | 112 threads Intel(R) Xeon(R) Platinum 8170 CPU @ 2.10GHz with 128G memory |");
+	free(out);
+
+	h.r.headline_testbox = "box3";
+	assert_false(report_headline(&h.r, &job, &c, NULL));
+	assert_false(report_change_apart(&h.r, &job, &c, NULL));
+}
+
 static void test_description(void **state)
 {
 	const char *d = NULL, *u = NULL;
@@ -608,6 +653,7 @@ int main(void)
 		cmocka_unit_test(subject_prefixes),
 		cmocka_unit_test(tags_block),
 		cmocka_unit_test(headline_largest),
+		cmocka_unit_test(headline_testbox),
 		cmocka_unit_test(test_description),
 		cmocka_unit_test(identity_params),
 		cmocka_unit_test(evidence_section),
