@@ -34,6 +34,7 @@
 #include "job/job.h"
 #include "stats/compare.h"
 #include "store/store.h"
+#include "vcs/commitrun.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -52,6 +53,11 @@ struct measure_spec {
 	size_t nr_commits;
 	unsigned first_runs, max_runs;
 	const struct compare_opts *opts;	/* the verdicts' */
+	/*
+	 * The fleet's box that makes every run (vcs/commitrun.h, fleet mode:
+	 * testbox is its name), checked by the caller; NULL: runs made here.
+	 */
+	const struct commit_runner_fleet *fleet;
 	bool stamped;			/* progress lines as the robot's log: timestamped */
 	/*
 	 * Runs started before this (wall-clock seconds) are left out of the
