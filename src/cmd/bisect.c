@@ -609,6 +609,11 @@ static int make_spec(const struct bisect_args *a, int usage_status,
 		if (ret)
 			return ret == -EINVAL ? usage_status : EXIT_FAILED;
 	}
+	if (a->on && a->build) {
+		fprintf(stderr, "perfbot: bisect: --build with --on: the worker builds with the"
+			" job's build: (put the command there)\n");
+		return usage_status;
+	}
 	if (a->on && (*job)->kernel.present && (*job)->kernel.boot == JOB_BOOT_KEXEC) {
 		fprintf(stderr, "perfbot: bisect: %s: boot: kexec reboots the box it runs on: not"
 			" with --on (run the bisection there)\n", (*job)->name);
