@@ -59,19 +59,35 @@ done
 check "w2 ran 4 runs of the good commit first" \
 	test "$(pg_sql "SELECT count(*) FROM runs WHERE testbox = 'w2'")" = 4
 
-# ---- the bisection on w1 ----
-run_perfbot 600 bisect start --on w1 --repo repo --good "$BISECT_GOOD" --bad "$BISECT_BAD" \
-	--db "$DB" job.yaml
-bisect_diag "bisect start --on w1"
-diag "bisect --on w1: $secs s"
-check "bisect --on w1: exit 0 (got $rc)" [ "$rc" -eq 0 ]
-check "bisect --on w1: names the planted commit, as t1600 on SQLite does" \
+# ---- the bisection on w1: ^C after a few runs, resumed there ----
+t0=$SECONDS
+"$PERFBOT" bisect start --on w1 --repo repo --good "$BISECT_GOOD" --bad "$BISECT_BAD" \
+	--db "$DB" job.yaml >start.out 2>start.err &
+bpid=$!
+for _ in $(seq 300); do
+	[ "$(pg_sql "SELECT count(*) FROM queue_item WHERE state = 'done' AND box = 'w1'")" -ge 4 ] && break
+	sleep 0.2
+done
+kill -INT $bpid
+wait $bpid
+rc=$?
+check "bisect --on w1, ^C after 4 runs: exit 130 (got $rc)" [ "$rc" -eq 130 ]
+check "... its waiting item cancelled: none queued or running" \
+	test "$(pg_sql "SELECT count(*) FROM queue_item WHERE state IN ('queued', 'running')")" = 0
+run_perfbot 600 bisect resume --db "$DB"
+bisect_diag "bisect resume"
+diag "bisect --on w1: $((SECONDS - t0)) s in all"
+check "bisect resume: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "bisect resume: names the planted commit, as t1600 on SQLite does" \
 	grep -qx "first bad commit: $BISECT_PLANTED $BISECT_PLANTED_SUBJECT" "$SANDBOX/out"
+check "bisect resume: made no run here (the runs go on on w1)" \
+	test "$(pg_sql "SELECT count(*) FROM runs WHERE testbox NOT IN ('w1', 'w2')")" = 0
 w1_runs=$(pg_sql "SELECT count(*) FROM runs WHERE testbox = 'w1'")
 w1_items=$(pg_sql "SELECT count(*) FROM queue_item WHERE state = 'done' AND box = 'w1'")
 diag "w1: $w1_runs runs, $w1_items items done"
 check "every item of the bisection done on w1" \
 	test "$(pg_sql "SELECT count(*) FROM queue_item WHERE testbox = 'w1' AND box <> 'w1'")" = 0
+# a run the cancelled item's worker finished is refused (fenced out): not stored
 check "each run stored once: w1's runs ($w1_runs) = w1's items done ($w1_items), distinct" \
 	test "$(pg_sql "SELECT count(DISTINCT run_id) FROM queue_item WHERE state = 'done' AND box = 'w1'")" = "$w1_runs" -a "$w1_runs" = "$w1_items" -a "$w1_runs" -gt 5
 check "the runs' testbox is the box that did the item" \
@@ -103,6 +119,20 @@ check "... both commits measured on w2 ($w2_new new runs)" \
 check "... each stored once: runs = items done" \
 	test "$(pg_sql "SELECT count(*) FROM runs")" = "$(pg_sql "SELECT count(*) FROM queue_item WHERE state = 'done'")"
 check "... the slowdown shown as a change" grep -q "bisect-demo.time_ms" <<<"$out"
+
+# ---- a commit that does not build on the worker: skipped, built once ----
+make_bisect_repo repo2 8 9 --broken 4 || not_ok "the repository with a broken commit"
+run_perfbot 300 compare --measure --on w1 --runs 3 --max-runs 3 --repo repo2 --db "$DB" \
+	job.yaml "$BISECT_GOOD" "$BISECT_BROKEN"
+diag "compare of the broken commit: exit $rc; $(grep -m1 "cannot be measured" <<<"$err")"
+check "compare --on w1 of a commit that does not build: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "... saying it does not build" grep -q "cannot be measured: build failed" <<<"$err"
+# the worker may claim the item again before the command sees the failure (a
+# race of milliseconds): the second attempt is fenced out by the cancel
+broken=$(pg_sql "SELECT state || ' ' || attempt FROM queue_item WHERE \"commit\" = '$BISECT_BROKEN'")
+diag "the broken commit's item: $broken"
+check "... not built 3 times: its one item cancelled after attempt 1 or 2" \
+	grep -qx "cancelled [12]" <<<"$broken"
 
 for w in w1 w2; do kill -TERM "${PID[$w]}"; done
 rcs=
