@@ -3,7 +3,9 @@
 # w1 and w2; a bisection on w1 names the planted commit t1600's SQLite
 # bisection names, every run it made is w1's and stored once (runs vs
 # items done), w2's runs of the same commits are not counted; compare
-# --measure --on w2 measures both commits on w2 only.  Refused: an
+# --measure --on w2 measures both commits on w2 only; a ^C cancels the
+# waiting item and resume goes on on w1; a commit that does not build
+# there, and a benchmark that fails there, are given up.  Refused: an
 # unregistered box (the boxes named), a SQLite store, --build, --on
 # without --measure.  No worker, cluster or temp dir left.
 . "$(dirname "$0")/lib.sh"
@@ -134,6 +136,23 @@ broken=$(pg_sql "SELECT state || ' ' || attempt FROM queue_item WHERE \"commit\"
 diag "the broken commit's item: $broken"
 check "... not built 3 times: its one item cancelled after attempt 1 or 2" \
 	grep -qx "cancelled [12]" <<<"$broken"
+
+# ---- a benchmark that fails on every attempt: the commit given up ----
+cat > fails.yaml <<'YAML'
+testcase: fails
+monitors: []
+warmup: 0
+build: "true"
+exec:
+  cmd: [sh, -c, "exit 3"]
+YAML
+run_perfbot 300 compare --measure --on w1 --runs 3 --max-runs 3 --repo repo2 --db "$DB" \
+	fails.yaml "$BISECT_GOOD" "$BISECT_BAD"
+diag "compare of a failing benchmark: exit $rc; $(grep -m1 "cannot be measured" <<<"$err")"
+check "compare --on w1 of a benchmark that fails: the commit given up, the item's reason given" \
+	grep -q "cannot be measured: item [0-9]* failed on w1: the run failed" <<<"$err"
+check "... after the item's 3 attempts, and no run of it stored" \
+	test "$(pg_sql "SELECT string_agg(state || ' ' || attempt, ',') FROM queue_item WHERE job LIKE 'fails%'")" = "failed 3"
 
 for w in w1 w2; do kill -TERM "${PID[$w]}"; done
 rcs=
