@@ -47,7 +47,7 @@
 static const char bisect_usage[] =
 	"usage: perfbot bisect start --repo DIR --good G --bad B [--metric STAT]\n"
 	"                            [-s KEY=VALUE ...] [--build CMD] [--confidence P]\n"
-	"                            [--max-runs N] [--db PATH] JOB.yaml\n"
+	"                            [--max-runs N] [--on TESTBOX] [--db PATH] JOB.yaml\n"
 	"       perfbot bisect status [ID] [--json] [--db PATH]\n"
 	"       perfbot bisect log [ID] [--db PATH]\n"
 	"       perfbot bisect resume [ID] [--db PATH]\n"
@@ -77,6 +77,9 @@ static const char bisect_usage[] =
 	"      --confidence P    stop when one commit is first bad with this\n"
 	"                        probability (default 0.99)\n"
 	"      --max-runs N      at most N runs on the candidates (default 200)\n"
+	"      --on TESTBOX      start: every run queued for that box's worker and\n"
+	"                        waited for, one at a time (a PostgreSQL store:\n"
+	"                        docs/fleet.md); resume goes on there\n"
 	CMD_DB_USAGE
 	"      --json            status: the result document (docs/bisect.md)\n"
 	"\n"
@@ -87,6 +90,7 @@ static const char bisect_usage[] =
 
 struct bisect_args {
 	const char *repo, *good, *bad, *metric, *build, *job_path;
+	const char *on;			/* --on TESTBOX: the fleet's box */
 	char **sets;
 	size_t nr_sets;
 	double confidence;
@@ -115,7 +119,7 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 		      char ***rest, int *nrest)
 {
 	enum { OPT_REPO = 256, OPT_GOOD, OPT_BAD, OPT_METRIC, OPT_BUILD, OPT_CONF,
-	       OPT_MAX, OPT_JSON };
+	       OPT_MAX, OPT_JSON, OPT_ON };
 	static const struct option longopts[] = {
 		{ "repo", required_argument, NULL, OPT_REPO },
 		{ "good", required_argument, NULL, OPT_GOOD },
@@ -127,6 +131,7 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 		{ "confidence", required_argument, NULL, OPT_CONF },
 		{ "max-runs", required_argument, NULL, OPT_MAX },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "on", required_argument, NULL, OPT_ON },
 		{ "set", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -181,6 +186,11 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 		case OPT_JSON:
 			a->json = true;
 			break;
+		case OPT_ON:
+			if (!*optarg)
+				return usage_error("--on needs a test box's name (perfbot queue boxes)");
+			a->on = optarg;
+			break;
 		case 's':
 			if (!strchr(optarg, '=') || *optarg == '=')
 				return usage_error("invalid -s '%s': expected KEY=VALUE", optarg);
@@ -203,7 +213,7 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 /* status, log, resume, reset take no bisection options: refused, by name. */
 static int refuse(const char *sub, const struct bisect_args *a, bool json)
 {
-	if (a->repo || a->good || a->bad || a->metric || a->build || a->nr_sets ||
+	if (a->repo || a->good || a->bad || a->metric || a->build || a->nr_sets || a->on ||
 	    a->confidence != DEFAULT_CONFIDENCE || a->max_runs != DEFAULT_MAX_RUNS)
 		return usage_error("%s takes only [ID]%s and --db", sub,
 				   json ? ", --json" : "");
@@ -431,11 +441,14 @@ static void kexec_done(struct bisect_kexec *bk, bool ended)
 		cmd_kexec_release(&bk->k);
 }
 
+/* on: the fleet's box that makes the runs (the spec's testbox); NULL: here */
 static int run_session(struct store *s, int64_t id, const struct bisect_spec *spec,
-		       const struct atomic_job *job)
+		       const struct atomic_job *job, const char *on)
 {
+	struct commit_runner_fleet fleet = { .s = s, .testbox = on };
 	struct bisect_hooks hooks = {
 		.progress = hook_progress, .note = hook_note, .ctx = &id,
+		.fleet = on ? &fleet : NULL,
 	};
 	struct bisect_kexec bk = { 0 };
 	struct bisect_result result;
@@ -596,6 +609,16 @@ static int make_spec(const struct bisect_args *a, int usage_status,
 		if (ret)
 			return ret == -EINVAL ? usage_status : EXIT_FAILED;
 	}
+	if (a->on && a->build) {
+		fprintf(stderr, "perfbot: bisect: --build with --on: the worker builds with the"
+			" job's build: (put the command there)\n");
+		return usage_status;
+	}
+	if (a->on && (*job)->kernel.present && (*job)->kernel.boot == JOB_BOOT_KEXEC) {
+		fprintf(stderr, "perfbot: bisect: %s: boot: kexec reboots the box it runs on: not"
+			" with --on (run the bisection there)\n", (*job)->name);
+		return usage_status;
+	}
 	if (!a->build && !(*job)->build && !(*job)->exec.argv && !(*job)->kernel.present) {
 		fprintf(stderr, "perfbot: bisect: %s: nothing in the job depends on the commit: give --build CMD or a job with build: or exec:\n",
 			a->job_path);
@@ -610,7 +633,8 @@ static int make_spec(const struct bisect_args *a, int usage_status,
 	spec->job_path = realpath(a->job_path, NULL);
 	spec->job_text = strdup((*job)->text);
 	spec->build = a->build ? strdup(a->build) : NULL;
-	spec->testbox = strdup(host);
+	/* on the fleet, the runs are the box's, and only its runs are compared */
+	spec->testbox = strdup(a->on ? a->on : host);
 	spec->confidence = a->confidence;
 	spec->max_runs = (unsigned)a->max_runs;
 	if (!spec->good_given || !spec->bad_given || (a->metric && !spec->metric) ||
@@ -653,6 +677,17 @@ static int cmd_start(struct bisect_args *a, char **rest, int nrest)
 	ret = cmd_store_open("bisect", STORE_WRITE, &s);
 	if (ret)
 		goto out;
+	if (a->on) {
+		struct strbuf why = STRBUF_INIT;
+
+		/* refused before anything is stored: a SQLite store, a box unknown */
+		if (commit_runner_fleet_check(&(struct commit_runner_fleet){ .s = s,
+					      .testbox = a->on }, &why))
+			ret = failure("%s", why.buf);
+		strbuf_release(&why);
+		if (ret)
+			goto out;
+	}
 	if (store_bisect_add(s, "running", text, &id)) {
 		ret = failure("%s", store_error(s));
 		goto out;
@@ -661,7 +696,7 @@ static int cmd_start(struct bisect_args *a, char **rest, int nrest)
 	       job->name);
 	fflush(stdout);
 	store_bisect_log_add(s, id, "start");
-	ret = run_session(s, id, &spec, job);
+	ret = run_session(s, id, &spec, job, a->on);
 out:
 	if (job)
 		atomic_jobs_release(job, 1);
@@ -701,6 +736,28 @@ static bool finished(const char *status)
 static int open_store(enum store_mode mode, struct store **s)
 {
 	return cmd_store_open("bisect", mode, s);
+}
+
+/*
+ * The fleet's box a bisection was started on (--on), NULL: this machine.
+ * The spec keeps the box as its testbox: one that is not this host's
+ * name and that a worker registered in this store is the fleet's.
+ */
+static const char *fleet_box(struct store *s, const struct bisect_spec *spec)
+{
+	struct strbuf why = STRBUF_INIT;
+	char host[256];
+	int ret;
+
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	if (!spec->testbox || !strcmp(spec->testbox, host))
+		return NULL;
+	ret = commit_runner_fleet_check(&(struct commit_runner_fleet){ .s = s,
+					.testbox = spec->testbox }, &why);
+	strbuf_release(&why);
+	return ret ? NULL : spec->testbox;
 }
 
 static int cmd_resume(struct bisect_args *a, char **rest, int nrest)
@@ -744,7 +801,7 @@ static int cmd_resume(struct bisect_args *a, char **rest, int nrest)
 	printf("bisect %" PRId64 ": resuming %.12s..%.12s of %s, %s\n", b.id, spec.good,
 	       spec.bad, spec.repo, job->name);
 	fflush(stdout);
-	ret = run_session(s, b.id, &spec, job);
+	ret = run_session(s, b.id, &spec, job, fleet_box(s, &spec));
 out:
 	if (job)
 		atomic_jobs_release(job, 1);
@@ -925,6 +982,10 @@ static int cmd_run_step(struct bisect_args *a, char **rest, int nrest)
 	if (!a->good || !a->bad || nrest != 1 || a->json) {
 		fprintf(stderr, "perfbot: bisect: run-step needs --baseline-good G, --baseline-bad B and one job file%s\n",
 			a->json ? " (and no --json)" : "");
+		return STEP_ABORT;
+	}
+	if (a->on) {
+		fprintf(stderr, "perfbot: bisect: run-step does not take --on (bisect start does)\n");
 		return STEP_ABORT;
 	}
 	a->job_path = rest[0];

@@ -89,6 +89,9 @@ static const char compare_usage[] =
 	"      --measure         make the runs the verdicts lack (needs --repo)\n"
 	"      --runs N          the first round's runs a commit (default %6$d)\n"
 	"      --max-runs N      the most runs a commit gets (default %7$d)\n"
+	"      --on TESTBOX      the runs made by that box's worker, not here: each\n"
+	"                        queued and waited for in turn (a PostgreSQL store:\n"
+	"                        docs/fleet.md)\n"
 	"  -h, --help            show this help\n"
 	"\n"
 	"Exit status: 0 compared, 1 no atomic job has complete runs on all the\n"
@@ -104,6 +107,7 @@ struct compare_args {
 	bool measure;
 	unsigned long first_runs, max_runs;	/* --measure */
 	const char *job_path;	/* --measure */
+	const char *on;		/* --measure --on TESTBOX: the fleet's box */
 	char **tips;		/* --tip BRANCH, into argv */
 	size_t nr_tips;
 	char **given;		/* the commits as given: argv's, then the tips */
@@ -120,7 +124,7 @@ struct compare_args {
 #define failure(...) cmd_failure("compare", __VA_ARGS__)
 
 enum { OPT_ALL = 256, OPT_CI, OPT_JSON, OPT_FORMAT, OPT_MEASURE, OPT_TIP, OPT_RUNS,
-       OPT_MAX_RUNS };
+       OPT_MAX_RUNS, OPT_ON };
 
 static int own_option(int c, const char *arg, void *ctx)
 {
@@ -163,6 +167,11 @@ static int own_option(int c, const char *arg, void *ctx)
 			return usage_error("invalid --max-runs '%s': expected a number of runs from %d to 100000",
 					   arg, COMPARE_MIN_RUNS);
 		return 0;
+	case OPT_ON:
+		if (!*arg)
+			return usage_error("--on needs a test box's name (perfbot queue boxes)");
+		a->on = arg;
+		return 0;
 	case 'h':
 		printf(compare_usage, COMPARE_KPI_MIN_PCT, COMPARE_OTHER_MIN_PCT,
 		       COMPARE_MIN_RUNS, 100 * COMPARE_LEVEL, COMPARE_ALPHA,
@@ -184,6 +193,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		{ "tip", required_argument, NULL, OPT_TIP },
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
+		{ "on", required_argument, NULL, OPT_ON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -206,6 +216,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	if (!a->measure && (a->first_runs != MEASURE_FIRST_RUNS ||
 			    a->max_runs != MEASURE_MAX_RUNS))
 		return usage_error("--runs and --max-runs go with --measure");
+	if (!a->measure && a->on)
+		return usage_error("--on goes with --measure: where the runs are made");
 	if (a->measure) {
 		if (!a->sel.repo)
 			return usage_error("--measure needs --repo DIR: the repository whose commits to build");
@@ -489,6 +501,7 @@ static int measure_then_compare(struct compare_args *a)
 	struct git_commit *info = calloc(a->nr_commits, sizeof(*info));
 	bool *is_tip = calloc(a->nr_commits, sizeof(*is_tip));
 	char repo[PATH_MAX], host[256];
+	struct commit_runner_fleet fleet = { .testbox = a->on };
 	struct compare_opts o;
 	struct measure_tally tally;
 	struct store *s = NULL;
@@ -512,11 +525,20 @@ static int measure_then_compare(struct compare_args *a)
 	if (gethostname(host, sizeof(host)))
 		snprintf(host, sizeof(host), "unknown");
 	host[sizeof(host) - 1] = '\0';
+	/* on the fleet, the runs are the box's, and only its runs are compared */
+	if (a->on)
+		snprintf(host, sizeof(host), "%s", a->on);
 	if (a->sel.testbox && strcmp(a->sel.testbox, host)) {
-		ret = usage_error("--testbox %s with --measure: the runs are made here, on %s",
-				  a->sel.testbox, host);
+		ret = usage_error("--testbox %s with --measure: the runs are made %s %s",
+				  a->sel.testbox, a->on ? "by" : "here, on", host);
 		goto out;
 	}
+	for (size_t j = 0; a->on && j < nr; j++)
+		if (jobs[j].kernel.present && jobs[j].kernel.boot == JOB_BOOT_KEXEC) {
+			ret = usage_error("%s: boot: kexec reboots the box it runs on: not with"
+					  " --on (compare there)", jobs[j].name);
+			goto out;
+		}
 	ret = cmd_lifetime_start("compare");
 	if (ret)
 		goto out;
@@ -526,12 +548,23 @@ static int measure_then_compare(struct compare_args *a)
 	ret = cmd_store_open("compare", STORE_WRITE, &s);
 	if (ret)
 		goto out;
+	fleet.s = s;
+	if (a->on) {
+		struct strbuf why = STRBUF_INIT;
+
+		/* refused before anything runs: a SQLite store, a box unknown */
+		if (commit_runner_fleet_check(&fleet, &why))
+			ret = failure("%s", why.buf);
+		strbuf_release(&why);
+		if (ret)
+			goto out;
+	}
 	interrupt_install();
 	cmpopts_apply(&a->sel, &o);
 	measured = measure_commits(s, jobs, nr, &(struct measure_spec){
 		.repo = repo, .testbox = host, .shas = shas, .labels = labels, .nr_commits = n,
 		.first_runs = (unsigned)a->first_runs, .max_runs = (unsigned)a->max_runs,
-		.opts = &o,
+		.opts = &o, .fleet = a->on ? &fleet : NULL,
 	}, since, &tally);
 	if (!tally.runs && !tally.builds)
 		fprintf(stderr, "perfbot: compare: nothing measured");

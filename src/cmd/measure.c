@@ -339,12 +339,8 @@ static int run_one(struct measure *m, size_t i)
 				    &err);
 	m->tally->builds += m->builds->builds - builds;
 	m->tally->reused += m->builds->reused - reused;
-	if (ret == -GIT_EBUILD) {
-		m->tally->build_failures++;
-		give_up(m, i, "cannot be measured: %s", err.buf);
-		ret = 0;
-		goto out;
-	}
+	if (ret == -GIT_EBUILD)
+		goto cannot;
 	if (ret == -ECANCELED || interrupted) {
 		ret = 128 + (interrupted ? interrupted : SIGINT);
 		goto out;
@@ -356,11 +352,20 @@ static int run_one(struct measure *m, size_t i)
 	/* a cold first run is what a warm-up is for: once per commit, until one completes */
 	ro.warm_up = fresh || !c->warm;
 	ret = commit_runner_run(m->builds, m->job, m->sp->shas[i], &ro, &rec, &err);
+	/* on the fleet: the worker's build failed, or every attempt of the item */
+	if (ret == -GIT_EBUILD || ret == -COMMITRUN_EFAILED)
+		goto cannot;
+	if (ret == -EINTR || (ret && interrupted)) {
+		ret = 128 + (interrupted ? interrupted : SIGINT);
+		goto out;
+	}
 	if (ret) {
 		ret = failure("%s: %s", m->job->name, err.buf);
 		goto out;
 	}
-	if (store_put_run(m->s, &rec, &id)) {
+	/* a fleet's run is stored by its worker: never twice */
+	id = m->builds->stored_id;
+	if (!id && store_put_run(m->s, &rec, &id)) {
 		ret = failure("cannot store the run: %s", store_error(m->s));
 		goto release;
 	}
@@ -405,6 +410,11 @@ release:
 out:
 	strbuf_release(&err);
 	return ret;
+cannot:
+	m->tally->build_failures += ret == -GIT_EBUILD;
+	give_up(m, i, "cannot be measured: %s", err.buf);
+	ret = 0;
+	goto out;
 }
 
 /*
@@ -568,6 +578,10 @@ int measure_commits(struct store *s, const struct atomic_job *jobs, size_t nr_jo
 				break;
 			}
 			open = true;
+			if (spec->fleet && commit_runner_set_fleet(&builds, spec->fleet, &err)) {
+				ret = failure("%s", err.buf);
+				break;
+			}
 		}
 		m.c = calloc(spec->nr_commits, sizeof(*m.c));
 		if (!m.c) {

@@ -3,7 +3,8 @@
  * here (docs/compare.md, "Measuring what is missing").
  *
  * For each atomic job, the commits (full shas of one repository, the base
- * first) get runs on this machine -- each commit's checkout built once
+ * first) get runs on this machine (or on one box of the fleet: spec's
+ * fleet, docs/fleet.md) -- each commit's checkout built once
  * (vcs/builds.h), the runs alternated across the commits (A B C A B C ...)
  * so that drift of the machine falls on all of them alike -- until every
  * KPI of every commit against the base has a decided verdict, or each
@@ -34,6 +35,7 @@
 #include "job/job.h"
 #include "stats/compare.h"
 #include "store/store.h"
+#include "vcs/commitrun.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,12 +48,17 @@
 
 struct measure_spec {
 	const char *repo;			/* absolute */
-	const char *testbox;			/* this machine, as runs record it */
+	const char *testbox;			/* this machine (or fleet's box), as runs record it */
 	char *const *shas;			/* [nr_commits], full; [0] the base */
 	const char *const *labels;		/* [nr_commits], as given */
 	size_t nr_commits;
 	unsigned first_runs, max_runs;
 	const struct compare_opts *opts;	/* the verdicts' */
+	/*
+	 * The fleet's box that makes every run (vcs/commitrun.h, fleet mode:
+	 * testbox is its name), checked by the caller; NULL: runs made here.
+	 */
+	const struct commit_runner_fleet *fleet;
 	bool stamped;			/* progress lines as the robot's log: timestamped */
 	/*
 	 * Runs started before this (wall-clock seconds) are left out of the

@@ -132,6 +132,14 @@ size_t measure_runs_used(struct session *ss)
 
 /* ---- built checkouts ---- */
 
+/* A commit that does not build (here, or on the fleet's box): logged, the commit skipped. */
+static int build_failed(struct session *ss, const char *sha, const char *why)
+{
+	session_fail(ss, -GIT_EBUILD, "%s", why);
+	session_say(ss, true, "build %s: failed: %s", short_sha(sha), ss->err->buf);
+	return -GIT_EBUILD;
+}
+
 /*
  * A built checkout of sha (vcs/builds.h), *fresh when it was built for
  * this run (it is warmed up before it is measured).  -GIT_EBUILD with the
@@ -149,8 +157,7 @@ static int checkout(struct session *ss, const char *sha, bool *fresh)
 			    ss->job->kernel.present ? "the kernel of " : "", short_sha(sha));
 	ret = commit_runner_prepare(&ss->builds, ss->job, sha, &interrupted, fresh, &err);
 	if (ret == -GIT_EBUILD) {
-		session_fail(ss, ret, "%s", err.buf);
-		session_say(ss, true, "build %s: failed: %s", short_sha(sha), ss->err->buf);
+		build_failed(ss, sha, err.buf);
 	} else if (ret == -ECANCELED || interrupted) {
 		ret = -EINTR;
 	} else if (ret) {
@@ -223,14 +230,20 @@ int measure_run(struct session *ss, const char *sha, double *value)
 	/* an exec job's warm-up: once per build of the commit, before its
 	 * first run there (a kept worktree is warm) */
 	ret = checkout(ss, sha, &ro.warm_up);
+	if (ret && ret != -GIT_EBUILD)
+		return ret;
+	if (!ret) {
+		ret = commit_runner_run(&ss->builds, ss->job, sha, &ro, &rec, &err);
+		/* on the fleet the worker builds: its build failure comes with the run */
+		if (ret == -GIT_EBUILD)
+			build_failed(ss, sha, err.buf);
+	}
 	if (ret == -GIT_EBUILD) {
+		strbuf_release(&err);
 		if (ss->id)
 			store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err->buf);
 		return BISECT_SKIP;
 	}
-	if (ret)
-		return ret;
-	ret = commit_runner_run(&ss->builds, ss->job, sha, &ro, &rec, &err);
 	if (ret == -COMMITRUN_EREBOOT) {
 		/* the run is made after the boot; this session ends here */
 		session_fail(ss, -EINPROGRESS, "%s", err.buf);
@@ -239,7 +252,7 @@ int measure_run(struct session *ss, const char *sha, double *value)
 		strbuf_release(&err);
 		return -EINPROGRESS;
 	}
-	if (ret == -COMMITRUN_EBOOTFAILED) {
+	if (ret == -COMMITRUN_EBOOTFAILED || ret == -COMMITRUN_EFAILED) {
 		session_fail(ss, 0, "%s", err.buf);
 		session_say(ss, true, "run %s: the benchmark failed: %s", short_sha(sha), err.buf);
 		strbuf_release(&err);
@@ -247,12 +260,18 @@ int measure_run(struct session *ss, const char *sha, double *value)
 			store_bisect_mark(ss->s, ss->id, sha, "skip", ss->err->buf);
 		return BISECT_SKIP;
 	}
+	if (ret == -EINTR || (ret && interrupted)) {
+		strbuf_release(&err);
+		return -EINTR;
+	}
 	if (ret)
 		session_fail(ss, ret, "%s: %s", ss->job->name, err.buf);
 	strbuf_release(&err);
 	if (ret)
 		return ret;
-	if (store_put_run(ss->s, &rec, &run_id)) {
+	/* a fleet's run is stored by its worker: never twice */
+	run_id = ss->builds.stored_id;
+	if (!run_id && store_put_run(ss->s, &rec, &run_id)) {
 		ret = session_fail(ss, -EIO, "cannot store the run: %s", store_error(ss->s));
 		goto out;
 	}
@@ -334,6 +353,15 @@ int measure_init(struct session *ss)
 		return session_fail(ss, ret, "%s", ss->err->buf);
 	if (ss->hooks && ss->hooks->kexec)
 		commit_runner_set_kexec(&ss->builds, ss->hooks->kexec);
+	if (ss->hooks && ss->hooks->fleet) {
+		struct strbuf why = STRBUF_INIT;
+
+		ret = commit_runner_set_fleet(&ss->builds, ss->hooks->fleet, &why);
+		if (ret)
+			session_fail(ss, ret, "%s", why.buf);
+		strbuf_release(&why);
+		return ret;
+	}
 	return 0;
 }
 

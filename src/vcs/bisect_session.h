@@ -59,6 +59,11 @@ struct bisect_hooks {
 	 * the store, as after ^C.
 	 */
 	const struct commit_runner_kexec *kexec;
+	/*
+	 * The fleet's box that makes every run (vcs/commitrun.h, fleet mode;
+	 * its testbox is the spec's); NULL: runs made here.
+	 */
+	const struct commit_runner_fleet *fleet;
 };
 
 /*

@@ -7,10 +7,13 @@
 #include "boot/kbuild.h"
 #include "run/env.h"
 #include "store/store.h"
+#include "util/timeutil.h"
 #include "vcs/git.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +43,8 @@ bool commit_runner_ready(const struct commit_runner *cr, const struct atomic_job
 {
 	struct kbuild_opts ko = { .repo = cr->repo, .sha = sha, .kernel = &job->kernel };
 
+	if (cr->fleet)
+		return true;	/* the worker builds */
 	if (!job->kernel.present)
 		return commit_builds_ready(&cr->checkouts, sha);
 	return kernel_kept(cr, job, sha) || kbuild_built(&ko);
@@ -109,6 +114,8 @@ int commit_runner_prepare(struct commit_runner *cr, const struct atomic_job *job
 	int ret;
 
 	*fresh = false;
+	if (cr->fleet)
+		return 0;	/* the worker builds (and warms up) */
 	if (job->kernel.present)
 		return prepare_kernel(cr, job, sha, stop, fresh, &k, err);
 	builds = cr->checkouts.builds;
@@ -193,6 +200,187 @@ static int arrange_kexec(struct commit_runner *cr, const struct atomic_job *job,
 	return -COMMITRUN_EREBOOT;
 }
 
+/* ---- fleet mode ---- */
+
+int commit_runner_fleet_check(const struct commit_runner_fleet *f, struct strbuf *err)
+{
+	struct store_box *boxes = NULL;
+	struct strbuf names = STRBUF_INIT;
+	size_t n = 0;
+	bool found = false;
+	int ret = store_queue_boxes(f->s, &boxes, &n);
+
+	if (ret) {
+		strbuf_setf(err, "--on %s: %s", f->testbox, store_error(f->s));
+		return ret;
+	}
+	for (size_t i = 0; i < n; i++) {
+		found |= !strcmp(boxes[i].testbox, f->testbox);
+		strbuf_addf(&names, "%s%s", i ? ", " : "", boxes[i].testbox);
+	}
+	if (!found) {
+		strbuf_setf(err, "--on %s: no worker has registered that test box (%s%s)",
+			    f->testbox, n ? "the boxes: " : "no box has registered yet",
+			    names.buf);
+		ret = -ESRCH;
+	}
+	strbuf_release(&names);
+	store_boxes_release(boxes, n);
+	return ret;
+}
+
+int commit_runner_set_fleet(struct commit_runner *cr, const struct commit_runner_fleet *f,
+			    struct strbuf *err)
+{
+	int ret = commit_runner_fleet_check(f, err);
+
+	if (!ret)
+		cr->fleet = f;
+	return ret;
+}
+
+/*
+ * Why the item's last failed attempt failed, from its reasons ("attempt
+ * N on BOX: why" lines, every attempt on box; a why may span lines: a
+ * build's log): a pointer into reasons, the trailing newline left in.
+ * NULL: none failed yet.
+ */
+static const char *last_reason(const struct store_queue_item *it, const char *box)
+{
+	size_t box_len = strlen(box);
+	const char *last = NULL;
+
+	for (const char *p = it->reasons; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *q = p;
+
+		if (strncmp(q, "attempt ", 8))
+			continue;
+		q += 8;
+		if (*q < '0' || *q > '9')
+			continue;
+		q += strspn(q, "0123456789");
+		if (!strncmp(q, " on ", 4) && !strncmp(q + 4, box, box_len) &&
+		    !strncmp(q + 4 + box_len, ": ", 2))
+			last = q + 4 + box_len + 2;
+	}
+	return last;
+}
+
+/* The worker's err of a commit that does not build: the commit's fault, not the box's. */
+static bool build_failure(const char *why)
+{
+	return why && (!strncmp(why, "build failed", 12) || !strncmp(why, "kernel build failed", 19));
+}
+
+/* A failed or cancelled item (or one whose build failed) as commitrun.h's errors. */
+static int item_failed(const struct store_queue_item *it, const char *box, struct strbuf *err)
+{
+	const char *why = last_reason(it, box);
+	int len;
+
+	if (build_failure(why) || !strcmp(it->state, "failed")) {
+		if (!why)
+			why = "no reason recorded";
+		len = (int)strlen(why);
+		while (len && why[len - 1] == '\n')
+			len--;
+		if (build_failure(why)) {
+			strbuf_setf(err, "%.*s", len, why);
+			return -GIT_EBUILD;
+		}
+		strbuf_setf(err, "item %" PRId64 " failed on %s: %.*s", it->id, box, len, why);
+		return -COMMITRUN_EFAILED;
+	}
+	strbuf_setf(err, "item %" PRId64 " was cancelled", it->id);
+	return -ECANCELED;
+}
+
+/*
+ * Queued, waited for, read back.  The wait sleeps on the queue's
+ * notifications (store_queue_wait: LISTEN) between looks at the item,
+ * the look every 50 ms at first, doubling to 1 s: a finish does not
+ * NOTIFY, so a run is seen at most 1 s after it is stored, at the cost
+ * of one short query a second -- nothing beside a benchmark's minutes.
+ */
+static int run_on_fleet(struct commit_runner *cr, const struct atomic_job *job,
+			const char *sha, struct runner_opts *ro, struct run_record *out,
+			struct strbuf *err)
+{
+	const struct commit_runner_fleet *f = cr->fleet;
+	char *needs = NULL;
+	struct store_queue_item q = {
+		.job = job->name, .testcase = job->testcase, .job_text = job->text,
+		.repo = (char *)cr->repo, .commit = (char *)sha,
+		.parsed.testbox = (char *)f->testbox,
+	};
+	struct store_queue_item it = { 0 };
+	double start = mono_now(), poll = 0.05;
+	int64_t id = 0;
+	int ret;
+
+	if (job->kernel.present && job->kernel.boot == JOB_BOOT_KEXEC) {
+		strbuf_setf(err, "%s: boot: kexec reboots the box it runs on: not on the fleet"
+			    " (run it there, without --on)", job->name);
+		return -EOPNOTSUPP;
+	}
+	if (asprintf(&needs, "testbox=%s", f->testbox) < 0) {
+		strbuf_setf(err, "out of memory");
+		return -ENOMEM;
+	}
+	q.needs = needs;
+	ret = store_queue_submit(f->s, &q, 1, NULL, &id);
+	free(needs);
+	if (ret) {
+		strbuf_setf(err, "cannot queue the run: %s", store_error(f->s));
+		return ret;
+	}
+	for (;;) {
+		store_queue_item_release(&it);
+		memset(&it, 0, sizeof(it));
+		ret = store_queue_get(f->s, id, &it);
+		if (ret) {
+			strbuf_setf(err, "item %" PRId64 ": %s", id, store_error(f->s));
+			break;
+		}
+		if (!strcmp(it.state, "done")) {
+			ret = store_get_run(f->s, it.run_id, out);
+			if (ret)
+				strbuf_setf(err, "item %" PRId64 ": run %" PRId64 ": %s", id,
+					    it.run_id, store_error(f->s));
+			else
+				cr->stored_id = it.run_id;
+			break;
+		}
+		if (!strcmp(it.state, "failed") || !strcmp(it.state, "cancelled")) {
+			ret = item_failed(&it, f->testbox, err);
+			break;
+		}
+		/* a build fails again on the next attempt: not built twice */
+		if (build_failure(last_reason(&it, f->testbox))) {
+			store_queue_cancel(f->s, id);
+			ret = item_failed(&it, f->testbox, err);
+			break;
+		}
+		if (ro->stop && *ro->stop) {
+			store_queue_cancel(f->s, id);
+			strbuf_setf(err, "interrupted: item %" PRId64 " cancelled", id);
+			ret = -EINTR;
+			break;
+		}
+		if (f->timeout_s > 0 && mono_now() - start > f->timeout_s) {
+			store_queue_cancel(f->s, id);
+			strbuf_setf(err, "item %" PRId64 " not done on %s within %.0f s: cancelled",
+				    id, f->testbox, f->timeout_s);
+			ret = -ETIMEDOUT;
+			break;
+		}
+		store_queue_wait(f->s, poll, NULL);
+		poll = fmin(poll * 2, 1.0);
+	}
+	store_queue_item_release(&it);
+	return ret;
+}
+
 int commit_runner_run(struct commit_runner *cr, const struct atomic_job *job,
 		      const char *sha, struct runner_opts *ro, struct run_record *out,
 		      struct strbuf *err)
@@ -202,6 +390,9 @@ int commit_runner_run(struct commit_runner *cr, const struct atomic_job *job,
 	bool fresh;
 	int ret;
 
+	cr->stored_id = 0;
+	if (cr->fleet)
+		return run_on_fleet(cr, job, sha, ro, out, err);
 	if (!job->kernel.present) {
 		ret = commit_builds_get(&cr->checkouts, sha, ro->stop, &ro->src_dir, &fresh, err);
 		if (ret)

@@ -34,6 +34,9 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
+
+struct store;
 
 /*
  * boot: kexec (boot/kexec.h): a run is not made here but arranged -- the
@@ -58,6 +61,29 @@ struct commit_runner_kexec {
 	char *const *continuation;	/* NULL-terminated; may be NULL */
 };
 
+/*
+ * Fleet mode (docs/fleet.md, "Bisecting and comparing on the fleet"): a
+ * run is not made here but queued for the worker of one test box, waited
+ * for, and read back from the store, where the worker stored it: the
+ * caller must not store it again (cr->stored_id says so).  One item at a
+ * time, so that the runs of a comparison stay interleaved on that box.
+ * Nothing is built here: the worker builds.  commit_runner_run() returns
+ * 0 with *out the worker's run (complete or unsupported: the worker
+ * stores no other); -GIT_EBUILD with err "build failed: ..." when the
+ * item failed because the commit does not build there; -COMMITRUN_EFAILED
+ * with err "item N failed: why" when it failed otherwise (the benchmark
+ * failed or timed out on every attempt: the caller skips the commit as
+ * after a failed run); -ETIMEDOUT when it was not done within timeout_s
+ * (the item is cancelled); -EINTR when *ro->stop was set (likewise).
+ */
+#define COMMITRUN_EFAILED 4203
+
+struct commit_runner_fleet {
+	struct store *s;		/* PostgreSQL: the queue's */
+	const char *testbox;		/* the box that runs every item */
+	double timeout_s;		/* per item, queued to done; 0: none */
+};
+
 /* kernels of (commit, job) kept at hand: an interleaved comparison boots them in turn */
 #define COMMITRUN_KERNELS 8
 
@@ -80,10 +106,25 @@ struct commit_runner {
 	double build_s;			/* kernels: seconds spent building */
 	double last_build_s;		/* kernels: the last build's seconds */
 	const struct commit_runner_kexec *kexec;	/* NULL: kexec jobs refused */
+	const struct commit_runner_fleet *fleet;	/* NULL: runs made here */
+	/*
+	 * The id the last commit_runner_run()'s record is stored under (the
+	 * worker stored it), 0 when it is not stored: the caller stores it.
+	 */
+	int64_t stored_id;
 };
 
 /* Kexec jobs arranged with k (borrowed; must outlive cr). */
 void commit_runner_set_kexec(struct commit_runner *cr, const struct commit_runner_kexec *k);
+
+/*
+ * Fleet mode with f (borrowed; must outlive cr); _check() says only
+ * whether it would be refused (a negative errno with err set) when the store has no queue (SQLite) or no worker
+ * registered f->testbox (err names the boxes that exist).
+ */
+int commit_runner_fleet_check(const struct commit_runner_fleet *f, struct strbuf *err);
+int commit_runner_set_fleet(struct commit_runner *cr, const struct commit_runner_fleet *f,
+			    struct strbuf *err);
 
 /*
  * Ready to run jobs at repo's commits, userland ones built with build
