@@ -921,7 +921,7 @@ int pg_read_meta(struct pg_store *ps, const PGresult *res, int i, const char *ro
 		 struct stat_meta *m)
 {
 	int64_t name_id;
-	int better, kpi;
+	int better = 0, kpi = 0;
 	int err = pg_col_int64(ps, res, i, 4, 1, INT64_MAX, row, &name_id);
 
 	if (!err && PQgetisnull(res, i, 0))
