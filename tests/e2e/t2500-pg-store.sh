@@ -8,28 +8,10 @@
 # `watch status`: clear words, the exit statuses SQLite's store gives).
 # The same commands on a SQLite store give the same table of results.
 # A password in the URL is never printed.
-ORIG_TMP=${TMPDIR:-/tmp}
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/../pg/cluster.sh"
+. "$(dirname "$0")/pg-lib.sh"
 
-if why=$(pg_cluster_unavailable); then
-	ok "# SKIP no PostgreSQL cluster: $why"
-	finish
-	exit
-fi
-# outside the sandbox: the server's user (nobody, under root) must reach it
-PG_TOP=$(mktemp -d "$ORIG_TMP/perfbot-pg.XXXXXX") || { echo "Bail out! mktemp"; exit 1; }
-# also on a Bail out or ^C, where finish (which removes the sandbox) is not reached
-cleanup() {
-	pids=$(sandbox_pids)
-	[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
-	pg_cluster_stop
-	rm -rf "$PG_TOP" "$SANDBOX" "$PERFBOT_SHMDIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-pg_cluster_start "$PG_TOP" || { echo "Bail out! cannot start PostgreSQL in $PG_TOP"; exit 1; }
+pg_e2e_start
 DB=$PG_URL
 diag "cluster at $PG_DIR"
 

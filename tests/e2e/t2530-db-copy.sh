@@ -7,26 +7,10 @@
 # copy adds nothing; a copy killed with kill -9 between batches and run
 # again leaves every run exactly once; PostgreSQL -> SQLite round trip;
 # bad input is refused with clear words (a password never printed).
-ORIG_TMP=${TMPDIR:-/tmp}
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/../pg/cluster.sh"
+. "$(dirname "$0")/pg-lib.sh"
 
-if why=$(pg_cluster_unavailable); then
-	ok "# SKIP no PostgreSQL cluster: $why"
-	finish
-	exit
-fi
-PG_TOP=$(mktemp -d "$ORIG_TMP/perfbot-pg.XXXXXX") || { echo "Bail out! mktemp"; exit 1; }
-cleanup() {
-	pids=$(sandbox_pids)
-	[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
-	pg_cluster_stop
-	rm -rf "$PG_TOP" "$SANDBOX" "$PERFBOT_SHMDIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-pg_cluster_start "$PG_TOP" || { echo "Bail out! cannot start PostgreSQL in $PG_TOP"; exit 1; }
+pg_e2e_start
 PG=$PG_URL
 newdb() {	# a fresh database in the cluster: its URL
 	(cd / && pg_as_owner "$PG_BIN/createdb" -h "$PG_DIR" -U perfbot "$1") || return 1

@@ -11,7 +11,6 @@
 # and machine line.  --testbox and --headline-testbox choose
 # the box.  The same report from a PostgreSQL copy (perfbot db copy; a
 # throw-away cluster, skipped when none can start) is the same text.
-ORIG_TMP=${TMPDIR:-/tmp}
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg-lib.sh"
 
@@ -157,26 +156,7 @@ check "--headline-testbox of a box without runs: usage error ($err)" bash -c \
 	'[ "$1" -eq 2 ] && grep -q "nosuchbox" "$2"' _ "$rc" "$SANDBOX/err"
 
 # ---- the same report from PostgreSQL ----
-if why=$(pg_cluster_unavailable); then
-	ok "# SKIP no PostgreSQL cluster: $why"
-	finish
-	exit
-fi
-PG_TOP=$(mktemp -d "$ORIG_TMP/perfbot-pg.XXXXXX") || { echo "Bail out! mktemp"; exit 1; }
-cleanup() {
-	pids=$(sandbox_pids)
-	[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
-	pg_cluster_stop
-	rm -rf "$PG_TOP" "$SANDBOX" "$PERFBOT_SHMDIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-# from /: the server's programs run as nobody, who may not enter $PWD
-pushd / >/dev/null || exit 1
-pg_unmarked pg_cluster_start "$PG_TOP" ||
-	{ echo "Bail out! cannot start PostgreSQL in $PG_TOP"; exit 1; }
-popd >/dev/null || exit 1
+pg_e2e_start
 run_perfbot 60 db copy "$db" "$PG_URL"
 check "db copy into PostgreSQL: exit 0 ($err)" [ "$rc" -eq 0 ]
 run_perfbot 60 report --db "$PG_URL" --format text $A $B
