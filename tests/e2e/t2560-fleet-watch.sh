@@ -49,7 +49,8 @@ DB=$PG_URL
 	>>w1.out 2>>w1.err &
 wpid=$!
 for _ in $(seq 100); do
-	[ "$(pg_sql "SELECT count(*) FROM queue_box")" = 1 ] && break
+	# the worker creates the schema: until then, no queue_box (said on stderr)
+	[ "$(pg_sql "SELECT count(*) FROM queue_box" 2>/dev/null)" = 1 ] && break
 	sleep 0.1
 done
 check "the worker registered w1" test "$(pg_sql "SELECT testbox FROM queue_box")" = w1
