@@ -100,7 +100,9 @@ struct watcher {
 	struct store *s;
 	const struct registry *reg;
 	const char *outbox;		/* NULL: no outbox */
-	char host[256];
+	char host[256];		/* the runs' testbox: this machine, or the registry's on: */
+	/* on: the fleet's box that makes every run; .testbox NULL: runs made here */
+	struct commit_runner_fleet fleet;
 	struct compare_opts opts;
 	bool failed;			/* a pass had a failure it went past */
 };
@@ -353,6 +355,7 @@ static int measure(struct watcher *w, const struct registry_tree *t,
 		.labels = (const char *const *)shas, .nr_commits = nr_shas,
 		.first_runs = MEASURE_FIRST_RUNS, .max_runs = MEASURE_MAX_RUNS,
 		.opts = &w->opts, .stamped = true, .not_before = not_before,
+		.fleet = w->fleet.testbox ? &w->fleet : NULL,
 	};
 	int ret = measure_commits(w->s, jobs, nr, &spec, since, &tally);
 
@@ -445,8 +448,10 @@ static int add_alert(struct watcher *w, const struct registry_tree *t, const cha
 		return 0;
 	if (ret)
 		return failure("%s", store_error(w->s));
-	say("%s/%s: alert %" PRId64 ": %s %s %+.1f%% from %s to %s (confirmed on interleaved runs)",
-	    t->name, branch, a.id, job->name, c->metric, c->pct, short12(before), short12(after));
+	/* on the fleet, the box whose runs showed it */
+	say("%s/%s: alert %" PRId64 ": %s %s %+.1f%% from %s to %s (confirmed on interleaved runs%s%s)",
+	    t->name, branch, a.id, job->name, c->metric, c->pct, short12(before), short12(after),
+	    w->fleet.testbox ? " of " : "", w->fleet.testbox ? w->host : "");
 	return 0;
 }
 
@@ -869,7 +874,10 @@ static int bisect_alert(struct watcher *w, const struct registry_tree *t,
 		.job_path = job->file, .job_text = job->text, .testbox = w->host,
 		.confidence = WATCH_CONFIDENCE, .max_runs = (unsigned)w->reg->policy.bisect_max_runs,
 	};
-	struct bisect_hooks hooks = { .note = hook_note, .ctx = &a->bisect_id };
+	struct bisect_hooks hooks = {
+		.note = hook_note, .ctx = &a->bisect_id,
+		.fleet = w->fleet.testbox ? &w->fleet : NULL,
+	};
 	struct bisect_result result;
 	struct strbuf err = STRBUF_INIT;
 	char *parent = parent_of(t->repo, a->after), *text = NULL;
@@ -1682,9 +1690,23 @@ static int watch_run(int argc, char **argv)
 		ret = cmd_store_open("watch", STORE_WRITE, &w.s);
 	if (ret)
 		goto out;
+	if (reg->policy.on) {
+		struct strbuf why = STRBUF_INIT;
+
+		/* the checks of bisect --on: a SQLite store, a box no worker registered */
+		w.fleet = (struct commit_runner_fleet){ .s = w.s, .testbox = reg->policy.on };
+		if (commit_runner_fleet_check(&w.fleet, &why))
+			ret = failure("%s: %s", reg->path, why.buf);
+		strbuf_release(&why);
+		if (ret)
+			goto out;
+		/* the runs, alerts and reports are the box's */
+		snprintf(w.host, sizeof(w.host), "%s", reg->policy.on);
+	}
 	interrupt_install();
-	say("watching %zu tree%s of %s%s", reg->nr_trees, reg->nr_trees == 1 ? "" : "s",
-	    reg->path, once ? " (one pass)" : "");
+	say("watching %zu tree%s of %s%s%s%s", reg->nr_trees, reg->nr_trees == 1 ? "" : "s",
+	    reg->path, w.fleet.testbox ? ", runs on " : "", w.fleet.testbox ? w.host : "",
+	    once ? " (one pass)" : "");
 	for (;;) {
 		ret = pass(&w);
 		if (ret || once || stop_now())

@@ -41,7 +41,7 @@ static const char *const report_keys[] = {
 	"follow_up", NULL,
 };
 static const char *const policy_keys[] = {
-	"poll", "max_heads", "bisect_max_runs", "families", "min_change", NULL,
+	"poll", "max_heads", "bisect_max_runs", "families", "min_change", "on", NULL,
 };
 
 /* by enum stat_family */
@@ -966,7 +966,7 @@ static int read_policy(struct loader *l, const struct ynode *root)
 	p->families = REGISTRY_DEFAULT_FAMILIES;
 	if (!m || (m->type == YNODE_SCALAR && m->null))
 		return 0;
-	if ((ret = need_map(l, m, "policy", "poll:, max_heads:, bisect_max_runs:, families:, min_change:")) ||
+	if ((ret = need_map(l, m, "policy", "poll:, max_heads:, bisect_max_runs:, families:, min_change:, on:")) ||
 	    (ret = check_keys(l, m, policy_keys, "policy")))
 		return ret;
 	if ((v = map_get(m, "poll", NULL)) && (ret = get_duration(l, "poll", v, &p->poll_s)))
@@ -978,6 +978,14 @@ static int read_policy(struct loader *l, const struct ynode *root)
 	    (ret = get_ulong(l, "bisect_max_runs", v, 1, REGISTRY_MAX_BISECT_RUNS,
 			     &p->bisect_max_runs)))
 		return ret;
+	/* the box's worker is checked when the store is open (perfbot watch), not here */
+	if ((v = map_get(m, "on", NULL))) {
+		if ((ret = get_scalar(l, "on", v)))
+			return ret;
+		p->on = strdup(v->scalar);
+		if (!p->on)
+			return -ENOMEM;
+	}
 	if ((v = map_get(m, "families", NULL))) {
 		char **list;
 		size_t n;
@@ -1162,6 +1170,7 @@ void registry_free(struct registry *r)
 	free(r->report.reported_by);
 	free(r->report.link);
 	free(r->report.outbox);
+	free(r->policy.on);
 	free_strv(r->report.sendmail);
 	free(r->path);
 	free(r->dir);
@@ -1369,6 +1378,13 @@ int registry_describe(FILE *f, const struct registry *r)
 	put_default(f, p->max_heads == REGISTRY_DEFAULT_MAX_HEADS);
 	fprintf(f, "  bisect_max_runs: %lu", p->bisect_max_runs);
 	put_default(f, p->bisect_max_runs == REGISTRY_DEFAULT_BISECT_MAX_RUNS);
+	if (p->on) {
+		fputs("  on: ", f);
+		put_scalar(f, p->on);
+		fputc('\n', f);
+	} else {
+		fputs("  # on: none, the runs made here\n", f);
+	}
 	fputs("  families: [", f);
 	for (size_t i = 0, n = 0; i < NR_FAMILIES; i++)
 		if (p->families & REGISTRY_FAMILY(family_order[i]))

@@ -137,6 +137,11 @@ struct registry_policy {
 	unsigned families;	/* REGISTRY_FAMILY() bits */
 	bool min_change_set;	/* false: compare's floors (COMPARE_*_MIN_PCT) */
 	double min_change_pct;	/* when min_change_set */
+	/*
+	 * on: the fleet's box whose worker makes every run (docs/fleet.md), as
+	 * `perfbot bisect --on`; NULL: the runs are made here.
+	 */
+	char *on;
 };
 
 struct registry {

@@ -240,7 +240,8 @@ static const char full[] =
 	"  max_heads: 3\n"
 	"  bisect_max_runs: 500\n"
 	"  families: [other, kpi]\n"
-	"  min_change: 2.5%\n";
+	"  min_change: 2.5%\n"
+	"  on: w1\n";
 
 static void full_form(void **state)
 {
@@ -290,6 +291,7 @@ static void full_form(void **state)
 	assert_true(t->max_age_s == 36 * 3600.0);
 	assert_true(registry_branch_wanted(t, "anything/at-all"));
 
+	assert_string_equal(r->policy.on, "w1");
 	assert_string_equal(r->report.from, "Perf Robot <robot@example.org>");
 	assert_int_equal(r->report.nr_to, 3);
 	assert_int_equal(r->report.to[0].kind, REGISTRY_RCPT_AUTHOR);
@@ -552,7 +554,10 @@ static const struct bad bad[] = {
 	{ GOOD_TREE GOOD_REPORT "policy:\n  min_change: 1001\n", 9, 15,
 	  "min_change '1001' is more than 1000%" },
 	{ GOOD_TREE GOOD_REPORT "policy: 5m\n", 8, 9,
-	  "policy must be a mapping (poll:, max_heads:, bisect_max_runs:, families:, min_change:), not '5m'" },
+	  "policy must be a mapping (poll:, max_heads:, bisect_max_runs:, families:, min_change:, on:), not '5m'" },
+	{ GOOD_TREE GOOD_REPORT "policy:\n  on: [w1, w2]\n", 9, 7,
+	  "'on' must be a single value, not a list" },
+	{ GOOD_TREE GOOD_REPORT "policy:\n  on:\n", 9, 6, "'on' needs a value" },
 };
 
 /* "%DIR%" in an expected message is the temp directory, resolved */
@@ -713,6 +718,8 @@ static void describe_round_trip(void **state)
 			assert_non_null(strstr(one, "  to:  # default\n    - author\n"));
 			assert_non_null(strstr(one, "  from: \"perfbot <perfbot@localhost>\"  # default\n"));
 			assert_non_null(strstr(one, "  # min_change: compare's floors, kpi 1%, other stats 5%\n"));
+			assert_non_null(strstr(one, "  # on: none, the runs made here\n"));
+			assert_null(again->policy.on);
 		} else {
 			assert_non_null(strstr(one, "    max_age: 2w\n"));
 			assert_non_null(strstr(one, "  min_change: 2.5%\n"));
@@ -721,6 +728,8 @@ static void describe_round_trip(void **state)
 			assert_non_null(strstr(one, "  families: [kpi, other]\n"));
 			assert_non_null(strstr(one, "    - \"Some One <one@example.org>\"\n"));
 			assert_int_equal(again->report.follow_up, true);
+			assert_non_null(strstr(one, "  on: w1\n"));
+			assert_string_equal(again->policy.on, "w1");
 			assert_string_equal(again->trees[0].url, r->trees[0].url);
 		}
 		free(one);
