@@ -41,6 +41,9 @@ static const char db_usage[] =
 	"written (the batches committed stay), 2 bad usage, FROM and TO one\n"
 	"store, or FROM holding more than runs without --runs-only.\n";
 
+/* The error on its own line (cmd_usage_error() keeps a message to one), then the usage. */
+#define usage_and_help(...) (usage_error(__VA_ARGS__), fputs(db_usage, stderr), EXIT_USAGE)
+
 /* 12,345 */
 static void thousands(char *buf, size_t len, size_t n)
 {
@@ -133,15 +136,15 @@ static int db_copy(int argc, char **argv)
 						   v);
 			o.batch_runs = (size_t)n;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return usage_error("unknown option '%s'\n%s", argv[i], db_usage);
+			return usage_and_help("unknown option '%s'", argv[i]);
 		} else if (nloc < 2) {
 			loc[nloc++] = argv[i];
 		} else {
-			return usage_error("db copy takes two stores, FROM and TO\n%s", db_usage);
+			return usage_and_help("db copy takes two stores, FROM and TO");
 		}
 	}
 	if (nloc < 2)
-		return usage_error("db copy needs two stores, FROM and TO\n%s", db_usage);
+		return usage_and_help("db copy needs two stores, FROM and TO");
 	if (!*loc[0] || !*loc[1])
 		return usage_error("a store's location cannot be empty");
 	for (int i = 0; i < 2; i++)
@@ -201,5 +204,5 @@ int cmd_db(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "copy"))
 		return db_copy(argc - 1, argv + 1);
-	return usage_error("unknown subcommand '%s'\n%s", argv[1], db_usage);
+	return usage_and_help("unknown subcommand '%s'", argv[1]);
 }
