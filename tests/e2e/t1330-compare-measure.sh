@@ -69,13 +69,17 @@ assert ids == sys.argv[2:6], ids
 assert d["commits"][3]["given"] == "main", d["commits"][3]
 assert d["commits"][2]["subject"] == "main 4: more work", d["commits"][2]
 ' measure.json "$BASE" "$NOOP" "$SLOW" "$TIP"
-pycheck "measure: time_ms: the no-op commit same, the planted and the tip changed (+2..+10%)" '
+pycheck "measure: time_ms: the no-op commit not changed, the planted and the tip changed (+2..+10%)" '
 import json, sys
 d = json.load(open(sys.argv[1]))
 (job,) = [j for j in d["jobs"] if j["job"] == "bisect-demo"]
 (row,) = [r for r in job["rows"] if r["name"] == "bisect-demo.time_ms"]
 noop, slow, tip = row["vs"]
-assert noop["verdict"] == "same", noop
+# a no-op commit is "same"; "unknown" (undecided after --max-runs on a
+# disturbed machine) is honest, a change of any size is the bug
+assert noop["verdict"] in ("same", "unknown"), noop
+if noop["verdict"] == "unknown":
+    print("# the no-op commit undecided:", noop["words"])
 for v in (slow, tip):
     assert v["verdict"] == "changed", v
     assert 2 < v["pct"] < 10, v
