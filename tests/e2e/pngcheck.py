@@ -22,6 +22,17 @@ class PngError(Exception):
     pass
 
 
+def up(line, prev, stride):
+    """filter 2, a whole row at once: bytewise sums without carries across
+    bytes (SWAR on Python's big ints) -- a byte loop takes ~1 s for a
+    1200x2000 screenshot, where most rows are Up, this ~0.05 s"""
+    a = int.from_bytes(line, "big")
+    b = int.from_bytes(prev, "big")
+    low = int.from_bytes(b"\x7f" * stride, "big")
+    s = ((a & low) + (b & low)) ^ ((a ^ b) & ~low)
+    return bytearray(s.to_bytes(stride, "big"))
+
+
 def decode(data):
     """(width, height, rows of RGB(A) bytes, bytes per pixel)"""
     if data[:8] != b"\x89PNG\r\n\x1a\n":
@@ -63,8 +74,7 @@ def decode(data):
             for x in range(bpp, stride):
                 line[x] = (line[x] + line[x - bpp]) & 255
         elif f == 2:
-            for x in range(stride):
-                line[x] = (line[x] + prev[x]) & 255
+            line = up(line, prev, stride)
         elif f == 3:
             for x in range(stride):
                 a = line[x - bpp] if x >= bpp else 0
@@ -97,10 +107,10 @@ def main():
         return 1
     counts = collections.Counter()
     for line in rows:
-        if bpp == 3:
-            counts.update(line[x:x + 3] for x in range(0, len(line), 3))
+        if line == line[:bpp] * w:          # one colour: most rows of a page
+            counts[line[:3]] += w
         else:
-            counts.update(line[x:x + 3] for x in range(0, len(line), 4))
+            counts.update(line[x:x + 3] for x in range(0, len(line), bpp))
     common, n_common = counts.most_common(1)[0]
     other = 1 - n_common / (w * h)
     why = []
