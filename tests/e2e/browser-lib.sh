@@ -50,11 +50,12 @@ _browser_probe() {
 		echo "no Chromium at $PERFBOT_CHROMIUM (Debian: apt-get install chromium; scripts/install-deps.sh)"
 		return
 	fi
-	local d="$SANDBOX/browser-probe"
+	local d="$SANDBOX/browser-probe" last
 	mkdir -p "$d"
 	printf '<!DOCTYPE html><title>probe</title><p id="p">static</p><script>document.getElementById("p").textContent = "scripted";</script>\n' > "$d/probe.html"
 	if ! _browser_run "$d/probe.html" 30 --dump-dom >"$d/dom.html"; then
-		echo "$PERFBOT_CHROMIUM did not render a page headless (exit $browser_rc): $(grep -v -e dbus -e 'unexpected operator' "$SANDBOX/browser.log" | tail -1 | cut -c1-200)"
+		last=$(grep -v -e dbus -e 'unexpected operator' "$SANDBOX/browser.log" | tail -1 | cut -c1-200)
+		echo "$PERFBOT_CHROMIUM did not render a page headless (exit $browser_rc)${last:+: $last}"
 	elif ! grep -q 'id="p">scripted<' "$d/dom.html"; then
 		echo "$PERFBOT_CHROMIUM rendered no DOM headless: $(head -c 200 "$d/dom.html")"
 	fi
@@ -78,7 +79,10 @@ browser_render() {
 	[ $# -ge 3 ] || { echo "usage: browser_render FILE.html OUT.png OUT.html [W,H]" >&2; return 2; }
 	_browser_run "$1" "$BROWSER_TIMEOUT" --screenshot="$(readlink -f "$2")" \
 		--window-size="${4:-1200,2000}" --dump-dom >"$3" || return
-	[ -s "$2" ] && [ -s "$3" ] || { echo "no screenshot or no DOM" >>"$SANDBOX/browser.log"; return 1; }
+	if [ ! -s "$2" ] || [ ! -s "$3" ]; then
+		echo "no screenshot or no DOM" >>"$SANDBOX/browser.log"
+		return 1
+	fi
 }
 
 # The Chromium processes of this test still alive (none, after each call):
@@ -118,8 +122,8 @@ _browser_run() {
 # kill what is left of one start; wait until it is gone (a killed process
 # leaves /proc when its parent reaps it)
 _browser_reap() {
-	local left i
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	local left
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 		left=$(marked_pids "PERFBOT_BROWSER_RUN=$1")
 		[ -z "$left" ] && return 0
 		# shellcheck disable=SC2086 # one pid a word

@@ -28,7 +28,8 @@ new=492e639f0c222784aaaabbbbccccddddeeeeffff
 echo '{"will-it-scale.per_thread_ops": [6105869, 6105969, 6106069], "dmesg.WARNING:stack_recursion": [1, 1, 1]}' > base.json
 echo '{"will-it-scale.per_thread_ops": [6265464, 6265564, 6265664]}' > new.json
 for c in base new; do
-	eval "sha=\$$c"
+	sha=$base
+	[ "$c" = new ] && sha=$new
 	run_perfbot 30 import lkp-matrix "$c.json" --commit "$sha" --job "$job" \
 		--testbox lkp-box --db "$SANDBOX/cmp.db"
 	check "import $c: exit 0" [ "$rc" -eq 0 ] || diag "$err"
