@@ -1,5 +1,5 @@
 # browser-lib.sh - headless Chromium for the e2e tests of perfbot's pages.
-# Source it after lib.sh (it uses $SANDBOX and marked_pids).
+# Source it after lib.sh (it uses $SANDBOX).
 #
 # browser_available
 #   0 when ${PERFBOT_CHROMIUM:-/usr/bin/chromium} renders a page headless
@@ -88,7 +88,15 @@ browser_render() {
 # The Chromium processes of this test still alive (none, after each call):
 # for a check of the caller's own.
 browser_pids() {
-	marked_pids "PERFBOT_BROWSER_MARK=$SANDBOX"
+	_browser_marked "PERFBOT_BROWSER_MARK=$SANDBOX"
+}
+
+# the live processes whose environment holds NAME=VALUE, as lib.sh's
+# marked_pids, in one grep: 0.04 s where a tr and a grep per process take
+# 3 s on a loaded machine, and this runs after every start
+_browser_marked() {
+	grep -lzxsF -- "$1" /proc/[0-9]*/environ | sed 's#^/proc/\([0-9]*\)/environ$#\1#'
+	return 0
 }
 
 # _browser_run FILE.html SECONDS CHROMIUM-OPTIONS...: Chromium's stdout
@@ -124,7 +132,7 @@ _browser_run() {
 _browser_reap() {
 	local left
 	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		left=$(marked_pids "PERFBOT_BROWSER_RUN=$1")
+		left=$(_browser_marked "PERFBOT_BROWSER_RUN=$1")
 		[ -z "$left" ] && return 0
 		# shellcheck disable=SC2086 # one pid a word
 		kill -KILL $left 2>/dev/null
