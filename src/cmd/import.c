@@ -34,15 +34,6 @@ static const char import_usage[] =
 	"                      [--testcase TC] [--force] [--db PATH]\n"
 	"       perfbot import lkp-result DIR... [--force] [--db PATH]\n"
 	"\n"
-	"  lkp-result  LKP result roots (.../COMMIT/N/ run directories, a\n"
-	"              commit's directory, or any directory above: walked): each\n"
-	"              run directory's job.yaml gives the job (named as perfbot\n"
-	"              job split names it), parameters, testbox (tbox_group),\n"
-	"              commit, kconfig, compiler, rootfs and machine; its\n"
-	"              stats.json (else its column of the commit's matrix.json)\n"
-	"              the stats.  A run imported before is not imported again\n"
-	"              (--force: it is).\n"
-	"\n"
 	"Load results made elsewhere into the store, one run record per run in\n"
 	"FILE, all of atomic job NAME at commit C.  Nothing is written unless\n"
 	"the whole file is valid; all its runs are written in one transaction.\n"
@@ -56,6 +47,15 @@ static const char import_usage[] =
 	"  csv         a header line 'run,stat,value', then one line per value;\n"
 	"              run is an integer id, and the lines of one id are one\n"
 	"              run.  Fields may be in double quotes.\n"
+	"  lkp-result  LKP result roots (.../COMMIT/N/ run directories, a\n"
+	"              commit's directory, or any directory above: walked): each\n"
+	"              run directory's job.yaml gives the job (named as perfbot\n"
+	"              job split names it), parameters, testbox (tbox_group),\n"
+	"              commit, kconfig, compiler, rootfs and machine; its\n"
+	"              stats.json (else its column of the commit's matrix.json)\n"
+	"              the stats.  A run imported before is not imported again\n"
+	"              (--force: it is).  All runs are read and checked before\n"
+	"              any is written; each is written in a transaction of its own.\n"
 	"\n"
 	"      --commit C        the commit the results are of (required)\n"
 	"      --job NAME        the atomic job they are of (required)\n"
@@ -75,7 +75,8 @@ static const char import_usage[] =
 	"  -h, --help            show this help\n"
 	"\n"
 	"Exit status: 0 imported, 1 a file that cannot be read or parsed, a file\n"
-	"imported already, or a store that cannot be written, 2 bad usage.\n";
+	"imported already, or a store that cannot be written, 2 bad usage (also\n"
+	"lkp-result's DIR that holds no LKP run).\n";
 
 struct import_opts {
 	const char *format, *file, *commit, *job, *testbox, *testcase;
@@ -811,12 +812,13 @@ static int lkp_read_dirs(const struct import_opts *o, struct lkp_runs *runs)
 		struct stat st;
 
 		if (stat(o->dirs[i], &st))
-			return usage_error("%s: %s", o->dirs[i], strerror(errno));
-		if (!S_ISDIR(st.st_mode))
-			return usage_error("%s is not a directory: lkp-result takes LKP result "
-					   "directories (perfbot import lkp-matrix reads a matrix.json)",
-					   o->dirs[i]);
-		ret = find_runs(o->dirs[i], 0, &dirs);
+			ret = usage_error("%s: %s", o->dirs[i], strerror(errno));
+		else if (!S_ISDIR(st.st_mode))
+			ret = usage_error("%s is not a directory: lkp-result takes LKP result "
+					  "directories (perfbot import lkp-matrix reads a matrix.json)",
+					  o->dirs[i]);
+		else
+			ret = find_runs(o->dirs[i], 0, &dirs);
 		if (!ret && dirs.n == before)
 			ret = usage_error("%s is not an LKP result: no job.yaml in it or in a "
 					  "directory under it%s (an LKP run directory .../COMMIT/N/ "

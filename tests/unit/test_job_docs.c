@@ -2,7 +2,8 @@
  * Unit tests: LKP job files of several YAML documents (docs/jobs.md,
  * "Several documents"): the first alone, then each later one applied to
  * it as lkp-tests' revise_hash() does (k, a.b, k-, k+), with errors
- * naming the later document's lines.
+ * naming the later document's lines; and an LKP run's job.yaml as
+ * perfbot's atomic job (docs/import.md, "lkp-result").
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -166,6 +167,53 @@ static void errors(void **state)
 		     "empty name in the dotted key 'a..b'");
 }
 
+/* An LKP run's job.yaml: the job file's keys only, named as job split names them. */
+static void lkp_run(void **state)
+{
+	struct atomic_job j;
+	struct job_error err;
+	struct strmap keys = { 0 };
+
+	(void)state;
+	assert_int_equal(job_load_lkp_run(write_job(
+		"suite: will-it-scale\ntestcase: will-it-scale\nnr_task: 100%\n"
+		"will-it-scale:\n  mode: thread\n  test: futex3\njob_origin: w.yaml\n"
+		"testbox: box-2\ntbox_group: box\nnr_cpu: 88\nextra: 1\nkmsg:\n"
+		"perf-profile:\n  debug_mode: 0\nkconfig: x86_64-rhel-8.3\n"
+		"kernel: /pkg/vmlinuz\nbootloader_append:\n- root=/dev/ram0\n"), &j, &keys, &err), 0);
+	assert_string_equal(j.name, "will-it-scale-100%-thread-futex3");
+	assert_int_equal(j.nr_params, 3);
+	assert_string_equal(strmap_get(&j.recorded, "kconfig"), "x86_64-rhel-8.3");
+	assert_string_equal(j.text, "suite: will-it-scale\ntestcase: will-it-scale\n"
+			    "nr_task: 100%\nwill-it-scale:\n  mode: thread\n  test: futex3\n"
+			    "kconfig: x86_64-rhel-8.3\n");
+	assert_string_equal(strmap_get(&keys, "tbox_group"), "box");
+	assert_string_equal(strmap_get(&keys, "nr_cpu"), "88");
+	atomic_job_release(&j);
+	strmap_release(&keys);
+
+	/* without job_origin every key with a value is the job's, but LKP's own */
+	assert_int_equal(job_load_lkp_run(write_job(
+		"testcase: t\nx: 1\ncommit: abc\nmemory: 8G\n"), &j, &keys, &err), 0);
+	assert_string_equal(j.name, "t-1");
+	atomic_job_release(&j);
+	strmap_release(&keys);
+
+	/* a run is one atomic job */
+	assert_int_equal(job_load_lkp_run(write_job("testcase: t\nx: [1, 2]\n"), &j, &keys,
+					  &err), -EINVAL);
+	assert_int_equal(err.line, 2);
+	assert_int_equal(err.column, 4);
+	assert_string_equal(err.msg.buf, "'x' is a list: an LKP run's job.yaml is one atomic job");
+	job_error_release(&err);
+	strmap_release(&keys);
+	assert_int_equal(job_load_lkp_run(write_job("suite: s\nx: 1\n"), &j, &keys, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg.buf, "no testcase: an LKP run's job.yaml names its testcase");
+	job_error_release(&err);
+	strmap_release(&keys);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +221,7 @@ int main(void)
 		cmocka_unit_test(order_and_text),
 		cmocka_unit_test(special_keys),
 		cmocka_unit_test(errors),
+		cmocka_unit_test(lkp_run),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
