@@ -20,7 +20,10 @@ B=2222222222222222222222222222222222222222
 run() {
 	local box=$1 mode=$2 commit=$3 n=$4 ops=$5
 	local rr="/result/will-it-scale/performance-100%-$mode-futex3/$box/debian-12-x86_64-20240206.cgz/x86_64-rhel-8.3/gcc-12/$commit/$n"
-	local dir="$R${rr#/result}"
+	local dir="$R${rr#/result}" cpus=88 mem=64G brand="Intel(R) Xeon(R) CPU E5-2699 v4 @ 2.20GHz"
+	if [ "$box" = lkp-icl-2sp2 ]; then
+		cpus=128 mem=256G brand="Intel(R) Xeon(R) Platinum 8358 CPU @ 2.60GHz"
+	fi
 	mkdir -p "$dir"
 	cat > "$dir/job.yaml" <<EOF
 ---
@@ -46,9 +49,9 @@ branch: linus/master
 #! hosts/$box
 model: Broadwell-EP
 nr_node: 2
-nr_cpu: 88
-memory: 64G
-brand: Intel(R) Xeon(R) CPU E5-2699 v4 @ 2.20GHz
+nr_cpu: $cpus
+memory: $mem
+brand: $brand
 ucode: '0xb00002e'
 
 #! include/category/benchmark
@@ -163,6 +166,12 @@ check "report: the parameters, with kconfig, compiler and rootfs" bash -c '
 		 "rootfs: debian-12-x86_64-20240206.cgz" "cpufreq_governor: performance"; do
 		grep -qP "^\t\Q$l\E$" "$1" || { echo "no $l"; exit 1; }
 	done' _ "$SANDBOX/out"
+check "report: seed 000's 'In addition to that' rows tell the boxes and parameters apart" bash -c '
+	sed -n "/^In addition to that/,/^Details are as below/p" "$1" > "$1.add"
+	grep -qF "| test machine     | 128 threads Intel(R) Xeon(R) Platinum 8358 CPU @ 2.60GHz with 256G memory |" "$1.add" &&
+	grep -qF "| test machine     | 88 threads Intel(R) Xeon(R) CPU E5-2699 v4 @ 2.20GHz with 64G memory " "$1.add" &&
+	[ "$(grep -c "|  *mode=thread  *|" "$1.add")" -eq 2 ] &&
+	[ "$(grep -c "|  *kconfig=x86_64-rhel-8.3  *|" "$1.add")" -eq 2 ]' _ "$SANDBOX/out"
 check "report: To reproduce, and the job file below it" bash -c '
 	awk "/^To reproduce:/ {r=1} r && /^job.yaml:/ {j=1} j && /^will-it-scale:/ {w=1} END {exit !(r && j && w)}" "$1" &&
 	grep -A12 "^job.yaml:" "$1" | grep -q "^  test: futex3$"' _ "$SANDBOX/out"
