@@ -102,8 +102,10 @@ static int set_key(struct ynode *map, const char *name, size_t len,
 		ytree_free(copy);
 		return -ENOMEM;
 	}
-	if (ynode_append(map, key))
-		return ytree_free(copy), -ENOMEM;
+	if (ynode_append(map, key)) {
+		ytree_free(copy);
+		return -ENOMEM;
+	}
 	return ynode_append(map, copy);
 }
 
@@ -226,20 +228,51 @@ static int minus_key(struct ynode *root, const struct ynode *k, const struct yno
 	return 0;
 }
 
-/* Drop a list's later repeats (LKP: merge_v.uniq!). */
-static void uniq(struct ynode *seq)
-{
-	for (size_t i = 0; i < seq->n; i++) {
-		for (size_t j = i + 1; j < seq->n;) {
-			const struct ynode *a = seq->items[i], *b = seq->items[j];
+struct keyed_item {
+	const char *s;
+	size_t i;
+};
 
-			if (a->type == YNODE_SCALAR && b->type == YNODE_SCALAR &&
-			    !strcmp(a->scalar, b->scalar))
-				remove_items(seq, j, 1);
-			else
-				j++;
-		}
+static int cmp_keyed_item(const void *a, const void *b)
+{
+	const struct keyed_item *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * Drop a list's later repeats (LKP: merge_v.uniq!), keeping the order:
+ * by sorting a copy, O(n log n) -- a list may hold 100,000 values.
+ */
+static int uniq(struct ynode *seq)
+{
+	struct keyed_item *k = malloc((seq->n ? seq->n : 1) * sizeof(*k));
+	bool *drop = calloc(seq->n ? seq->n : 1, sizeof(*drop));
+	size_t nk = 0, out = 0;
+
+	if (!k || !drop) {
+		free(k);
+		free(drop);
+		return -ENOMEM;
 	}
+	for (size_t i = 0; i < seq->n; i++)
+		if (seq->items[i]->type == YNODE_SCALAR)
+			k[nk++] = (struct keyed_item){ seq->items[i]->scalar, i };
+	qsort(k, nk, sizeof(*k), cmp_keyed_item);
+	for (size_t i = 1; i < nk; i++)
+		if (!strcmp(k[i - 1].s, k[i].s))
+			drop[k[i].i] = true;
+	for (size_t i = 0; i < seq->n; i++) {
+		if (drop[i])
+			ytree_free(seq->items[i]);
+		else
+			seq->items[out++] = seq->items[i];
+	}
+	seq->n = out;
+	free(k);
+	free(drop);
+	return 0;
 }
 
 /* Append a copy of v (a list's items, or v) to seq. */
@@ -295,15 +328,15 @@ static int plus_key(struct ynode *root, const struct ynode *k, const struct ynod
 		if (!seq)
 			return -ENOMEM;
 		if (ynode_append(seq, old)) {
+			/* the append freed old */
 			map->items[i + 1] = NULL;
+			ytree_free(seq);
 			return -ENOMEM;
 		}
 		map->items[i + 1] = seq;
 	}
 	ret = append_values(seq, v);
-	if (!ret)
-		uniq(seq);
-	return ret;
+	return ret ? ret : uniq(seq);
 }
 
 /* `a.b: v`: key b of section a (created when missing). */
