@@ -1462,6 +1462,15 @@ int job_load(const char *path, char *const *overrides, size_t nr_overrides,
 		ret = job_load_tree(path, root, overrides, nr_overrides, &part, &npart, err);
 		if (ret)
 			break;
+		/* the cap is the file's, whatever number of documents share it */
+		if (all.n + npart > MAX_ATOMIC_JOBS) {
+			atomic_jobs_release(part, npart);
+			job_error_set(err, path, docs[d].line, docs[d].column,
+				      "the job has more than %d atomic jobs (with document %zu)",
+				      MAX_ATOMIC_JOBS, d + 1);
+			ret = -E2BIG;
+			break;
+		}
 		used++;
 		if (vec_reserve_((void **)&all.v, &all.cap, all.n + npart, sizeof(*all.v)) ||
 		    vec_reserve_((void **)&all.doc, &all.doc_cap, all.n + npart,
