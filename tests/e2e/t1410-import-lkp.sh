@@ -191,6 +191,18 @@ check "--force: imported again" [ "$(runs_now)" -eq $((n + 1)) ]
 "$PERFBOT" results delete "$((n + 1))" --db "$db" --yes >/dev/null
 before=$(runs_now)
 
+# LKP's run states: an incomplete run and a failed one keep their status
+mkdir -p "$SANDBOX/states"
+for i in 0 1; do cp -r "$icl/$A/$i" "$SANDBOX/states/$i"; done
+sed -i 's/"dmesg.boot_failures": 0/"last_state.is_incomplete_run": 1/' "$SANDBOX/states/0/stats.json"
+sed -i 's/"dmesg.boot_failures": 0/"last_state.exit_fail": 1/' "$SANDBOX/states/1/stats.json"
+run_perfbot 30 import lkp-result "$SANDBOX/states" --db "$SANDBOX/states.db" --force
+run_perfbot 10 results show 1 --db "$SANDBOX/states.db" --json
+check "last_state.is_incomplete_run 1: an incomplete run" jqc '.status == "incomplete" and
+	.env["last_state.reason"] == "LKP: last_state.is_incomplete_run 1"' "$SANDBOX/out"
+run_perfbot 10 results show 2 --db "$SANDBOX/states.db" --json
+check "last_state.exit_fail 1: a failed run" jqc '.status == "failed"' "$SANDBOX/out"
+
 # bad input: the file named, exit 1 (2: not an LKP result), nothing stored
 bad() {
 	local want=$1 msg=$2
