@@ -189,6 +189,10 @@ check "a copy of a run: already there" grep -qxF "0 runs imported, 1 already the
 run_perfbot 30 import lkp-result "$SANDBOX/copy0" --db "$db" --force
 check "--force: imported again" [ "$(runs_now)" -eq $((n + 1)) ]
 "$PERFBOT" results delete "$((n + 1))" --db "$db" --yes >/dev/null
+run_perfbot 30 import lkp-result "$SANDBOX/copy0" "$icl/$A/0" --db "$db" --force
+check "--force with a run found twice in one import: stored once" bash -c \
+	'grep -qxF "1 run imported, 1 already there, into $2" "$1"' _ "$SANDBOX/out" "$db"
+"$PERFBOT" results delete "$(sqlite3 "$db" "SELECT max(id) FROM runs")" --db "$db" --yes >/dev/null
 before=$(runs_now)
 
 # LKP's run states: an incomplete run and a failed one keep their status
