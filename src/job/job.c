@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "job/job.h"
+#include "job/merge.h"
 #include "job/yaml.h"
 #include "util/bug.h"
 #include "util/parse.h"
@@ -1313,19 +1314,16 @@ out:
 	return ret;
 }
 
-int job_load(const char *path, char *const *overrides, size_t nr_overrides,
-	     struct atomic_job **jobs, size_t *nr, struct job_error *err)
+int job_load_tree(const char *path, struct ynode *root, char *const *overrides,
+		  size_t nr_overrides, struct atomic_job **jobs, size_t *nr,
+		  struct job_error *err)
 {
-	struct loader l = { .path = path, .err = err };
+	struct loader l = { .path = path, .err = err, .root = root };
 	size_t total = 0;
 	int ret;
 
 	*jobs = NULL;
 	*nr = 0;
-	job_error_init(err);
-	ret = ytree_load(path, &l.root, err);
-	if (ret)
-		goto out;
 	if (!l.root) {
 		ret = fail(&l, NULL, "empty job file");
 		goto out;
@@ -1356,6 +1354,152 @@ out:
 	free(l.exec.parse);
 	strmap_release(&l.exec.paths);
 	kernel_release(&l.kernel);
+	return ret;
+}
+
+/* Which document each atomic job came from: to say where a twin is from. */
+struct doc_jobs {
+	struct atomic_job *v;
+	size_t n, cap;
+	size_t *doc;		/* [n]: the document's index */
+	size_t doc_cap;
+};
+
+static int cmp_doc_job(const void *a, const void *b, void *arg)
+{
+	const struct doc_jobs *all = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(all->v[x].name, all->v[y].name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/*
+ * The atomic jobs of every document, sorted by name; a name that two
+ * documents both give is an error naming both (LKP would write the
+ * second over the first unit job file).
+ */
+static int gather(const char *path, struct doc_jobs *all, const struct ydoc *docs,
+		  struct atomic_job **jobs, size_t *nr, struct job_error *err)
+{
+	size_t *order = malloc((all->n ? all->n : 1) * sizeof(*order));
+	struct atomic_job *sorted = calloc(all->n ? all->n : 1, sizeof(*sorted));
+
+	if (!order || !sorted) {
+		free(order);
+		free(sorted);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < all->n; i++)
+		order[i] = i;
+	qsort_r(order, all->n, sizeof(*order), cmp_doc_job, all);
+	for (size_t i = 1; i < all->n; i++) {
+		const struct atomic_job *a = &all->v[order[i - 1]], *b = &all->v[order[i]];
+		size_t da = all->doc[order[i - 1]], db = all->doc[order[i]];
+
+		/* the same job again (k+ over the first document's value): LKP
+		 * writes the same unit job file twice; one job */
+		if (strcmp(a->name, b->name) || !strcmp(a->text, b->text))
+			continue;
+		job_error_set(err, path, docs[db].line, docs[db].column,
+			      "document %zu gives the atomic job '%s' that document %zu "
+			      "(at %u:%u) gives too, with other keys outside its name (make "
+			      "the key that differs a list of one, e.g. runtime: [60s])",
+			      db + 1, b->name, da + 1, docs[da].line, docs[da].column);
+		free(order);
+		free(sorted);
+		return -EINVAL;
+	}
+	for (size_t i = 0, k = 0; i < all->n; i++) {
+		if (k && !strcmp(sorted[k - 1].name, all->v[order[i]].name)) {
+			atomic_job_release(&all->v[order[i]]);
+			continue;
+		}
+		sorted[k++] = all->v[order[i]];
+		*nr = k;
+	}
+	free(order);
+	free(all->v);
+	all->v = NULL;
+	all->n = 0;
+	*jobs = sorted;
+	return 0;
+}
+
+int job_load(const char *path, char *const *overrides, size_t nr_overrides,
+	     struct atomic_job **jobs, size_t *nr, struct job_error *err)
+{
+	struct doc_jobs all = { 0 };
+	struct ydoc *docs = NULL;
+	size_t ndocs = 0, used = 0;
+	int ret;
+
+	*jobs = NULL;
+	*nr = 0;
+	job_error_init(err);
+	ret = ytree_load_docs(path, &docs, &ndocs, err);
+	if (ret)
+		goto out;
+	for (size_t d = 0; !ret && d < (ndocs ? ndocs : 1); d++) {
+		struct ynode *root;
+		struct atomic_job *part = NULL;
+		size_t npart = 0;
+
+		/* an empty later document adds nothing (LKP: the first one again) */
+		if (d && (!docs[d].root || (docs[d].root->type == YNODE_SCALAR &&
+					    docs[d].root->null)))
+			continue;
+		/* the first document stays as written: each later one merges into a copy */
+		root = ndocs && docs[0].root ? ytree_copy(docs[0].root) : NULL;
+		if (ndocs && docs[0].root && !root) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (d && (ret = job_merge_doc(root, docs[d].root, path, err))) {
+			ytree_free(root);
+			break;
+		}
+		ret = job_load_tree(path, root, overrides, nr_overrides, &part, &npart, err);
+		if (ret)
+			break;
+		/* the cap is the file's, whatever number of documents share it */
+		if (all.n + npart > MAX_ATOMIC_JOBS) {
+			atomic_jobs_release(part, npart);
+			job_error_set(err, path, docs[d].line, docs[d].column,
+				      "the job has more than %d atomic jobs (with document %zu)",
+				      MAX_ATOMIC_JOBS, d + 1);
+			ret = -E2BIG;
+			break;
+		}
+		used++;
+		if (vec_reserve_((void **)&all.v, &all.cap, all.n + npart, sizeof(*all.v)) ||
+		    vec_reserve_((void **)&all.doc, &all.doc_cap, all.n + npart,
+				 sizeof(*all.doc))) {
+			atomic_jobs_release(part, npart);
+			ret = -ENOMEM;
+			break;
+		}
+		for (size_t i = 0; i < npart; i++) {
+			all.doc[all.n] = d;
+			all.v[all.n++] = part[i];
+		}
+		free(part);
+	}
+	if (!ret && used == 1) {
+		*jobs = all.v;
+		*nr = all.n;
+		all.v = NULL;
+		all.n = 0;
+	} else if (!ret) {
+		ret = gather(path, &all, docs, jobs, nr, err);
+	}
+out:
+	if (ret == -ENOMEM && !err->msg.len)
+		job_error_set(err, path, 0, 0, "out of memory");
+	if (all.v)
+		atomic_jobs_release(all.v, all.n);
+	free(all.doc);
+	ydocs_free(docs, ndocs);
 	return ret;
 }
 

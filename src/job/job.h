@@ -138,6 +138,24 @@ struct atomic_job {
 int job_load(const char *path, char *const *overrides, size_t nr_overrides,
 	     struct atomic_job **jobs, size_t *nr, struct job_error *err);
 
+/*
+ * An LKP run's job.yaml (a result directory's: the atomic job LKP ran,
+ * with what its queue, host file, defaults and scheduler added) as
+ * perfbot's atomic job, named as `perfbot job split` names the same job
+ * (docs/import.md, "lkp-result").  Kept: perfbot's generic keys that mean
+ * the same in LKP (suite, testcase, category, kpi, runtime, interval,
+ * timeout, cpufreq_governor, ucode, kconfig, compiler, rootfs), the
+ * testcase's section, and the other keys with a value up to `job_origin:`
+ * (all of them when there is none) but LKP's own (testbox, commit,
+ * nr_cpu, result_root, ... : lkp.c's list); every other section is a
+ * monitor's or a setup's and left out.  A kept list is an error (a run is
+ * one atomic job).  keys receives every top-level key with a single value,
+ * as written (testbox, tbox_group, commit, nr_cpu, memory, brand, ...).
+ * Errors as job_load()'s; *out is the caller's (atomic_job_release()).
+ */
+int job_load_lkp_run(const char *path, struct atomic_job *out, struct strmap *keys,
+		     struct job_error *err);
+
 /* A key the job layer knows itself (the generic keys above), not a
  * benchmark parameter. */
 bool job_generic_key(const char *key);

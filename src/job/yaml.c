@@ -156,18 +156,27 @@ static int check_keys(const struct ynode *map, struct job_error *err,
 
 #define MAX_DEPTH 64
 
-int ytree_load(const char *path, struct ynode **root, struct job_error *err)
+void ydocs_free(struct ydoc *docs, size_t n)
+{
+	for (size_t i = 0; docs && i < n; i++)
+		ytree_free(docs[i].root);
+	free(docs);
+}
+
+int ytree_load_docs(const char *path, struct ydoc **out, size_t *nr,
+		    struct job_error *err)
 {
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	struct ynode *stack[MAX_DEPTH], *top = NULL, *node;
-	size_t depth = 0;
-	unsigned docs = 0;
+	struct ydoc *docs = NULL;
+	size_t depth = 0, ndocs = 0, cap = 0;
 	bool done = false, have_event = false;
 	FILE *f;
 	int ret = 0;
 
-	*root = NULL;
+	*out = NULL;
+	*nr = 0;
 	f = fopen(path, "r");
 	if (!f) {
 		ret = -errno;
@@ -208,11 +217,14 @@ int ytree_load(const char *path, struct ynode **root, struct job_error *err)
 		node = NULL;
 		switch (ev.type) {
 		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1) {
-				ret = fail(err, path, ev.start_mark,
-					   "a job file holds one yaml document; this is a second one");
+			if (vec_reserve_((void **)&docs, &cap, ndocs + 1, sizeof(*docs))) {
+				ret = -ENOMEM;
 				goto out;
 			}
+			docs[ndocs++] = (struct ydoc){
+				.line = (unsigned)ev.start_mark.line + 1,
+				.column = (unsigned)ev.start_mark.column + 1,
+			};
 			break;
 		case YAML_STREAM_END_EVENT:
 			done = true;
@@ -255,7 +267,8 @@ int ytree_load(const char *path, struct ynode **root, struct job_error *err)
 		}
 		if (node) {
 			if (!top) {
-				*root = node;
+				/* libyaml starts a document before its first node */
+				docs[ndocs - 1].root = node;
 			} else if (top->type == YNODE_MAP && top->n % 2 == 0) {
 				if (node->type != YNODE_SCALAR) {
 					ret = fail(err, path, ev.start_mark,
@@ -286,10 +299,35 @@ out:
 	yaml_parser_delete(&parser);
 	fclose(f);
 	if (ret) {
-		ytree_free(*root);
-		*root = NULL;
+		ydocs_free(docs, ndocs);
+		return ret;
 	}
-	return ret;
+	*out = docs;
+	*nr = ndocs;
+	return 0;
+}
+
+int ytree_load(const char *path, struct ynode **root, struct job_error *err)
+{
+	struct ydoc *docs;
+	size_t n;
+	int ret = ytree_load_docs(path, &docs, &n, err);
+
+	*root = NULL;
+	if (ret)
+		return ret;
+	if (n > 1) {
+		job_error_set(err, path, docs[1].line, docs[1].column,
+			      "a job file holds one yaml document; this is a second one");
+		ydocs_free(docs, n);
+		return -EINVAL;
+	}
+	if (n) {
+		*root = docs[0].root;
+		docs[0].root = NULL;
+	}
+	ydocs_free(docs, n);
+	return 0;
 }
 
 void yaml_put_quoted(FILE *f, const char *s)

@@ -7,7 +7,10 @@
  * scalar) and items[2i+1] (value); duplicate keys are refused while
  * parsing.  Aliases are refused (a job is small; an alias would make one
  * node two places at once and its position ambiguous); anchors and tags
- * are ignored.  Only one document per file.
+ * are ignored.  ytree_load() takes one document per file (a registry, a
+ * run's job); ytree_load_docs() every document of the stream (LKP's job
+ * files: a base and its variants, job/merge.c).  Positions are the
+ * file's, whatever document a node is in.
  *
  * Ownership: ytree_load() returns a tree the caller frees with
  * ytree_free(); a node owns its children and its scalar.  Errors: 0 or a
@@ -63,7 +66,18 @@ size_t first_duplicate(const char *const *v, size_t n, size_t *earlier);
  */
 void yaml_put_quoted(FILE *f, const char *s);
 
-/* Parse path into *root (NULL for an empty file). */
+/* Parse path into *root (NULL for an empty file); a second document is an error. */
 int ytree_load(const char *path, struct ynode **root, struct job_error *err);
+
+/* One document of a stream: its root (NULL: empty) and where it starts. */
+struct ydoc {
+	struct ynode *root;
+	unsigned line, column;	/* its "---", or its first node's position */
+};
+
+/* Every document of path, in order (*nr 0 for an empty file); ydocs_free(). */
+int ytree_load_docs(const char *path, struct ydoc **docs, size_t *nr,
+		    struct job_error *err);
+void ydocs_free(struct ydoc *docs, size_t n);
 
 #endif

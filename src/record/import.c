@@ -226,6 +226,9 @@ void import_data_release(struct import_data *d)
 	for (size_t i = 0; d->runs && i < d->nr; i++)
 		run_record_release(&d->runs[i]);
 	free(d->runs);
+	for (size_t i = 0; d->sources && i < d->nr; i++)
+		free(d->sources[i]);
+	free(d->sources);
 	free(d->testcase);
 	memset(d, 0, sizeof(*d));
 }
@@ -322,6 +325,19 @@ static int matrix_runs(json_t *root, struct import_data *d, struct strbuf *err)
 				return no_memory(err);
 		}
 	}
+	/* LKP's commit-level matrix names each column's run: stats_source */
+	v = json_object_get(root, "stats_source");
+	if (json_is_array(v) && json_array_size(v) == nr) {
+		d->sources = calloc(nr, sizeof(*d->sources));
+		if (!d->sources)
+			return no_memory(err);
+		for (size_t i = 0; i < nr; i++) {
+			const char *src = json_string_value(json_array_get(v, i));
+
+			if (src && !(d->sources[i] = strdup(src)))
+				return no_memory(err);
+		}
+	}
 	for (size_t i = 0; i < nr; i++) {
 		/* a run nothing was measured in is a hole in the file, not a result */
 		if (!d->runs[i].stats.n)
@@ -336,13 +352,13 @@ static int matrix_runs(json_t *root, struct import_data *d, struct strbuf *err)
 
 /*
  * Every number of the JSON text by read_number()'s rule, before jansson
- * reads it: jansson would store 1e-400 as 0, and refuses 1e400 with a
+ * reads it (a matrix's shape, or stats.json's: stat -> number): jansson would store 1e-400 as 0, and refuses 1e400 with a
  * message of its own.  A refused number is named by its position (line,
  * and column in characters as jansson counts them), its text, and, in a
  * matrix's shape, its stat and run.  Text that is not JSON is left for
  * jansson to refuse.
  */
-static int matrix_numbers(const char *text, size_t len, struct strbuf *err)
+static int json_numbers(const char *text, size_t len, bool matrix, struct strbuf *err)
 {
 	const char *key = NULL;		/* the last string at depth 1: a stat */
 	size_t key_len = 0, index = 0;	/* the element's index at depth 2 */
@@ -380,10 +396,14 @@ static int matrix_numbers(const char *text, size_t len, struct strbuf *err)
 				return no_memory(err);
 			st = read_number(num, &v);
 			if (st == NUMBER_UNDERFLOW || st == NUMBER_OVERFLOW) {
-				char *k = key && depth == 2 ? strndup(key, key_len) : NULL;
+				/* a matrix's values are in arrays, stats.json's beside their key */
+				char *k = key && depth == (matrix ? 2 : 1) ? strndup(key, key_len) : NULL;
 				char *q = k ? quote_c(k, true) : NULL;
 
-				if (q)
+				if (q && !matrix)
+					fail(err, -EINVAL, "%u:%u: value '%s' of %s %s",
+					     line, col, num, q, number_problem(st));
+				else if (q)
 					fail(err, -EINVAL, "%u:%u: value '%s' of %s (run %zu) %s",
 					     line, col, num, q, index, number_problem(st));
 				else
@@ -426,7 +446,7 @@ int import_lkp_matrix(const char *text, size_t len, struct import_data *out,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = matrix_numbers(text, len, err);
+	ret = json_numbers(text, len, true, err);
 	if (ret)
 		return ret;
 	/* a key given twice would silently drop one run's worth of values */
@@ -444,6 +464,57 @@ int import_lkp_matrix(const char *text, size_t len, struct import_data *out,
 	if (ret)
 		import_data_release(out);
 	return ret;
+}
+
+int import_lkp_stats(const char *text, size_t len, struct import_data *out,
+		     struct strbuf *err)
+{
+	json_error_t jerr;
+	const char *key;
+	json_t *root, *v;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = json_numbers(text, len, false, err);
+	if (ret)
+		return ret;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		return fail(err, -EINVAL, "%d:%d: %s", jerr.line, jerr.column, jerr.text);
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return fail(err, -EINVAL,
+			    "not LKP's stats.json: expected a JSON object of stat name -> value");
+	}
+	if (alloc_runs(out, 1)) {
+		json_decref(root);
+		return no_memory(err);
+	}
+	json_object_foreach(root, key, v) {
+		if (!json_is_number(v)) {
+			out->skipped++;
+			continue;
+		}
+		if (!*key)
+			ret = fail(err, -EINVAL, "a stat with an empty name");
+		else if (bad_name(key, 0, err))
+			ret = -EINVAL;
+		else if (guess_testcase(out, key) ||
+			 statmap_add(&out->runs[0].stats, key, json_number_value(v)))
+			ret = no_memory(err);
+		if (ret)
+			break;
+	}
+	if (!ret && !out->runs[0].stats.n)
+		ret = fail(err, -EINVAL, "no numeric stat: none of its %zu keys is a number",
+			   json_object_size(root));
+	json_decref(root);
+	if (ret) {
+		import_data_release(out);
+		return ret;
+	}
+	statmap_finish(&out->runs[0].stats);
+	return 0;
 }
 
 /* ---- long-form CSV: run,stat,value ---- */

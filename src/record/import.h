@@ -40,12 +40,25 @@ struct import_data {
 	 * stat is a monitor's.
 	 */
 	char *testcase;
+	/*
+	 * A matrix's "stats_source" (LKP's commit-level matrix.json: the
+	 * stats.json each column came from), [nr], an entry NULL where it is
+	 * no string; NULL when the matrix has none of the runs' length.
+	 */
+	char **sources;
 };
 
 int import_lkp_matrix(const char *text, size_t len, struct import_data *out,
 		      struct strbuf *err);
 int import_csv(const char *text, size_t len, struct import_data *out,
 	       struct strbuf *err);
+/*
+ * LKP's stats.json of one run (stat name -> number): one run, the keys
+ * whose value is no number counted in skipped; refused as a matrix is
+ * (not JSON, a key twice, a bad name or number, no number at all).
+ */
+int import_lkp_stats(const char *text, size_t len, struct import_data *out,
+		     struct strbuf *err);
 void import_data_release(struct import_data *d);
 
 /*

@@ -338,8 +338,11 @@ static void errors(void **state)
 		  "mapping values are not allowed in this context" },
 		{ "testcase: t\nx: &a 1\ny: *a\n", 3, 4,
 		  "yaml aliases are not supported in job files (alias 'a')" },
-		{ "testcase: t\n---\ntestcase: u\n", 2, 1,
-		  "a job file holds one yaml document; this is a second one" },
+		{ "testcase: t\n---\nmode: []\n", 3, 7, "empty matrix dimension 'mode'" },
+		{ "testcase: t\nrepeat: 1\n---\nrepeat: 2\n", 3, 1,
+		  "document 2 gives the atomic job 't' that document 1 (at 1:1) gives too, "
+		  "with other keys outside its name (make the key that differs a list of "
+		  "one, e.g. runtime: [60s])" },
 		{ "testcase: t\n? [a]\n: 1\n", 2, 3, "mapping keys must be plain words" },
 		{ "testcase: t\n'': 1\n", 2, 1, "empty key" },
 		{ "exec: [true]\n", 1, 7, "'exec' must be a mapping (cmd:, parse:, paths:)" },
