@@ -18,8 +18,8 @@
  * a caller that writes only on success never stores part of a tree.
  *
  * Ownership: *out is the caller's; lkp_runs_release() frees it (also
- * after a failure, which leaves it empty).  err is the caller's;
- * lkp_result_error_release() frees its message.
+ * after a failure, which leaves it empty).  err is the caller's, its msg
+ * initialised (STRBUF_INIT); lkp_result_error_release() frees the message.
  *
  * Errors: 0, or a negative errno with err set:
  *   -ENOENT  a DIR given that is no LKP result (missing, not a directory,
