@@ -112,6 +112,9 @@ struct store_ops {
 	int (*queue_boxes)(struct store *s, struct store_box **out, size_t *nr);
 	int (*queue_release)(struct store *s, const char *testbox);
 	int (*queue_wait)(struct store *s, double timeout_s, bool *woken);
+	int (*queue_class_set)(struct store *s, const char *name, char *const *boxes);
+	int (*queue_class_remove)(struct store *s, const char *name);
+	int (*queue_classes)(struct store *s, struct store_class **out, size_t *nr);
 };
 
 struct store {
