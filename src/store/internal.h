@@ -14,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <string.h>
 
 /* Default busy timeout; PERFBOT_DB_BUSY_MS overrides it (tests use 100). */
 #define STORE_BUSY_MS_DEFAULT 5000
@@ -134,6 +135,24 @@ int store_vfail(struct strbuf *sb, int err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 int store_failf(struct strbuf *sb, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The class a testbox selector names (STORE_CLASS_PREFIX "NAME": NAME),
+ * else NULL: a box.  The backends select a class's runs by their
+ * STORE_CLASS_ENV with STORE_RUN_OF_CLASS (RUN: the runs row's name, P:
+ * the class's parameter): one primary-key probe of run_env per run of
+ * the job at the commit, which the query finds by its (commit) index.
+ */
+static inline const char *store_selector_class(const char *testbox)
+{
+	size_t n = sizeof(STORE_CLASS_PREFIX) - 1;
+
+	return testbox && !strncmp(testbox, STORE_CLASS_PREFIX, n) ? testbox + n : NULL;
+}
+
+#define STORE_RUN_OF_CLASS(RUN, P)                                                  \
+	"EXISTS (SELECT 1 FROM run_env fc WHERE fc.run_id = " RUN ".id"               \
+	" AND fc.key = '" STORE_CLASS_ENV "' AND fc.value = " P ")"
 
 /* store_put_run()'s check at the door, for another writer of runs (the queue). */
 int store_check_run(struct store *s, const struct run_record *r);
