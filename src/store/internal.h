@@ -14,7 +14,6 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
-#include <string.h>
 
 /* Default busy timeout; PERFBOT_DB_BUSY_MS overrides it (tests use 100). */
 #define STORE_BUSY_MS_DEFAULT 5000
@@ -137,19 +136,11 @@ int store_failf(struct strbuf *sb, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * The class a testbox selector names (STORE_CLASS_PREFIX "NAME": NAME),
- * else NULL: a box.  The backends select a class's runs by their
+ * The backends select a class's runs (store_selector_class()) by their
  * STORE_CLASS_ENV with STORE_RUN_OF_CLASS (RUN: the runs row's name, P:
  * the class's parameter): one primary-key probe of run_env per run of
  * the job at the commit, which the query finds by its (commit) index.
  */
-static inline const char *store_selector_class(const char *testbox)
-{
-	size_t n = sizeof(STORE_CLASS_PREFIX) - 1;
-
-	return testbox && !strncmp(testbox, STORE_CLASS_PREFIX, n) ? testbox + n : NULL;
-}
-
 #define STORE_RUN_OF_CLASS(RUN, P)                                                  \
 	"EXISTS (SELECT 1 FROM run_env fc WHERE fc.run_id = " RUN ".id"               \
 	" AND fc.key = '" STORE_CLASS_ENV "' AND fc.value = " P ")"

@@ -141,6 +141,13 @@ int store_queue_classes(struct store *s, struct store_class **out, size_t *nr)
 	QUEUE_CALL(s, queue_classes, out, nr);
 }
 
+const char *store_selector_class(const char *testbox)
+{
+	size_t n = sizeof(STORE_CLASS_PREFIX) - 1;
+
+	return testbox && !strncmp(testbox, STORE_CLASS_PREFIX, n) ? testbox + n : NULL;
+}
+
 static void free_strv(char **v)
 {
 	for (size_t i = 0; v && v[i]; i++)

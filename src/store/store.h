@@ -539,6 +539,8 @@ struct store_class {
  */
 #define STORE_CLASS_ENV "fleet.class"
 #define STORE_CLASS_PREFIX "class:"
+/* The class a testbox selector names (a pointer into it), NULL: a box's (or NULL). */
+const char *store_selector_class(const char *testbox);
 
 /* Items failed on a box and completed elsewhere before it is quarantined. */
 #define STORE_QUARANTINE_LOST 3
