@@ -561,6 +561,8 @@ static int measure_then_compare(struct compare_args *a)
 			ret = err == -ESRCH ? usage_error("%s", why.buf) : failure("%s", why.buf);
 		else	/* a class's runs are compared as one population (docs/fleet.md) */
 			snprintf(host, sizeof(host), "%s", selector);
+		/* and only the runs of the box (or class) are compared, not others' */
+		a->sel.testbox = host;
 		free(selector);
 		strbuf_release(&why);
 		if (ret)
@@ -579,6 +581,8 @@ static int measure_then_compare(struct compare_args *a)
 		fprintf(stderr, "perfbot: compare: measured %zu runs", tally.runs);
 	if (tally.failed_runs)
 		fprintf(stderr, " (%zu failed)", tally.failed_runs);
+	if (*tally.boxes)
+		fprintf(stderr, " on %s (by %s)", host, tally.boxes);
 	if (tally.runs || tally.builds)
 		fprintf(stderr, ", %zu builds", tally.builds);
 	if (tally.reused)
