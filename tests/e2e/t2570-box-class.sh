@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bisect-lib.sh"
 . "$(dirname "$0")/pg-lib.sh"
+: "${PERFBOT_SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
 
 cd "$SANDBOX" || exit 1
 make_bisect_repo repo 8 5 || { echo "Bail out! cannot make the repository"; exit 1; }
@@ -23,9 +24,21 @@ run_perfbot 60 queue class fast w1 w2 --db "$SANDBOX/sqlite.db"
 check "queue class on a SQLite store: refused (exit $rc)" [ "$rc" -ne 0 ]
 check "... saying the queue needs PostgreSQL" grep -q "needs a PostgreSQL store" <<<"$err"
 
+# the trust model's roles as docs/fleet.md gives them: w3 works, and class
+# slow is declared, with only those rights
+run_perfbot 60 queue class --remove none --db "$DB"	# a writer: the schema made
+sed -n '/^The roles, for a database/,/^```$/p' "$PERFBOT_SRC/docs/fleet.md" |
+	sed '1d;/^```/d' >roles.sql
+check "docs/fleet.md's roles read ($(grep -c GRANT roles.sql) GRANTs)" grep -q queue_class roles.sql
+pg_sql "$(cat roles.sql)" || not_ok "the roles of docs/fleet.md"
+WORKER_DB=${DB/user=perfbot/user=perfbot_worker}
+SUBMIT_DB=${DB/user=perfbot/user=perfbot_submit}
+
 declare -A PID
 for w in w1 w2 w3; do
-	"$PERFBOT" worker --db "$DB" --testbox "$w" --lease 20 --grace 5 \
+	db=$DB
+	[ "$w" = w3 ] && db=$WORKER_DB
+	"$PERFBOT" worker --db "$db" --testbox "$w" --lease 20 --grace 5 \
 		--spool "$SANDBOX/spool-$w" >>"$w.out" 2>>"$w.err" &
 	PID[$w]=$!
 done
@@ -35,8 +48,8 @@ check "three workers registered" test "$(pg_sql "SELECT count(*) FROM queue_box"
 # ---- declaring ----
 run_perfbot 60 queue class fast w1 w2 --db "$DB"
 check "queue class fast w1 w2: exit 0 (got $rc)" [ "$rc" -eq 0 ]
-run_perfbot 60 queue class slow w3 --db "$DB"
-check "queue class slow w3: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+run_perfbot 60 queue class slow w3 --db "$SUBMIT_DB"
+check "queue class slow w3, as the submitter's role: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 run_perfbot 60 queue class --db "$DB"
 check "queue class lists the classes and their boxes" \
 	test "$out" = "$(printf 'fast: w1 w2\nslow: w3')"
@@ -76,9 +89,9 @@ check "... nothing queued, no bisection stored" \
 "$PERFBOT" submit job.yaml --repo repo --commit "$BISECT_GOOD" --commit "$BISECT_BAD" \
 	--needs testbox=w3 -r 2 --db "$DB" >/dev/null 2>submit.err || not_ok "submit to w3"
 "$PERFBOT" submit job.yaml --repo repo --commit "$BISECT_GOOD" --commit "$BISECT_BAD" \
-	--needs class=slow -r 2 --db "$DB" >/dev/null 2>>submit.err || not_ok "submit to slow"
+	--needs class=slow -r 2 --db "$SUBMIT_DB" >/dev/null 2>>submit.err || not_ok "submit to slow"
 wait_for '[ "$(pg_sql "SELECT count(*) FROM queue_item WHERE state = '"'done'"'")" = 8 ]' 60 0.2
-check "w3 ran 8 runs of the two commits first, 4 of them class slow's" \
+check "w3 (the worker's role) ran 8 runs of the two commits first, 4 of them class slow's" \
 	test "$(pg_sql "SELECT count(*) FROM runs WHERE testbox = 'w3'") $(pg_sql "SELECT count(*) FROM run_env WHERE key = 'fleet.class' AND value = 'slow'")" = "8 4"
 
 # ---- compare --measure on the class ----
