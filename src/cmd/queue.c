@@ -71,6 +71,8 @@ static json_t *item_json(const struct store_queue_item *it)
 						       : json_null());
 	json_object_set_new(o, "testbox", it->parsed.testbox ? json_string(it->parsed.testbox)
 							     : json_null());
+	json_object_set_new(o, "class", it->parsed.class ? json_string(it->parsed.class)
+							 : json_null());
 	json_object_set_new(o, "tags", tags);
 	json_object_set_new(o, "attempt", json_integer(it->attempt));
 	json_object_set_new(o, "max_attempts", json_integer(it->max_attempts));
