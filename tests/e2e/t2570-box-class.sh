@@ -7,7 +7,9 @@
 # commits (its own, and class slow's) are never counted.  Refused, exit 2,
 # naming the name: a box in two classes, a class named as a box, a box
 # named as a class, --on a name that is neither, --on a class without a
-# registered box.  No worker, cluster or temp dir left.
+# registered box.  compare --testbox class:fast reads the class's stored
+# runs alone.  w3 runs as, and class slow is declared by, the roles
+# docs/fleet.md gives.  No worker, cluster or temp dir left.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bisect-lib.sh"
 . "$(dirname "$0")/pg-lib.sh"
@@ -114,6 +116,11 @@ check "... each run stored once: runs = items done" \
 	test "$(pg_sql "SELECT count(*) FROM runs")" = "$(pg_sql "SELECT count(*) FROM queue_item WHERE state = 'done'")"
 check "... no run made here" \
 	test "$(pg_sql "SELECT count(*) FROM runs WHERE testbox NOT IN ('w1', 'w2', 'w3')")" = 0
+
+run_perfbot 60 compare --testbox class:fast --db "$DB" "$BISECT_GOOD" "$BISECT_BAD"
+check "compare --testbox class:fast (no measuring): the class's stored runs, exit $rc" \
+	bash -c '[ "$1" -eq 0 ] && grep -q "^testbox: class:fast" <<<"$2" && ! grep -q "w3" <<<"$2"' \
+	_ "$rc" "$out"
 
 # ---- a bisection on the class ----
 run_perfbot 300 bisect start --on fast --repo repo --good "$BISECT_GOOD" --bad "$BISECT_BAD" \
