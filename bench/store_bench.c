@@ -28,7 +28,9 @@
  * side, of each LOCATION given (an SQLite file or a postgresql:// URL;
  * run it under tests/pg/with-cluster.sh for a throw-away server):
  * (e) one run of 10,000 stats written, and compare's read
- *     (store_load_samples()) of one group of 10 runs x 20,000 stats.
+ *     (store_load_samples()) of one group of 10 runs x 20,000 stats: by
+ *     its testbox, and by its class (the runs carry fleet.class; the
+ *     selector "class:NAME", docs/fleet.md "Classes of identical boxes").
  * Each repetition measures every location in turn, so that the noise of
  * a shared machine falls on all alike; medians of --reps (default 11)
  * and their ratio to the first location.  The runs it writes (testbox
@@ -344,7 +346,7 @@ out:
 struct side {
 	const char *loc;
 	struct store *s;
-	double *write, *load;	/* [reps] */
+	double *write, *load, *load_class;	/* [reps] */
 	double first_write;
 };
 
@@ -383,7 +385,7 @@ static int side_clean(struct side *b, const char *testbox)
 static int bench_sides(struct side *sides, size_t nsides, int reps)
 {
 	struct run_record wide, load;
-	char testbox[64];
+	char testbox[64], selector[80];
 	uint64_t rng = 3;
 	int ret = -1;
 
@@ -394,13 +396,17 @@ static int bench_sides(struct side *sides, size_t nsides, int reps)
 	record_set_str(&load.testbox, testbox);
 	record_set_str(&wide.job, "bench-write");
 	record_set_str(&load.job, "bench-load");
+	/* the load runs are a class's too: the same runs read by the class selector */
+	snprintf(selector, sizeof(selector), "%s%s", STORE_CLASS_PREFIX, testbox);
+	strmap_set(&load.env, STORE_CLASS_ENV, testbox);
 	for (size_t k = 0; k < nsides; k++) {
 		struct side *b = &sides[k];
 		double t0;
 
 		b->write = calloc(reps, sizeof(double));
 		b->load = calloc(reps, sizeof(double));
-		if (!b->write || !b->load || !(b->s = open_store(b->loc)))
+		b->load_class = calloc(reps, sizeof(double));
+		if (!b->write || !b->load || !b->load_class || !(b->s = open_store(b->loc)))
 			goto out;
 		t0 = now();
 		if (side_put(b, &wide, &rng))
@@ -414,7 +420,7 @@ static int bench_sides(struct side *sides, size_t nsides, int reps)
 		for (size_t k = 0; k < nsides; k++) {
 			struct side *b = &sides[k];
 			struct store_samples sm;
-			size_t values = 0;
+			size_t values = 0, class_values = 0;
 			double t0 = now();
 
 			if (side_put(b, &wide, &rng))
@@ -429,23 +435,34 @@ static int bench_sides(struct side *sides, size_t nsides, int reps)
 			for (size_t i = 0; i < sm.nr; i++)
 				values += sm.counts[i];
 			store_samples_release(&sm);
-			if (values != (size_t)LOAD_RUNS * LOAD_STATS) {
-				fprintf(stderr, "store_bench: %s: loaded %zu values, not %d\n",
-					b->loc, values, LOAD_RUNS * LOAD_STATS);
+			t0 = now();
+			if (store_load_samples(b->s, selector, "bench-load", "0", &sm)) {
+				fprintf(stderr, "store_bench: %s: %s\n", b->loc, store_error(b->s));
+				goto out;
+			}
+			b->load_class[rep] = now() - t0;
+			for (size_t i = 0; i < sm.nr; i++)
+				class_values += sm.counts[i];
+			store_samples_release(&sm);
+			if (values != (size_t)LOAD_RUNS * LOAD_STATS || class_values != values) {
+				fprintf(stderr, "store_bench: %s: loaded %zu values (by class %zu),"
+					" not %d\n", b->loc, values, class_values,
+					LOAD_RUNS * LOAD_STATS);
 				goto out;
 			}
 		}
 	}
 	printf("(e) medians of %d repetitions, the locations alternated:\n", reps);
-	printf("    %-10s %14s %14s %18s %10s %10s\n", "backend", "write 10k (ms)",
-	       "first (ms)", "load 20k x 10 (ms)", "write/1st", "load/1st");
+	printf("    %-10s %14s %14s %18s %10s %10s %16s\n", "backend", "write 10k (ms)",
+	       "first (ms)", "load 20k x 10 (ms)", "write/1st", "load/1st", "by class (ms)");
 	for (size_t k = 0; k < nsides; k++) {
 		double w = median(sides[k].write, reps), l = median(sides[k].load, reps);
 		double w0 = median(sides[0].write, reps), l0 = median(sides[0].load, reps);
 
-		printf("    %-10s %14.1f %14.1f %18.1f %10.2f %10.2f\n",
+		printf("    %-10s %14.1f %14.1f %18.1f %10.2f %10.2f %16.1f\n",
 		       strncmp(sides[k].loc, "postgres", 8) ? "SQLite" : "PostgreSQL",
-		       w * 1e3, sides[k].first_write * 1e3, l * 1e3, w / w0, l / l0);
+		       w * 1e3, sides[k].first_write * 1e3, l * 1e3, w / w0, l / l0,
+		       median(sides[k].load_class, reps) * 1e3);
 	}
 	ret = 0;
 out:
@@ -455,6 +472,7 @@ out:
 		store_close(sides[k].s);
 		free(sides[k].write);
 		free(sides[k].load);
+		free(sides[k].load_class);
 	}
 	run_record_release(&wide);
 	run_record_release(&load);

@@ -45,7 +45,7 @@ static const struct subcommand subcommands[] = {
 	{ "kexec", cmd_kexec, "boot: kexec: resume the job after a kexec boot, status, abort", CMD_STORE },
 	{ "db", cmd_db, "copy a history between stores (SQLite, PostgreSQL)", 0 },
 	{ "submit", cmd_submit, "queue a job file's runs for the fleet's workers (PostgreSQL)", CMD_STORE },
-	{ "queue", cmd_queue, "the fleet's queue: list, show, cancel, retry, boxes, release", CMD_STORE },
+	{ "queue", cmd_queue, "the fleet's queue: list, show, cancel, retry, boxes, release, class", CMD_STORE },
 	{ "worker", cmd_worker, "a test box of the fleet: claim queued items, run and store them", CMD_STORE },
 	{ "stat", cmd_stat, "time any command over repeated runs, compare variants", 0 },
 	{ "help", cmd_help, "show this help, or a command's (perfbot help bench)", 0 },

@@ -77,9 +77,10 @@ static const char bisect_usage[] =
 	"      --confidence P    stop when one commit is first bad with this\n"
 	"                        probability (default 0.99)\n"
 	"      --max-runs N      at most N runs on the candidates (default 200)\n"
-	"      --on TESTBOX      start: every run queued for that box's worker and\n"
-	"                        waited for, one at a time (a PostgreSQL store:\n"
-	"                        docs/fleet.md); resume goes on there\n"
+	"      --on TESTBOX      start: every run queued for that box's worker (or\n"
+	"                        any box of that class) and waited for, one at a\n"
+	"                        time (a PostgreSQL store: docs/fleet.md); resume\n"
+	"                        goes on there\n"
 	CMD_DB_USAGE
 	"      --json            status: the result document (docs/bisect.md)\n"
 	"\n"
@@ -188,7 +189,8 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 			break;
 		case OPT_ON:
 			if (!*optarg)
-				return usage_error("--on needs a test box's name (perfbot queue boxes)");
+				return usage_error("--on needs a test box's or a class's name (perfbot"
+						   " queue boxes)");
 			a->on = optarg;
 			break;
 		case 's':
@@ -670,23 +672,34 @@ static int cmd_start(struct bisect_args *a, char **rest, int nrest)
 	if (ret)
 		goto out;
 	prune_own_worktrees(spec.repo);
-	if (bisect_spec_to_json(&spec, &text)) {
-		ret = failure("out of memory");
-		goto out;
-	}
 	ret = cmd_store_open("bisect", STORE_WRITE, &s);
 	if (ret)
 		goto out;
 	if (a->on) {
 		struct strbuf why = STRBUF_INIT;
+		char *selector = NULL;
+		int err;
 
-		/* refused before anything is stored: a SQLite store, a box unknown */
-		if (commit_runner_fleet_check(&(struct commit_runner_fleet){ .s = s,
-					      .testbox = a->on }, &why))
-			ret = failure("%s", why.buf);
+		/*
+		 * Refused before anything is stored: a SQLite store, a box or
+		 * class unknown.  A class's spec keeps "class:NAME": its
+		 * verdicts read the class's runs, resume finds the class.
+		 */
+		err = commit_runner_fleet_resolve(&(struct commit_runner_fleet){ .s = s,
+						  .testbox = a->on }, &selector, &why);
+		if (err) {
+			ret = err == -ESRCH ? usage_error("%s", why.buf) : failure("%s", why.buf);
+		} else {
+			free(spec.testbox);
+			spec.testbox = selector;
+		}
 		strbuf_release(&why);
 		if (ret)
 			goto out;
+	}
+	if (bisect_spec_to_json(&spec, &text)) {
+		ret = failure("out of memory");
+		goto out;
 	}
 	if (store_bisect_add(s, "running", text, &id)) {
 		ret = failure("%s", store_error(s));
@@ -696,7 +709,7 @@ static int cmd_start(struct bisect_args *a, char **rest, int nrest)
 	       job->name);
 	fflush(stdout);
 	store_bisect_log_add(s, id, "start");
-	ret = run_session(s, id, &spec, job, a->on);
+	ret = run_session(s, id, &spec, job, a->on ? spec.testbox : NULL);
 out:
 	if (job)
 		atomic_jobs_release(job, 1);
@@ -739,9 +752,10 @@ static int open_store(enum store_mode mode, struct store **s)
 }
 
 /*
- * The fleet's box a bisection was started on (--on), NULL: this machine.
- * The spec keeps the box as its testbox: one that is not this host's
- * name and that a worker registered in this store is the fleet's.
+ * The fleet's box (or class) a bisection was started on (--on), NULL:
+ * this machine.  The spec keeps the box as its testbox ("class:NAME" for
+ * a class): one that is not this host's name and that a worker
+ * registered in this store (or a class with such a box) is the fleet's.
  */
 static const char *fleet_box(struct store *s, const struct bisect_spec *spec)
 {

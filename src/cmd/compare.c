@@ -89,9 +89,9 @@ static const char compare_usage[] =
 	"      --measure         make the runs the verdicts lack (needs --repo)\n"
 	"      --runs N          the first round's runs a commit (default %6$d)\n"
 	"      --max-runs N      the most runs a commit gets (default %7$d)\n"
-	"      --on TESTBOX      the runs made by that box's worker, not here: each\n"
-	"                        queued and waited for in turn (a PostgreSQL store:\n"
-	"                        docs/fleet.md)\n"
+	"      --on TESTBOX      the runs made by that box's worker (or any box of\n"
+	"                        that class), not here: each queued and waited for\n"
+	"                        in turn (a PostgreSQL store: docs/fleet.md)\n"
 	"  -h, --help            show this help\n"
 	"\n"
 	"Exit status: 0 compared, 1 no atomic job has complete runs on all the\n"
@@ -169,7 +169,8 @@ static int own_option(int c, const char *arg, void *ctx)
 		return 0;
 	case OPT_ON:
 		if (!*arg)
-			return usage_error("--on needs a test box's name (perfbot queue boxes)");
+			return usage_error("--on needs a test box's or a class's name (perfbot"
+					   " queue boxes)");
 		a->on = arg;
 		return 0;
 	case 'h':
@@ -551,10 +552,18 @@ static int measure_then_compare(struct compare_args *a)
 	fleet.s = s;
 	if (a->on) {
 		struct strbuf why = STRBUF_INIT;
+		char *selector = NULL;
+		int err;
 
-		/* refused before anything runs: a SQLite store, a box unknown */
-		if (commit_runner_fleet_check(&fleet, &why))
-			ret = failure("%s", why.buf);
+		/* refused before anything runs: a SQLite store, a box or class unknown */
+		err = commit_runner_fleet_resolve(&fleet, &selector, &why);
+		if (err)
+			ret = err == -ESRCH ? usage_error("%s", why.buf) : failure("%s", why.buf);
+		else	/* a class's runs are compared as one population (docs/fleet.md) */
+			snprintf(host, sizeof(host), "%s", selector);
+		/* and only the runs of the box (or class) are compared, not others' */
+		a->sel.testbox = host;
+		free(selector);
 		strbuf_release(&why);
 		if (ret)
 			goto out;
@@ -572,6 +581,8 @@ static int measure_then_compare(struct compare_args *a)
 		fprintf(stderr, "perfbot: compare: measured %zu runs", tally.runs);
 	if (tally.failed_runs)
 		fprintf(stderr, " (%zu failed)", tally.failed_runs);
+	if (*tally.boxes)
+		fprintf(stderr, " on %s (by %s)", host, tally.boxes);
 	if (tally.runs || tally.builds)
 		fprintf(stderr, ", %zu builds", tally.builds);
 	if (tally.reused)

@@ -315,6 +315,18 @@ static void give_up(struct measure *m, size_t i, const char *fmt, const char *wh
 }
 
 /* One run of commit i into the store; 0, or an exit status. */
+/* A class's runs come from its boxes: which ones made them, for the summary. */
+static void tally_box(struct measure_tally *t, const char *box)
+{
+	size_t len = strlen(t->boxes), n = strlen(box);
+
+	for (const char *p = t->boxes; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] ? 2 : 0))
+		if (!strncmp(p, box, n) && (p[n] == ',' || !p[n]))
+			return;
+	if (len + n + 3 < sizeof(t->boxes))
+		snprintf(t->boxes + len, sizeof(t->boxes) - len, "%s%s", len ? ", " : "", box);
+}
+
 static int run_one(struct measure *m, size_t i)
 {
 	struct commit_runs *c = &m->c[i];
@@ -369,6 +381,8 @@ static int run_one(struct measure *m, size_t i)
 		ret = failure("cannot store the run: %s", store_error(m->s));
 		goto release;
 	}
+	if (m->builds->stored_id && rec.testbox)
+		tally_box(m->tally, rec.testbox);
 	m->tally->runs++;
 	c->need--;
 	if (rec.status == RUN_INCOMPLETE || interrupted) {

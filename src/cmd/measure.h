@@ -74,6 +74,8 @@ struct measure_tally {
 	size_t builds, build_failures;
 	size_t reused;			/* builds taken from the build cache */
 	size_t undecided;		/* jobs left undecided at max_runs */
+	/* on the fleet: the boxes that made the runs, ", "-separated, each once (as fit) */
+	char boxes[256];
 };
 
 /*

@@ -1,10 +1,12 @@
 /*
  * queue.c - perfbot queue: what the fleet's queue holds (list, show), an
- * item cancelled or retried, the boxes and their quarantine.
+ * item cancelled or retried, the boxes and their quarantine, the classes
+ * of identical boxes.
  */
 #define _GNU_SOURCE
 #include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
+#include "queue/needs.h"
 #include "store/store.h"
 #include "util/parse.h"
 
@@ -24,20 +26,25 @@ static const char queue_usage[] =
 	"       perfbot queue cancel ID | retry ID\n"
 	"       perfbot queue boxes [--json]\n"
 	"       perfbot queue release BOX\n"
+	"       perfbot queue class [NAME BOX... | --remove NAME]\n"
 	"\n"
 	"The fleet's queue (docs/fleet.md).  list: the items, oldest first (STATE:\n"
 	"queued, running, done, failed, cancelled); show: one item, its needs,\n"
 	"attempts and their reasons, and its job; cancel: a queued or running item\n"
 	"(a running attempt is fenced out); retry: a failed or cancelled item\n"
 	"queued again with 3 more attempts; boxes: the test boxes, their state\n"
-	"and counts; release: a quarantined box active again.\n"
+	"and counts; release: a quarantined box active again; class: the classes\n"
+	"of identical boxes (none: list them; NAME BOX...: declare or replace NAME\n"
+	"as exactly those boxes; a box is in one class at most).\n"
 	"\n"
 	"      --state STATE     list only items in that state\n"
 	"      --json            JSON instead of a table\n"
+	"      --remove NAME     (class) class NAME no more\n"
 	CMD_DB_USAGE
 	"  -h, --help            show this help\n"
 	"\n"
-	"Exit status: 0 done, 1 the store failed or no such item, 2 bad usage.\n";
+	"Exit status: 0 done, 1 the store failed or no such item, 2 bad usage (also\n"
+	"a class refused: a box in two classes, a name both a box's and a class's).\n";
 
 #define usage_error(...) cmd_usage_error("queue", __VA_ARGS__)
 
@@ -64,6 +71,8 @@ static json_t *item_json(const struct store_queue_item *it)
 						       : json_null());
 	json_object_set_new(o, "testbox", it->parsed.testbox ? json_string(it->parsed.testbox)
 							     : json_null());
+	json_object_set_new(o, "class", it->parsed.class ? json_string(it->parsed.class)
+							 : json_null());
 	json_object_set_new(o, "tags", tags);
 	json_object_set_new(o, "attempt", json_integer(it->attempt));
 	json_object_set_new(o, "max_attempts", json_integer(it->max_attempts));
@@ -179,8 +188,8 @@ static int boxes(struct store *s, bool json)
 	if (store_queue_boxes(s, &b, &nr))
 		return cmd_failure("queue", "%s", store_error(s));
 	if (!json && nr)
-		printf("%-16s %-11s %6s %6s %6s  %-24s %s\n", "BOX", "STATE", "DONE", "FAILED",
-		       "LOST", "TAGS", "MACHINE");
+		printf("%-16s %-11s %6s %6s %6s  %-16s %-24s %s\n", "BOX", "STATE", "DONE",
+		       "FAILED", "LOST", "CLASS", "TAGS", "MACHINE");
 	for (size_t i = 0; i < nr; i++) {
 		char tags[256] = "";
 		char seen[64];
@@ -206,12 +215,15 @@ static int boxes(struct store *s, bool json)
 			json_object_set_new(o, "done", json_integer(b[i].done));
 			json_object_set_new(o, "failed", json_integer(b[i].failed));
 			json_object_set_new(o, "lost", json_integer(b[i].lost));
+			json_object_set_new(o, "class", b[i].class ? json_string(b[i].class)
+								   : json_null());
 			json_array_append_new(a, o);
 			continue;
 		}
-		printf("%-16s %-11s %6" PRId64 " %6" PRId64 " %6" PRId64 "  %-24s %s (%s, %s; seen %s)\n",
-		       b[i].testbox, b[i].state, b[i].done, b[i].failed, b[i].lost,
-		       *tags ? tags : "-", b[i].machine, b[i].arch, b[i].kernel, seen);
+		printf("%-16s %-11s %6" PRId64 " %6" PRId64 " %6" PRId64 "  %-16s %-24s %s (%s, %s;"
+		       " seen %s)\n", b[i].testbox, b[i].state, b[i].done, b[i].failed, b[i].lost,
+		       b[i].class ? b[i].class : "-", *tags ? tags : "-", b[i].machine,
+		       b[i].arch, b[i].kernel, seen);
 		if (b[i].why)
 			printf("  %s\n", b[i].why);
 	}
@@ -221,6 +233,60 @@ static int boxes(struct store *s, bool json)
 	if (!nr)
 		fprintf(stderr, "perfbot: queue: no boxes registered (perfbot worker registers its"
 			" box)\n");
+	return EXIT_OK;
+}
+
+/* Every class and its boxes, a line each (registered or not: see boxes). */
+static int classes(struct store *s, bool json)
+{
+	struct store_class *c;
+	size_t nr;
+	json_t *a = json ? json_array() : NULL;
+
+	if (store_queue_classes(s, &c, &nr)) {
+		json_decref(a);
+		return cmd_failure("queue", "%s", store_error(s));
+	}
+	for (size_t i = 0; i < nr; i++) {
+		json_t *boxes = json ? json_array() : NULL;
+
+		if (!json)
+			printf("%s:", c[i].name);
+		for (size_t k = 0; c[i].boxes && c[i].boxes[k]; k++) {
+			if (json)
+				json_array_append_new(boxes, json_string(c[i].boxes[k]));
+			else
+				printf(" %s", c[i].boxes[k]);
+		}
+		if (json)
+			json_array_append_new(a, json_pack("{s:s, s:o}", "class", c[i].name,
+							   "boxes", boxes));
+		else
+			putchar('\n');
+	}
+	store_classes_release(c, nr);
+	if (json)
+		return cmd_print_json("queue", a);
+	if (!nr)
+		fprintf(stderr, "perfbot: queue: no classes (perfbot queue class NAME BOX...)\n");
+	return EXIT_OK;
+}
+
+/* perfbot queue class NAME BOX...: the names checked here, the rest by the store. */
+static int declare(struct store *s, const char *name, char **boxes, int nr)
+{
+	int err;
+
+	for (int i = 0; i < nr; i++)
+		for (int k = 0; k < i; k++)
+			if (!strcmp(boxes[i], boxes[k]))
+				return usage_error("class %s: box %s given twice", name, boxes[i]);
+	err = store_queue_class_set(s, name, boxes);
+	if (err == -EEXIST || err == -EINVAL)
+		return usage_error("%s", store_error(s));
+	if (err)
+		return cmd_failure("queue", "%s", store_error(s));
+	fprintf(stderr, "perfbot: queue: class %s: %d box%s\n", name, nr, nr == 1 ? "" : "es");
 	return EXIT_OK;
 }
 
@@ -237,16 +303,52 @@ static int parse_id(const char *arg, int64_t *id)
 	return 0;
 }
 
+/* queue class: list (no name), declare (NAME BOX...) or --remove NAME. */
+static int class_verb(const char *remove, bool json, char **args, int nr)
+{
+	struct store *s = NULL;
+	const char *why;
+	int ret;
+
+	if (remove && nr)
+		return usage_error("unexpected argument '%s': --remove takes the class alone",
+				   args[0]);
+	if (nr == 1)
+		return usage_error("class %s: no box (perfbot queue class NAME BOX...)", args[0]);
+	if (json && (remove || nr))
+		return usage_error("--json lists the classes: perfbot queue class --json");
+	for (int i = 0; i < nr; i++)
+		if ((why = needs_word_problem(args[i])))
+			return usage_error("%s '%s': %s", i ? "box" : "class", args[i], why);
+	if (remove && (why = needs_word_problem(remove)))
+		return usage_error("class '%s': %s", remove, why);
+	if ((ret = cmd_store_open("queue", remove || nr ? STORE_WRITE : STORE_READ, &s)))
+		return ret;
+	if (remove) {
+		if (store_queue_class_remove(s, remove))
+			ret = cmd_failure("queue", "%s", store_error(s));
+		else
+			fprintf(stderr, "perfbot: queue: class %s removed\n", remove);
+	} else if (nr) {
+		ret = declare(s, args[0], args + 1, nr - 1);
+	} else {
+		ret = classes(s, json);
+	}
+	store_close(s);
+	return ret;
+}
+
 int cmd_queue(int argc, char **argv)
 {
-	enum { OPT_STATE = 256, OPT_JSON };
+	enum { OPT_STATE = 256, OPT_JSON, OPT_REMOVE };
 	static const struct option longopts[] = {
 		{ "state", required_argument, NULL, OPT_STATE },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "remove", required_argument, NULL, OPT_REMOVE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *state = NULL, *verb = "list", *arg = NULL;
+	const char *state = NULL, *verb = "list", *arg = NULL, *remove = NULL;
 	struct store *s = NULL;
 	bool json = false, writes;
 	int64_t id = 0;
@@ -269,6 +371,9 @@ int cmd_queue(int argc, char **argv)
 		case OPT_JSON:
 			json = true;
 			break;
+		case OPT_REMOVE:
+			remove = optarg;
+			break;
 		case 'h':
 			fputs(queue_usage, stdout);
 			return EXIT_OK;
@@ -280,14 +385,18 @@ int cmd_queue(int argc, char **argv)
 	}
 	if (optind < argc)
 		verb = argv[optind++];
+	if (remove && strcmp(verb, "class"))
+		return usage_error("--remove is queue class's: perfbot queue class --remove NAME");
+	if (!strcmp(verb, "class"))
+		return class_verb(remove, json, argv + optind, argc - optind);
 	if (optind < argc)
 		arg = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (strcmp(verb, "list") && strcmp(verb, "show") && strcmp(verb, "cancel") &&
 	    strcmp(verb, "retry") && strcmp(verb, "boxes") && strcmp(verb, "release"))
-		return usage_error("unknown queue command '%s': list, show, cancel, retry, boxes"
-				   " or release", verb);
+		return usage_error("unknown queue command '%s': list, show, cancel, retry, boxes,"
+				   " release or class", verb);
 	if ((!strcmp(verb, "list") || !strcmp(verb, "boxes")) && arg)
 		return usage_error("unexpected argument '%s'", arg);
 	if (!strcmp(verb, "show") || !strcmp(verb, "cancel") || !strcmp(verb, "retry"))

@@ -41,7 +41,7 @@ static const char submit_usage[] =
 	"                        resolved here, default HEAD; without, a label)\n"
 	"      --needs NEEDS     what a box must have: cpus>=N, mem>=SIZE,\n"
 	"                        arch=NAME, tag=NAME (repeatable), testbox=NAME,\n"
-	"                        comma-separated\n"
+	"                        class=NAME (a box of that class), comma-separated\n"
 	"      --priority N      higher runs first (default 0)\n"
 	"  -r, --repeat N        items of each atomic job and commit (default: the\n"
 	"                        job's repeat:, else %d)\n"

@@ -1692,16 +1692,18 @@ static int watch_run(int argc, char **argv)
 		goto out;
 	if (reg->policy.on) {
 		struct strbuf why = STRBUF_INIT;
+		char *selector = NULL;
 
-		/* the checks of bisect --on: a SQLite store, a box no worker registered */
+		/* the checks of bisect --on: a SQLite store, a box or class unknown */
 		w.fleet = (struct commit_runner_fleet){ .s = w.s, .testbox = reg->policy.on };
-		if (commit_runner_fleet_check(&w.fleet, &why))
+		if (commit_runner_fleet_resolve(&w.fleet, &selector, &why))
 			ret = failure("%s: %s", reg->path, why.buf);
+		else	/* the runs, alerts and reports are the box's ("class:NAME": the class's) */
+			snprintf(w.host, sizeof(w.host), "%s", selector);
+		free(selector);
 		strbuf_release(&why);
 		if (ret)
 			goto out;
-		/* the runs, alerts and reports are the box's */
-		snprintf(w.host, sizeof(w.host), "%s", reg->policy.on);
 	}
 	interrupt_install();
 	say("watching %zu tree%s of %s%s%s%s", reg->nr_trees, reg->nr_trees == 1 ? "" : "s",

@@ -623,6 +623,9 @@ static enum item_end run_item(struct worker *w, const struct store_queue_item *i
 	} else if (have_rec && (rec.status == RUN_COMPLETE || rec.status == RUN_UNSUPPORTED)) {
 		record_set_str(&rec.testbox, w->box.testbox);
 		strmap_set(&rec.env, "testbox", w->box.testbox);
+		/* the population it is compared in: the class's, not the box's alone */
+		if (it->parsed.class)
+			strmap_set(&rec.env, STORE_CLASS_ENV, it->parsed.class);
 		if (!w->s)
 			spool_put(w, it->id, it->attempt, &rec);
 		else

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NEEDS_KNOWN "cpus>=N, mem>=SIZE, arch=NAME, tag=NAME, testbox=NAME"
+#define NEEDS_KNOWN "cpus>=N, mem>=SIZE, arch=NAME, tag=NAME, testbox=NAME, class=NAME"
 /* at most a word this long: a tag, a box, an arch */
 #define NEEDS_WORD_MAX 128
 
@@ -142,7 +142,8 @@ static int parse_term(char *t, size_t len, struct store_needs *out, struct strbu
 		strbuf_setf(err, "out of memory");
 		return -ENOMEM;
 	}
-	if (strcmp(key, "arch") && strcmp(key, "tag") && strcmp(key, "testbox"))
+	if (strcmp(key, "arch") && strcmp(key, "tag") && strcmp(key, "testbox") &&
+	    strcmp(key, "class"))
 		ret = term_error(err, term, len, "unknown need (" NEEDS_KNOWN ")");
 	else if (value - op != 1 || *op != '=')
 		ret = term_error(err, term, len, "takes = (NAME=VALUE)");
@@ -150,6 +151,8 @@ static int parse_term(char *t, size_t len, struct store_needs *out, struct strbu
 		ret = set_word(&out->arch, term, len, value, "arch", err);
 	else if (!strcmp(key, "testbox"))
 		ret = set_word(&out->testbox, term, len, value, "testbox", err);
+	else if (!strcmp(key, "class"))
+		ret = set_word(&out->class, term, len, value, "class", err);
 	else {
 		const char *why = needs_word_problem(value);
 

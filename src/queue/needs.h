@@ -8,9 +8,10 @@
  *   arch=NAME      uname -m (x86_64, aarch64, ...)
  *   tag=NAME       a tag the worker was given (--tags); repeatable: all
  *   testbox=NAME   that box only
+ *   class=NAME     a box of that class (perfbot queue class)
  *
  * The store matches them in SQL (store_queue_claim()); this module only
- * reads them.  A tag or a box name is a word of letters, digits, '.',
+ * reads them.  A tag, a box or a class name is a word of letters, digits, '.',
  * '_', '-' (no comma: the list's separator).
  *
  * Ownership: needs_parse() fills *out, the caller releases it with

@@ -978,7 +978,7 @@ static int read_policy(struct loader *l, const struct ynode *root)
 	    (ret = get_ulong(l, "bisect_max_runs", v, 1, REGISTRY_MAX_BISECT_RUNS,
 			     &p->bisect_max_runs)))
 		return ret;
-	/* the box's worker is checked when the store is open (perfbot watch), not here */
+	/* the box (or class: docs/fleet.md) is checked when the store is open (perfbot watch) */
 	if ((v = map_get(m, "on", NULL))) {
 		if ((ret = get_scalar(l, "on", v)))
 			return ret;

@@ -112,6 +112,9 @@ struct store_ops {
 	int (*queue_boxes)(struct store *s, struct store_box **out, size_t *nr);
 	int (*queue_release)(struct store *s, const char *testbox);
 	int (*queue_wait)(struct store *s, double timeout_s, bool *woken);
+	int (*queue_class_set)(struct store *s, const char *name, char *const *boxes);
+	int (*queue_class_remove)(struct store *s, const char *name);
+	int (*queue_classes)(struct store *s, struct store_class **out, size_t *nr);
 };
 
 struct store {
@@ -131,6 +134,16 @@ int store_vfail(struct strbuf *sb, int err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 int store_failf(struct strbuf *sb, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The backends select a class's runs (store_selector_class()) by their
+ * STORE_CLASS_ENV with STORE_RUN_OF_CLASS (RUN: the runs row's name, P:
+ * the class's parameter): one primary-key probe of run_env per run of
+ * the job at the commit, which the query finds by its (commit) index.
+ */
+#define STORE_RUN_OF_CLASS(RUN, P)                                                  \
+	"EXISTS (SELECT 1 FROM run_env fc WHERE fc.run_id = " RUN ".id"               \
+	" AND fc.key = '" STORE_CLASS_ENV "' AND fc.value = " P ")"
 
 /* store_put_run()'s check at the door, for another writer of runs (the queue). */
 int store_check_run(struct store *s, const struct run_record *r);

@@ -684,4 +684,7 @@ static const struct store_ops pg_ops = {
 	.queue_boxes = pg_queue_boxes,
 	.queue_release = pg_queue_release,
 	.queue_wait = pg_queue_wait,
+	.queue_class_set = pg_queue_class_set,
+	.queue_class_remove = pg_queue_class_remove,
+	.queue_classes = pg_queue_classes,
 };

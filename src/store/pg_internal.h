@@ -300,6 +300,9 @@ int pg_queue_retry(struct store *s, int64_t id);
 int pg_queue_boxes(struct store *s, struct store_box **out, size_t *nr);
 int pg_queue_release(struct store *s, const char *testbox);
 int pg_queue_wait(struct store *s, double timeout_s, bool *woken);
+int pg_queue_class_set(struct store *s, const char *name, char *const *boxes);
+int pg_queue_class_remove(struct store *s, const char *name);
+int pg_queue_classes(struct store *s, struct store_class **out, size_t *nr);
 
 /* pg_runs.c, pg_copy.c: what perfbot db copy writes and reads */
 int pg_put_runs(struct store *s, const struct run_record *runs, size_t nr,

@@ -37,7 +37,7 @@
 	"id, batch, state, priority, job, testcase, job_text, repo, \"commit\","     \
 	" needs, coalesce(min_cpus, 0), coalesce(min_mem_mb, 0), arch, testbox,"      \
 	" array_to_string(tags, ','), attempt, max_attempts, box, lease_until,"       \
-	" coalesce(run_id, 0), reasons, created, updated"
+	" coalesce(run_id, 0), reasons, created, updated, class"
 
 /*
  * An attempt failed or its lease expired: queued again while attempts
@@ -142,7 +142,8 @@ static int read_item(struct pg_store *ps, const PGresult *res, int row,
 				&it->run_id)) ||
 	    (err = pg_col_text(ps, res, row, 20, false, "queue_item.reasons", &it->reasons)) ||
 	    (err = pg_col_real(ps, res, row, 21, false, "queue_item.created", &it->created)) ||
-	    (err = pg_col_real(ps, res, row, 22, false, "queue_item.updated", &it->updated)))
+	    (err = pg_col_real(ps, res, row, 22, false, "queue_item.updated", &it->updated)) ||
+	    (err = pg_col_text(ps, res, row, 23, true, "queue_item.class", &it->parsed.class)))
 		goto out;
 	if (*tags && !(it->parsed.tags = split_tags(tags)))
 		err = store_fail(&ps->base, -ENOMEM, "out of memory");
@@ -194,7 +195,7 @@ int pg_queue_submit(struct store *s, const struct store_queue_item *items,
 	struct pg_store *ps = to_ps(s);
 	/* one array per column: 10,000 items are one statement, one round trip */
 	enum { PRIO, JOB, TESTCASE, TEXT, REPO, COMMIT, NEEDS, CPUS, MEM, ARCH, BOX, TAGS,
-	       MAXATT, NCOLS };
+	       MAXATT, CLASS, NCOLS };
 	struct strbuf col[NCOLS], tags = STRBUF_INIT;
 	const char *params[NCOLS];
 	PGresult *res = NULL;
@@ -230,6 +231,7 @@ int pg_queue_submit(struct store *s, const struct store_queue_item *items,
 		pg_array_text(&col[TAGS], tags.buf);
 		array_int(&col[MAXATT], it->max_attempts > 0 ? it->max_attempts
 							     : STORE_QUEUE_MAX_ATTEMPTS, false);
+		pg_array_text(&col[CLASS], it->parsed.class);
 	}
 	for (int c = 0; c < NCOLS; c++) {
 		params[c] = pg_array_end(&col[c]);
@@ -241,15 +243,15 @@ int pg_queue_submit(struct store *s, const struct store_queue_item *items,
 			      "WITH b AS (SELECT nextval('queue_batch') AS batch),"
 			      " ins AS (INSERT INTO queue_item (batch, priority, job, testcase,"
 			      "	job_text, repo, \"commit\", needs, min_cpus, min_mem_mb, arch,"
-			      "	testbox, tags, max_attempts, created, updated)"
+			      "	testbox, tags, max_attempts, class, created, updated)"
 			      " SELECT b.batch, u.prio, u.job, u.testcase, u.text, u.repo, u.sha,"
 			      "	u.needs, u.cpus, u.mem, u.arch, u.box, string_to_array(u.tags, ','),"
-			      "	u.maxatt, " PGQ_NOW ", " PGQ_NOW
+			      "	u.maxatt, u.class, " PGQ_NOW ", " PGQ_NOW
 			      " FROM b, unnest($1::int[], $2::text[], $3::text[], $4::text[],"
 			      "	$5::text[], $6::text[], $7::text[], $8::int[], $9::bigint[],"
-			      "	$10::text[], $11::text[], $12::text[], $13::int[]) WITH ORDINALITY"
-			      "	AS u(prio, job, testcase, text, repo, sha, needs, cpus, mem, arch,"
-			      "	box, tags, maxatt, ord)"
+			      "	$10::text[], $11::text[], $12::text[], $13::int[], $14::text[])"
+			      "	WITH ORDINALITY AS u(prio, job, testcase, text, repo, sha, needs,"
+			      "	cpus, mem, arch, box, tags, maxatt, class, ord)"
 			      " ORDER BY u.ord RETURNING id, batch),"
 			      " n AS (SELECT pg_notify('" PGQ_CHANNEL "', 'submit'))"
 			      " SELECT ins.id, ins.batch FROM ins, n ORDER BY ins.id",
@@ -273,6 +275,25 @@ int pg_queue_submit(struct store *s, const struct store_queue_item *items,
 	return err;
 }
 
+/*
+ * -EEXIST when a class is called name (what: what else wants the name),
+ * the error naming it.  Without a lock: a class declared meanwhile under
+ * a box's name is refused by the declaration's own check.
+ */
+static int class_named(struct pg_store *ps, const char *name, const char *what)
+{
+	const char *params[] = { name };
+	PGresult *res;
+	int err = pg_exec(ps, "cannot read the classes",
+			  "SELECT 1 FROM queue_class WHERE class = $1 LIMIT 1", 1, params, &res);
+
+	if (!err && PQntuples(res))
+		err = store_fail(&ps->base, -EEXIST, "%s %s: a class of boxes has that name"
+				 " (perfbot queue class)", what, name);
+	PQclear(res);
+	return err;
+}
+
 int pg_box_register(struct store *s, const struct store_box *b)
 {
 	struct pg_store *ps = to_ps(s);
@@ -285,6 +306,8 @@ int pg_box_register(struct store *s, const struct store_box *b)
 				 " and a kernel");
 	if (!err)
 		err = tags_param(ps, b->tags, &tags);
+	if (!err)
+		err = class_named(ps, b->testbox, "test box");
 	if (!err) {
 		const char *params[] = {
 			b->testbox, b->machine, pg_int_param(cpus, b->cpus),
@@ -365,6 +388,8 @@ int pg_queue_claim(struct store *s, const char *testbox, char *const *testcases,
 			      "	AND (q.min_mem_mb IS NULL OR q.min_mem_mb <= b.mem_mb)"
 			      "	AND (q.arch IS NULL OR q.arch = b.arch)"
 			      "	AND (q.testbox IS NULL OR q.testbox = b.testbox)"
+			      "	AND (q.class IS NULL OR q.class = (SELECT c.class FROM queue_class c"
+			      "		WHERE c.testbox = b.testbox))"
 			      "	AND q.tags <@ b.tags"
 			      "	AND ($3::text[] IS NULL OR q.testcase = ANY ($3::text[]))"
 			      "	ORDER BY q.priority DESC, q.id LIMIT 1"
@@ -705,9 +730,10 @@ int pg_queue_boxes(struct store *s, struct store_box **out, size_t *nr)
 	PGresult *res;
 	size_t n;
 	int err = pg_exec(ps, "cannot read the boxes",
-			  "SELECT testbox, machine, cpus, mem_mb, arch, kernel,"
-			  " array_to_string(tags, ','), state, why, seen, done, failed, lost"
-			  " FROM queue_box ORDER BY testbox", 0, NULL, &res);
+			  "SELECT b.testbox, machine, cpus, mem_mb, arch, kernel,"
+			  " array_to_string(tags, ','), state, why, seen, done, failed, lost,"
+			  " c.class FROM queue_box b LEFT JOIN queue_class c USING (testbox)"
+			  " ORDER BY b.testbox", 0, NULL, &res);
 
 	if (err)
 		return err;
@@ -737,6 +763,7 @@ int pg_queue_boxes(struct store *s, struct store_box **out, size_t *nr)
 					 &b->failed)) &&
 		    !(err = pg_col_int64(ps, res, row, 12, 0, INT64_MAX, "queue_box.lost",
 					 &b->lost)) &&
+		    !(err = pg_col_text(ps, res, row, 13, true, "queue_class.class", &b->class)) &&
 		    *tags && !(b->tags = split_tags(tags)))
 			err = store_fail(s, -ENOMEM, "out of memory");
 		free(tags);
@@ -817,4 +844,128 @@ int pg_queue_wait(struct store *s, double timeout_s, bool *woken)
 					  strerror(errno));
 		}
 	}
+}
+
+/*
+ * The first reason why class name cannot be boxes, as one row of text
+ * (none: no row).  Each check is one indexed lookup per box.
+ */
+#define CLASS_PROBLEM_SQL                                                          \
+	"SELECT format('class %s: a test box has that name', $1::text)"               \
+	"	FROM queue_box WHERE testbox = $1"                                   \
+	" UNION ALL SELECT format('class %s: box %s is in class %s already (a box is in"  \
+	" one class at most: perfbot queue class --remove %s, or declare %s without"   \
+	" it)', $1::text, c.testbox, c.class, c.class, c.class)"                      \
+	"	FROM queue_class c WHERE c.testbox = ANY ($2::text[]) AND c.class <> $1" \
+	" UNION ALL SELECT format('class %s: a box of class %s has that name', $1::text,"\
+	" class) FROM queue_class WHERE testbox = $1"                                  \
+	" UNION ALL SELECT format('class %s: box %s: a class has that name', $1::text,"  \
+	" b) FROM unnest($2::text[]) b WHERE b = $1 OR EXISTS (SELECT 1 FROM"          \
+	" queue_class WHERE class = b AND class <> $1)"                               \
+	" LIMIT 1"
+
+int pg_queue_class_set(struct store *s, const char *name, char *const *boxes)
+{
+	struct pg_store *ps = to_ps(s);
+	struct strbuf arr = STRBUF_INIT;
+	PGresult *res = NULL;
+	int err = pg_check_writer(ps);
+
+	if (err)
+		return err;
+	if (!boxes || !boxes[0])
+		return store_fail(s, -EINVAL, "class %s: no box", name);
+	for (size_t i = 0; boxes[i]; i++)
+		pg_array_text(&arr, boxes[i]);
+	if (!pg_array_end(&arr)) {
+		strbuf_release(&arr);
+		return store_fail(s, -ENOMEM, "out of memory");
+	}
+	{
+		const char *params[] = { name, arr.buf };
+
+		/* one declaration at a time: two could each pass the other's check */
+		if ((err = pg_begin(ps)) ||
+		    (err = pg_run(ps, "cannot lock the classes",
+				  "LOCK TABLE queue_class IN SHARE ROW EXCLUSIVE MODE")) ||
+		    (err = pg_exec(ps, "cannot read the classes", CLASS_PROBLEM_SQL, 2, params,
+				   &res)))
+			goto out;
+		if (PQntuples(res)) {
+			err = store_fail(s, -EEXIST, "%s", PQgetvalue(res, 0, 0));
+			goto out;
+		}
+		if ((err = pg_exec(ps, "cannot declare the class",
+				   "DELETE FROM queue_class WHERE class = $1", 1, params, NULL)) ||
+		    (err = pg_exec(ps, "cannot declare the class",
+				   "INSERT INTO queue_class (testbox, class)"
+				   " SELECT DISTINCT b, $1 FROM unnest($2::text[]) b",
+				   2, params, NULL)))
+			goto out;
+		/* an item that waits for the class may have a box now */
+		if ((err = pg_run(ps, "cannot wake the workers",
+				  "NOTIFY " PGQ_CHANNEL ", 'class'")))
+			goto out;
+		err = pg_commit(ps, "cannot declare the class");
+		PQclear(res);
+		strbuf_release(&arr);
+		return err;
+	}
+out:
+	PQclear(res);
+	strbuf_release(&arr);
+	pg_rollback(ps);
+	return err;
+}
+
+int pg_queue_class_remove(struct store *s, const char *name)
+{
+	struct pg_store *ps = to_ps(s);
+	const char *params[] = { name };
+	bool changed = false;
+	int err = pg_check_writer(ps);
+
+	if (!err)
+		err = pg_update(ps, "cannot remove the class",
+				"DELETE FROM queue_class WHERE class = $1", 1, params, &changed);
+	if (!err && !changed)
+		err = store_fail(s, -ENOENT, "no class %s in %s", name, ps->shown);
+	return err;
+}
+
+int pg_queue_classes(struct store *s, struct store_class **out, size_t *nr)
+{
+	struct pg_store *ps = to_ps(s);
+	PGresult *res;
+	size_t n;
+	int err = pg_exec(ps, "cannot read the classes",
+			  "SELECT class, string_agg(testbox, ',' ORDER BY testbox COLLATE \"C\")"
+			  " FROM queue_class GROUP BY class ORDER BY class COLLATE \"C\"",
+			  0, NULL, &res);
+
+	if (err)
+		return err;
+	n = (size_t)PQntuples(res);
+	*out = n ? calloc(n, sizeof(**out)) : NULL;
+	if (n && !*out)
+		err = store_fail(s, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n && !err; i++) {
+		char *boxes = NULL;
+
+		if (!(err = pg_col_text(ps, res, (int)i, 0, false, "queue_class.class",
+					&(*out)[i].name)) &&
+		    !(err = pg_col_text(ps, res, (int)i, 1, false, "queue_class.testbox",
+					&boxes)) &&
+		    !((*out)[i].boxes = split_tags(boxes)))
+			err = store_fail(s, -ENOMEM, "out of memory");
+		free(boxes);
+	}
+	PQclear(res);
+	if (err) {
+		store_classes_release(*out, n);
+		*out = NULL;
+		return err;
+	}
+	*nr = n;
+	return 0;
 }

@@ -700,29 +700,41 @@ int pg_delete_runs(struct store *s, const int64_t *ids, size_t nr)
  * starts_with(), which no index serves: `perfbot results` lists, it does
  * not run per value.
  */
+/*
+ * BOX the testbox shown, OF which runs ($4: the testbox, or a class's
+ * name: its runs of whichever box, one group a (job, commit)), BY what
+ * else groups them, ORDER what else orders them.
+ */
+#define GROUPS_SQL(BOX, OF, BY, ORDER)                                                    \
+	"SELECT " BOX ", job, \"commit\", max(testcase COLLATE \"C\"),"                \
+	" count(*) FILTER (WHERE status = 'complete'),"                               \
+	" count(*) FILTER (WHERE status = 'failed'),"                                 \
+	" count(*) FILTER (WHERE status = 'incomplete'),"                             \
+	" count(*) FILTER (WHERE status = 'unsupported'),"                            \
+	" max(id), max(started), count(*)"                                            \
+	" FROM runs"                                                                  \
+	" WHERE ($1::text IS NULL OR testcase = $1)"                                  \
+	" AND ($2::text IS NULL OR starts_with(\"commit\", $2))"                      \
+	" AND ($3::text IS NULL OR job = $3)"                                         \
+	" AND " OF                                                                    \
+	" GROUP BY " BY "job, \"commit\""                                              \
+	" ORDER BY " ORDER "job COLLATE \"C\", min(id)"
+
 int pg_list_groups(struct store *s, const struct store_filter *f,
 		   struct store_group **groups, size_t *nr)
 {
 	struct pg_store *ps = to_ps(s);
-	const char *params[] = { f->testcase, f->commit, f->job, f->testbox };
+	const char *cls = store_selector_class(f->testbox);
+	const char *params[] = { f->testcase, f->commit, f->job, cls ? cls : f->testbox };
 	struct { struct store_group *v; size_t n, cap; } g = { 0 };
 	PGresult *res = NULL;
 	int err;
 
 	err = pg_exec(ps, "cannot list the runs",
-		      "SELECT testbox, job, \"commit\", max(testcase COLLATE \"C\"),"
-		      " count(*) FILTER (WHERE status = 'complete'),"
-		      " count(*) FILTER (WHERE status = 'failed'),"
-		      " count(*) FILTER (WHERE status = 'incomplete'),"
-		      " count(*) FILTER (WHERE status = 'unsupported'),"
-		      " max(id), max(started), count(*)"
-		      " FROM runs"
-		      " WHERE ($1::text IS NULL OR testcase = $1)"
-		      " AND ($2::text IS NULL OR starts_with(\"commit\", $2))"
-		      " AND ($3::text IS NULL OR job = $3)"
-		      " AND ($4::text IS NULL OR testbox = $4)"
-		      " GROUP BY testbox, job, \"commit\""
-		      " ORDER BY testbox COLLATE \"C\", job COLLATE \"C\", min(id)",
+		      cls ? GROUPS_SQL("'" STORE_CLASS_PREFIX "' || $4::text",
+				       STORE_RUN_OF_CLASS("runs", "$4"), "", "")
+			  : GROUPS_SQL("testbox", "($4::text IS NULL OR testbox = $4)",
+				       "testbox, ", "testbox COLLATE \"C\", "),
 		      4, params, &res);
 	for (int row = 0; !err && row < PQntuples(res); row++) {
 		struct store_group *one = vec_push_zero(&g);
@@ -770,15 +782,20 @@ int pg_list_groups(struct store *s, const struct store_filter *f,
 	return 0;
 }
 
+#define GROUP_RUNS_SQL(OF)                                                         \
+	"SELECT id FROM runs WHERE " OF " AND job = $2"                              \
+	" AND \"commit\" = $3 ORDER BY started, id"
+
 int pg_group_runs(struct store *s, const char *testbox, const char *job,
 		  const char *commit, int64_t **ids, size_t *nr)
 {
 	struct pg_store *ps = to_ps(s);
-	const char *params[] = { testbox, job, commit };
+	const char *cls = store_selector_class(testbox);
+	const char *params[] = { cls ? cls : testbox, job, commit };
 	PGresult *res = NULL;
 	int err = pg_exec(ps, "cannot list the runs",
-			  "SELECT id FROM runs WHERE testbox = $1 AND job = $2"
-			  " AND \"commit\" = $3 ORDER BY started, id",
+			  cls ? GROUP_RUNS_SQL(STORE_RUN_OF_CLASS("runs", "$1"))
+			      : GROUP_RUNS_SQL("testbox = $1"),
 			  3, params, &res);
 
 	if (!err)

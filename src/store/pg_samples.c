@@ -34,17 +34,24 @@ static int cmp_id(const void *a, const void *b)
  * The group's complete runs: their ids, ascending (and as a literal for
  * $1), and their starts, ascending.
  */
+/* a box's runs, or a class's (testbox STORE_CLASS_PREFIX "NAME": $1 is NAME) */
+#define CLASS_RUNS STORE_RUN_OF_CLASS("runs", "$1")
+#define RUNS_SQL(OF)                                                               \
+	"SELECT id, started FROM runs WHERE " OF " AND job = $2"                     \
+	" AND \"commit\" = $3 AND status = 'complete' AND started >= $4"              \
+	" ORDER BY started, id"
+
 static int read_runs(struct pg_store *ps, const char *testbox, const char *job,
 		     const char *commit, double since, struct strbuf *lit,
 		     int64_t **ids, struct store_samples *out)
 {
 	char since_buf[PG_REAL_BUF];
-	const char *params[] = { testbox, job, commit, pg_real_param(since_buf, since) };
+	const char *cls = store_selector_class(testbox);
+	const char *params[] = { cls ? cls : testbox, job, commit,
+				 pg_real_param(since_buf, since) };
 	PGresult *res = NULL;
-	int err = pg_exec(ps, "cannot list the runs",
-			  "SELECT id, started FROM runs WHERE testbox = $1 AND job = $2"
-			  " AND \"commit\" = $3 AND status = 'complete' AND started >= $4"
-			  " ORDER BY started, id",
+	int err = pg_exec(ps, "cannot list the runs", cls ? RUNS_SQL(CLASS_RUNS)
+							  : RUNS_SQL("testbox = $1"),
 			  4, params, &res);
 	size_t n = err ? 0 : PQntuples(res);
 

@@ -239,6 +239,21 @@ const struct store_migration pg_migrations[] = {
 		"CREATE INDEX queue_item_lease ON queue_item (lease_until)\n"
 		"	WHERE state = 'running';\n",
 	},
+	{
+		/*
+		 * Classes of identical boxes (docs/fleet.md): a box is in one
+		 * class at most (the key), and an item may need a box of a
+		 * class, matched in the claim as the other needs.
+		 */
+		.what = "classes of identical boxes",
+		.sql =
+		"CREATE TABLE queue_class (\n"
+		"	testbox text PRIMARY KEY,\n"
+		"	class text NOT NULL\n"
+		");\n"
+		"CREATE INDEX queue_class_class ON queue_class (class);\n"
+		"ALTER TABLE queue_item ADD COLUMN class text;\n",
+	},
 };
 
 const int pg_schema_version = sizeof(pg_migrations) / sizeof(pg_migrations[0]);

@@ -124,6 +124,30 @@ int store_queue_wait(struct store *s, double timeout_s, bool *woken)
 	QUEUE_CALL(s, queue_wait, timeout_s, woken);
 }
 
+int store_queue_class_set(struct store *s, const char *name, char *const *boxes)
+{
+	QUEUE_CALL(s, queue_class_set, name, boxes);
+}
+
+int store_queue_class_remove(struct store *s, const char *name)
+{
+	QUEUE_CALL(s, queue_class_remove, name);
+}
+
+int store_queue_classes(struct store *s, struct store_class **out, size_t *nr)
+{
+	*out = NULL;
+	*nr = 0;
+	QUEUE_CALL(s, queue_classes, out, nr);
+}
+
+const char *store_selector_class(const char *testbox)
+{
+	size_t n = sizeof(STORE_CLASS_PREFIX) - 1;
+
+	return testbox && !strncmp(testbox, STORE_CLASS_PREFIX, n) ? testbox + n : NULL;
+}
+
 static void free_strv(char **v)
 {
 	for (size_t i = 0; v && v[i]; i++)
@@ -137,6 +161,7 @@ void store_needs_release(struct store_needs *n)
 		return;
 	free(n->arch);
 	free(n->testbox);
+	free(n->class);
 	free_strv(n->tags);
 	memset(n, 0, sizeof(*n));
 }
@@ -176,6 +201,7 @@ void store_box_release(struct store_box *b)
 	free_strv(b->tags);
 	free(b->state);
 	free(b->why);
+	free(b->class);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -184,4 +210,13 @@ void store_boxes_release(struct store_box *b, size_t nr)
 	for (size_t i = 0; b && i < nr; i++)
 		store_box_release(&b[i]);
 	free(b);
+}
+
+void store_classes_release(struct store_class *c, size_t nr)
+{
+	for (size_t i = 0; c && i < nr; i++) {
+		free(c[i].name);
+		free_strv(c[i].boxes);
+	}
+	free(c);
 }

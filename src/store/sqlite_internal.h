@@ -64,7 +64,9 @@ enum stmt_id {
 	ST_VALUE_ADD,
 	ST_STAT_META_ADD,
 	ST_GROUPS,
+	ST_CLASS_GROUPS,
 	ST_GROUP_RUNS,
+	ST_CLASS_GROUP_RUNS,
 	ST_RUN_GET,
 	ST_PARAMS_GET,
 	ST_ENV_GET,
@@ -84,11 +86,14 @@ enum stmt_id {
 	ST_DEL_RUN,
 	/* sqlite_samples.c */
 	ST_COMPLETE_RUNS,
+	ST_CLASS_COMPLETE_RUNS,
 	ST_RUN_VALUES,
 	ST_NAME_RANGE,
 	ST_NAME_BY_ID,
 	ST_GROUP_STAT_META,
+	ST_CLASS_STAT_META,
 	ST_GROUP_STARTED,
+	ST_CLASS_STARTED,
 	/* sqlite_bisect.c */
 	ST_BISECT_ADD,
 	ST_BISECT_GET,
@@ -184,6 +189,7 @@ struct id_vec {
  * appended to ids.  by_id: st orders them by id, so a run listed twice
  * (a damaged index) is seen and refused.
  */
+/* (testbox: a selector, store_selector_class(); st chosen for it) */
 int sqlite_group_ids(struct sqlite_store *ss, sqlite3_stmt *st,
 		     const char *testbox, const char *job, const char *commit,
 		     bool by_id, struct id_vec *ids);

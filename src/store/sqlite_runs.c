@@ -21,6 +21,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The groups of runs: BOX the testbox shown, OF which runs (?5: the
+ * testbox or the class), BY what else groups them than (job, commit).
+ */
+#define GROUPS(BOX, OF, BY)                                                        \
+	"SELECT " BOX ", job, \"commit\", max(testcase),"                              \
+	" sum(status = 'complete'), sum(status = 'failed'),"                          \
+	" sum(status = 'incomplete'), sum(status = 'unsupported'),"                   \
+	" max(id), max(started), count(*)"                                            \
+	" FROM runs"                                                                  \
+	" WHERE (?1 IS NULL OR testcase = ?1)"                                        \
+	" AND (?2 IS NULL OR \"commit\" = ?2"                                          \
+	"      OR (\"commit\" >= ?2 AND (?3 IS NULL OR \"commit\" < ?3)))"              \
+	" AND (?4 IS NULL OR job = ?4)"                                               \
+	" AND " OF                                                                    \
+	" GROUP BY " BY "job, \"commit\""                                              \
+	" ORDER BY " BY "job, min(id)"
+#define GROUP_RUNS(OF)                                                             \
+	"SELECT id FROM runs WHERE " OF " AND job = ?2 AND \"commit\" = ?3"            \
+	" ORDER BY started, id"
+
 static const char *const runs_sql[NR_STMTS] = {
 	[ST_NAME_GET] = "SELECT id FROM stat_name WHERE name = ?1",
 	[ST_NAME_ADD] = "INSERT INTO stat_name (name) VALUES (?1)",
@@ -39,22 +60,12 @@ static const char *const runs_sql[NR_STMTS] = {
 	[ST_STAT_META_ADD] =
 		"INSERT OR REPLACE INTO run_stat_meta (run_id, name_id, unit, better, kpi)"
 		" VALUES (?1, ?2, ?3, ?4, ?5)",
-	[ST_GROUPS] =
-		"SELECT testbox, job, \"commit\", max(testcase),"
-		" sum(status = 'complete'), sum(status = 'failed'),"
-		" sum(status = 'incomplete'), sum(status = 'unsupported'),"
-		" max(id), max(started), count(*)"
-		" FROM runs"
-		" WHERE (?1 IS NULL OR testcase = ?1)"
-		" AND (?2 IS NULL OR \"commit\" = ?2"
-		"      OR (\"commit\" >= ?2 AND (?3 IS NULL OR \"commit\" < ?3)))"
-		" AND (?4 IS NULL OR job = ?4)"
-		" AND (?5 IS NULL OR testbox = ?5)"
-		" GROUP BY testbox, job, \"commit\""
-		" ORDER BY testbox, job, min(id)",
-	[ST_GROUP_RUNS] =
-		"SELECT id FROM runs WHERE testbox = ?1 AND job = ?2 AND \"commit\" = ?3"
-		" ORDER BY started, id",
+	[ST_GROUPS] = GROUPS("testbox", "(?5 IS NULL OR testbox = ?5)", "testbox, "),
+	/* a class's runs, of whichever box, as one group a (job, commit) */
+	[ST_CLASS_GROUPS] = GROUPS("'" STORE_CLASS_PREFIX "' || ?5",
+				   STORE_RUN_OF_CLASS("runs", "?5"), ""),
+	[ST_GROUP_RUNS] = GROUP_RUNS("testbox = ?1"),
+	[ST_CLASS_GROUP_RUNS] = GROUP_RUNS(STORE_RUN_OF_CLASS("runs", "?1")),
 	[ST_RUN_GET] =
 		"SELECT testbox, testcase, job, \"commit\", status, started,"
 		" duration_s, job_text FROM runs WHERE id = ?1",
@@ -594,7 +605,8 @@ int sqlite_list_groups(struct store *s, const struct store_filter *f,
 		       struct store_group **groups, size_t *nr)
 {
 	struct sqlite_store *ss = to_ss(s);
-	sqlite3_stmt *st = stmt(ss, ST_GROUPS);
+	const char *cls = store_selector_class(f->testbox);
+	sqlite3_stmt *st = stmt(ss, cls ? ST_CLASS_GROUPS : ST_GROUPS);
 	struct { struct store_group *v; size_t n, cap; } g = { 0 };
 	char *commit_end = NULL;
 	int rc, err = 0;
@@ -608,7 +620,7 @@ int sqlite_list_groups(struct store *s, const struct store_filter *f,
 	ss_bind_text(st, 2, f->commit);
 	ss_bind_text(st, 3, commit_end);
 	ss_bind_text(st, 4, f->job);
-	ss_bind_text(st, 5, f->testbox);
+	ss_bind_text(st, 5, cls ? cls : f->testbox);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct store_group *one = vec_push_zero(&g);
 
@@ -644,9 +656,10 @@ int sqlite_group_ids(struct sqlite_store *ss, sqlite3_stmt *st,
 		     const char *testbox, const char *job, const char *commit,
 		     bool by_id, struct id_vec *ids)
 {
+	const char *cls = store_selector_class(testbox);
 	int rc, err = 0;
 
-	ss_bind_text(st, 1, testbox);
+	ss_bind_text(st, 1, cls ? cls : testbox);
 	ss_bind_text(st, 2, job);
 	ss_bind_text(st, 3, commit);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -671,7 +684,8 @@ int sqlite_group_runs(struct store *s, const char *testbox, const char *job,
 		      const char *commit, int64_t **ids, size_t *nr)
 {
 	struct sqlite_store *ss = to_ss(s);
-	sqlite3_stmt *st = stmt(ss, ST_GROUP_RUNS);
+	sqlite3_stmt *st = stmt(ss, store_selector_class(testbox) ? ST_CLASS_GROUP_RUNS
+								  : ST_GROUP_RUNS);
 	struct id_vec runs = { 0 };
 	int err;
 

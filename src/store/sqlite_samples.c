@@ -18,10 +18,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The group's runs: of a box (?1), or of a class (?1, STORE_CLASS_PREFIX stripped). */
+#define OF_BOX(R) R ".testbox = ?1"
+#define OF_CLASS(R) STORE_RUN_OF_CLASS(R, "?1")
+#define COMPLETE_RUNS(OF)                                                          \
+	"SELECT id FROM runs WHERE " OF("runs") " AND job = ?2"                      \
+	" AND \"commit\" = ?3 AND status = 'complete' AND started >= ?4 ORDER BY id"
+#define GROUP_STAT_META(OF)                                                        \
+	"SELECT m.name_id, m.run_id, m.unit, m.better, m.kpi"                        \
+	" FROM runs r JOIN run_stat_meta m ON m.run_id = r.id"                         \
+	" WHERE " OF("r") " AND r.job = ?2 AND r.\"commit\" = ?3"                     \
+	" AND r.status = 'complete' AND r.started >= ?4"
+#define GROUP_STARTED(OF)                                                          \
+	"SELECT started FROM runs WHERE " OF("runs") " AND job = ?2"                 \
+	" AND \"commit\" = ?3 AND status = 'complete' AND started >= ?4"              \
+	" ORDER BY started, id"
+
 static const char *const samples_sql[NR_STMTS] = {
-	[ST_COMPLETE_RUNS] =
-		"SELECT id FROM runs WHERE testbox = ?1 AND job = ?2"
-		" AND \"commit\" = ?3 AND status = 'complete' AND started >= ?4 ORDER BY id",
+	[ST_COMPLETE_RUNS] = COMPLETE_RUNS(OF_BOX),
+	[ST_CLASS_COMPLETE_RUNS] = COMPLETE_RUNS(OF_CLASS),
 	[ST_RUN_VALUES] =
 		"SELECT name_id, value FROM stat_value"	/* NULL is NaN: no sample */
 		" WHERE run_id = ?1 AND value IS NOT NULL",
@@ -33,16 +48,19 @@ static const char *const samples_sql[NR_STMTS] = {
 	 * handful a run.  Not ordered here: SQLite would build a temporary
 	 * b-tree to sort a handful of rows; they are sorted in C.
 	 */
-	[ST_GROUP_STAT_META] =
-		"SELECT m.name_id, m.run_id, m.unit, m.better, m.kpi"
-		" FROM runs r JOIN run_stat_meta m ON m.run_id = r.id"
-		" WHERE r.testbox = ?1 AND r.job = ?2 AND r.\"commit\" = ?3"
-		" AND r.status = 'complete' AND r.started >= ?4",
-	[ST_GROUP_STARTED] =
-		"SELECT started FROM runs WHERE testbox = ?1 AND job = ?2"
-		" AND \"commit\" = ?3 AND status = 'complete' AND started >= ?4"
-		" ORDER BY started, id",
+	[ST_GROUP_STAT_META] = GROUP_STAT_META(OF_BOX),
+	[ST_CLASS_STAT_META] = GROUP_STAT_META(OF_CLASS),
+	[ST_GROUP_STARTED] = GROUP_STARTED(OF_BOX),
+	[ST_CLASS_STARTED] = GROUP_STARTED(OF_CLASS),
 };
+
+/* What ?1 is bound to: the box, or the class without its prefix. */
+static const char *selector_key(const char *testbox)
+{
+	const char *cls = store_selector_class(testbox);
+
+	return cls ? cls : testbox;
+}
 
 static sqlite3_stmt *stmt(struct sqlite_store *ss, enum stmt_id id)
 {
@@ -444,10 +462,10 @@ static int read_group_meta(struct sqlite_store *ss, const char *testbox,
 
 	if (err || !has)
 		return err;
-	st = stmt(ss, ST_GROUP_STAT_META);
+	st = stmt(ss, store_selector_class(testbox) ? ST_CLASS_STAT_META : ST_GROUP_STAT_META);
 	if (!st)
 		return ss_prep_err(ss);
-	ss_bind_text(st, 1, testbox);
+	ss_bind_text(st, 1, selector_key(testbox));
 	ss_bind_text(st, 2, job);
 	ss_bind_text(st, 3, commit);
 	sqlite3_bind_double(st, 4, since);
@@ -539,7 +557,8 @@ static int read_group_started(struct sqlite_store *ss, const char *testbox,
 			      const char *job, const char *commit, double since,
 			      struct store_samples *out)
 {
-	sqlite3_stmt *st = stmt(ss, ST_GROUP_STARTED);
+	sqlite3_stmt *st = stmt(ss, store_selector_class(testbox) ? ST_CLASS_STARTED
+								  : ST_GROUP_STARTED);
 	size_t n = 0;
 	int rc, err = 0;
 
@@ -548,7 +567,7 @@ static int read_group_started(struct sqlite_store *ss, const char *testbox,
 	out->started = malloc((out->nr_runs ? out->nr_runs : 1) * sizeof(double));
 	if (!out->started)
 		return store_fail(&ss->base, -ENOMEM, "out of memory");
-	ss_bind_text(st, 1, testbox);
+	ss_bind_text(st, 1, selector_key(testbox));
 	ss_bind_text(st, 2, job);
 	ss_bind_text(st, 3, commit);
 	sqlite3_bind_double(st, 4, since);
@@ -582,7 +601,7 @@ int sqlite_load_samples(struct store *s, const char *testbox, const char *job,
 	err = ss_begin(ss, false);
 	if (err)
 		return err;
-	st = stmt(ss, ST_COMPLETE_RUNS);
+	st = stmt(ss, store_selector_class(testbox) ? ST_CLASS_COMPLETE_RUNS : ST_COMPLETE_RUNS);
 	/* ?4 first: sqlite_group_ids() binds the group and steps */
 	if (st)
 		sqlite3_bind_double(st, 4, since);

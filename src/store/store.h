@@ -481,6 +481,7 @@ struct store_needs {
 	int64_t min_mem_mb;
 	char *arch;
 	char *testbox;
+	char *class;		/* a box of that class (store_queue_class_set()) */
 	char **tags;		/* NULL-terminated; NULL: none */
 };
 
@@ -516,7 +517,30 @@ struct store_box {
 	double seen;		/* the last register, claim or heartbeat */
 	int64_t done, failed;	/* items finished here, attempts failed here */
 	int64_t lost;		/* items failed here that another box completed */
+	char *class;		/* the class it is declared in; NULL: none (read only) */
 };
+
+/*
+ * A class of identical boxes: items that need it run on any of them, and
+ * their runs are compared as one population (docs/fleet.md).  A box is
+ * in one class at most; a class's name is no box's.
+ */
+struct store_class {
+	char *name;
+	char **boxes;		/* NULL-terminated, by name; registered or not */
+};
+
+/*
+ * The runs of a class are stored under their box's testbox and carry
+ * the class in their environment (STORE_CLASS_ENV); a testbox selector
+ * STORE_CLASS_PREFIX "NAME" (store_list_groups(), store_group_runs(),
+ * store_load_samples()) selects the runs of class NAME, of whichever
+ * box: one population, never another class's runs nor a box's own.
+ */
+#define STORE_CLASS_ENV "fleet.class"
+#define STORE_CLASS_PREFIX "class:"
+/* The class a testbox selector names (a pointer into it), NULL: a box's (or NULL). */
+const char *store_selector_class(const char *testbox);
 
 /* Items failed on a box and completed elsewhere before it is quarantined. */
 #define STORE_QUARANTINE_LOST 3
@@ -583,6 +607,17 @@ int store_queue_boxes(struct store *s, struct store_box **out, size_t *nr);
 /* A quarantined box active again, its lost count reset; -ENOENT. */
 int store_queue_release(struct store *s, const char *testbox);
 /*
+ * Declare class name as exactly boxes (NULL-terminated, at least one), in
+ * one transaction.  -EEXIST, nothing changed, when name is a registered
+ * box's or a class member's, a box is a class's name, or a box is in
+ * another class (the message names both).
+ */
+int store_queue_class_set(struct store *s, const char *name, char *const *boxes);
+/* Class name no more; -ENOENT when there is none. */
+int store_queue_class_remove(struct store *s, const char *name);
+/* Every class, by name. */
+int store_queue_classes(struct store *s, struct store_class **out, size_t *nr);
+/*
  * Wait up to timeout_s for news of the queue (a submit, a hand-back, a
  * failed attempt: NOTIFY perfbot_queue, which this connection LISTENs
  * to from its first wait on); 0 either way, *woken (may be NULL) says
@@ -595,5 +630,6 @@ void store_queue_items_release(struct store_queue_item *it, size_t nr);	/* and t
 void store_needs_release(struct store_needs *n);
 void store_box_release(struct store_box *b);
 void store_boxes_release(struct store_box *b, size_t nr);
+void store_classes_release(struct store_class *c, size_t nr);
 
 #endif

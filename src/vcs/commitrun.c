@@ -202,56 +202,117 @@ static int arrange_kexec(struct commit_runner *cr, const struct atomic_job *job,
 
 /* ---- fleet mode ---- */
 
-int commit_runner_fleet_check(const struct commit_runner_fleet *f, struct strbuf *err)
+/* A class's registered boxes (n of them) onto sb, ", "-separated. */
+static size_t class_boxes(const struct store_box *boxes, size_t n, const char *cls,
+			  struct strbuf *sb)
 {
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (boxes[i].class && !strcmp(boxes[i].class, cls))
+			strbuf_addf(sb, "%s%s", k++ ? ", " : "", boxes[i].testbox);
+	return k;
+}
+
+int commit_runner_fleet_resolve(const struct commit_runner_fleet *f, char **selector,
+				struct strbuf *err)
+{
+	const char *cls_only = store_selector_class(f->testbox);
+	const char *name = cls_only ? cls_only : f->testbox;
 	struct store_box *boxes = NULL;
+	struct store_class *classes = NULL;
+	const struct store_class *cls = NULL;
 	struct strbuf names = STRBUF_INIT;
-	size_t n = 0;
-	bool found = false;
+	size_t n = 0, nc = 0;
+	bool box = false;
 	int ret = store_queue_boxes(f->s, &boxes, &n);
 
+	if (selector)
+		*selector = NULL;
+	if (!ret)
+		ret = store_queue_classes(f->s, &classes, &nc);
 	if (ret) {
 		strbuf_setf(err, "--on %s: %s", f->testbox, store_error(f->s));
-		return ret;
+		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		found |= !strcmp(boxes[i].testbox, f->testbox);
+		box |= !cls_only && !strcmp(boxes[i].testbox, name);
 		strbuf_addf(&names, "%s%s", i ? ", " : "", boxes[i].testbox);
 	}
-	if (!found) {
+	for (size_t i = 0; i < nc; i++)
+		if (!strcmp(classes[i].name, name))
+			cls = &classes[i];
+	if (!box && !cls) {
 		strbuf_setf(err, "--on %s: no worker has registered that test box (%s%s)",
 			    f->testbox, n ? "the boxes: " : "no box has registered yet",
 			    names.buf);
+		for (size_t i = 0; i < nc; i++)
+			strbuf_addf(err, "%s%s", i ? ", " : ", nor is it a class (the classes: ",
+				    classes[i].name);
+		if (nc)
+			strbuf_addch(err, ')');
 		ret = -ESRCH;
+		goto out;
 	}
+	if (!box) {
+		strbuf_reset(&names);
+		if (!class_boxes(boxes, n, name, &names)) {
+			strbuf_setf(err, "--on %s: no box of class %s has registered (its boxes:",
+				    f->testbox, name);
+			for (size_t i = 0; cls->boxes && cls->boxes[i]; i++)
+				strbuf_addf(err, " %s", cls->boxes[i]);
+			strbuf_addch(err, ')');
+			ret = -ESRCH;
+			goto out;
+		}
+	}
+	if (selector && asprintf(selector, "%s%s", box ? "" : STORE_CLASS_PREFIX, name) < 0) {
+		*selector = NULL;
+		strbuf_setf(err, "out of memory");
+		ret = -ENOMEM;
+	}
+out:
 	strbuf_release(&names);
 	store_boxes_release(boxes, n);
+	store_classes_release(classes, nc);
 	return ret;
+}
+
+int commit_runner_fleet_check(const struct commit_runner_fleet *f, struct strbuf *err)
+{
+	return commit_runner_fleet_resolve(f, NULL, err);
 }
 
 int commit_runner_set_fleet(struct commit_runner *cr, const struct commit_runner_fleet *f,
 			    struct strbuf *err)
 {
-	int ret = commit_runner_fleet_check(f, err);
+	char *selector = NULL;
+	int ret = commit_runner_fleet_resolve(f, &selector, err);
+	const char *cls = store_selector_class(selector);
 
+	if (!ret && cls && !(cr->fleet_class = strdup(cls))) {
+		strbuf_setf(err, "out of memory");
+		ret = -ENOMEM;
+	}
 	if (!ret)
 		cr->fleet = f;
+	free(selector);
 	return ret;
 }
 
 /*
  * Why the item's last failed attempt failed, from its reasons ("attempt
- * N on BOX: why" lines, every attempt on box; a why may span lines: a
- * build's log): a pointer into reasons, the trailing newline left in.
- * NULL: none failed yet.
+ * N on BOX: why" lines, every attempt on box, or on any box of a class:
+ * box NULL; a why may span lines: a build's log): a pointer into
+ * reasons, the trailing newline left in.  NULL: none failed yet.
  */
 static const char *last_reason(const struct store_queue_item *it, const char *box)
 {
-	size_t box_len = strlen(box);
 	const char *last = NULL;
 
 	for (const char *p = it->reasons; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		const char *q = p;
+		size_t box_len;
 
 		if (strncmp(q, "attempt ", 8))
 			continue;
@@ -259,9 +320,13 @@ static const char *last_reason(const struct store_queue_item *it, const char *bo
 		if (*q < '0' || *q > '9')
 			continue;
 		q += strspn(q, "0123456789");
-		if (!strncmp(q, " on ", 4) && !strncmp(q + 4, box, box_len) &&
-		    !strncmp(q + 4 + box_len, ": ", 2))
-			last = q + 4 + box_len + 2;
+		if (strncmp(q, " on ", 4))
+			continue;
+		q += 4;
+		/* a box's name is a word: no ':' (queue/needs.h) */
+		box_len = box ? strlen(box) : strcspn(q, ":\n");
+		if ((!box || !strncmp(q, box, box_len)) && !strncmp(q + box_len, ": ", 2))
+			last = q + box_len + 2;
 	}
 	return last;
 }
@@ -288,7 +353,8 @@ static int item_failed(const struct store_queue_item *it, const char *box, struc
 			strbuf_setf(err, "%.*s", len, why);
 			return -GIT_EBUILD;
 		}
-		strbuf_setf(err, "item %" PRId64 " failed on %s: %.*s", it->id, box, len, why);
+		strbuf_setf(err, "item %" PRId64 " failed on %s: %.*s", it->id,
+			    box ? box : it->box ? it->box : "?", len, why);
 		return -COMMITRUN_EFAILED;
 	}
 	strbuf_setf(err, "item %" PRId64 " was cancelled", it->id);
@@ -307,11 +373,13 @@ static int run_on_fleet(struct commit_runner *cr, const struct atomic_job *job,
 			struct strbuf *err)
 {
 	const struct commit_runner_fleet *f = cr->fleet;
+	/* a class's item: any of its boxes, each attempt wherever it ran */
+	const char *box = cr->fleet_class ? NULL : f->testbox;
 	char *needs = NULL;
 	struct store_queue_item q = {
 		.job = job->name, .testcase = job->testcase, .job_text = job->text,
 		.repo = (char *)cr->repo, .commit = (char *)sha,
-		.parsed.testbox = (char *)f->testbox,
+		.parsed.testbox = (char *)box, .parsed.class = cr->fleet_class,
 	};
 	struct store_queue_item it = { 0 };
 	double start = mono_now(), poll = 0.05;
@@ -323,7 +391,8 @@ static int run_on_fleet(struct commit_runner *cr, const struct atomic_job *job,
 			    " (run it there, without --on)", job->name);
 		return -EOPNOTSUPP;
 	}
-	if (asprintf(&needs, "testbox=%s", f->testbox) < 0) {
+	if (asprintf(&needs, "%s=%s", box ? "testbox" : "class",
+		     box ? box : cr->fleet_class) < 0) {
 		strbuf_setf(err, "out of memory");
 		return -ENOMEM;
 	}
@@ -352,13 +421,13 @@ static int run_on_fleet(struct commit_runner *cr, const struct atomic_job *job,
 			break;
 		}
 		if (!strcmp(it.state, "failed") || !strcmp(it.state, "cancelled")) {
-			ret = item_failed(&it, f->testbox, err);
+			ret = item_failed(&it, box, err);
 			break;
 		}
 		/* a build fails again on the next attempt: not built twice */
-		if (build_failure(last_reason(&it, f->testbox))) {
+		if (build_failure(last_reason(&it, box))) {
 			store_queue_cancel(f->s, id);
-			ret = item_failed(&it, f->testbox, err);
+			ret = item_failed(&it, box, err);
 			break;
 		}
 		if (ro->stop && *ro->stop) {
@@ -433,5 +502,6 @@ void commit_runner_close(struct commit_runner *cr)
 		free(cr->kernels[i].bzimage);
 	}
 	strmap_release(&cr->host);
+	free(cr->fleet_class);
 	memset(cr, 0, sizeof(*cr));
 }

@@ -80,7 +80,11 @@ struct commit_runner_kexec {
 
 struct commit_runner_fleet {
 	struct store *s;		/* PostgreSQL: the queue's */
-	const char *testbox;		/* the box that runs every item */
+	/*
+	 * The box that runs every item, or a class of identical boxes (any
+	 * idle member runs each item; NAME or "class:NAME").
+	 */
+	const char *testbox;
 	double timeout_s;		/* per item, queued to done; 0: none */
 };
 
@@ -107,6 +111,7 @@ struct commit_runner {
 	double last_build_s;		/* kernels: the last build's seconds */
 	const struct commit_runner_kexec *kexec;	/* NULL: kexec jobs refused */
 	const struct commit_runner_fleet *fleet;	/* NULL: runs made here */
+	char *fleet_class;		/* the class fleet->testbox names; NULL: a box */
 	/*
 	 * The id the last commit_runner_run()'s record is stored under (the
 	 * worker stored it), 0 when it is not stored: the caller stores it.
@@ -119,10 +124,17 @@ void commit_runner_set_kexec(struct commit_runner *cr, const struct commit_runne
 
 /*
  * Fleet mode with f (borrowed; must outlive cr); _check() says only
- * whether it would be refused (a negative errno with err set) when the store has no queue (SQLite) or no worker
- * registered f->testbox (err names the boxes that exist).
+ * whether it would be refused (a negative errno with err set): the store
+ * has no queue (SQLite), or f->testbox is neither a box a worker
+ * registered nor a class with a registered box (-ESRCH, err naming the
+ * boxes and the classes there are).  _resolve() also gives, in
+ * *selector (malloc'd; may be NULL), the testbox the runs are read back
+ * and compared under: the box's name, or STORE_CLASS_PREFIX "NAME" (the
+ * runs of the class, of whichever box: store.h).
  */
 int commit_runner_fleet_check(const struct commit_runner_fleet *f, struct strbuf *err);
+int commit_runner_fleet_resolve(const struct commit_runner_fleet *f, char **selector,
+				struct strbuf *err);
 int commit_runner_set_fleet(struct commit_runner *cr, const struct commit_runner_fleet *f,
 			    struct strbuf *err);
 

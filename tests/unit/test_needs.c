@@ -17,12 +17,13 @@ static void all_terms(void **state)
 	struct store_needs n;
 
 	(void)state;
-	assert_int_equal(needs_parse("cpus>=88,arch=x86_64,mem>=64G,tag=big,testbox=lkp-1,tag=ssd",
-				     &n, &err), 0);
+	assert_int_equal(needs_parse("cpus>=88,arch=x86_64,mem>=64G,tag=big,testbox=lkp-1,tag=ssd,"
+				     "class=skl-2s", &n, &err), 0);
 	assert_int_equal(n.min_cpus, 88);
 	assert_int_equal(n.min_mem_mb, 64 * 1024);
 	assert_string_equal(n.arch, "x86_64");
 	assert_string_equal(n.testbox, "lkp-1");
+	assert_string_equal(n.class, "skl-2s");
 	assert_non_null(n.tags);
 	assert_string_equal(n.tags[0], "big");
 	assert_string_equal(n.tags[1], "ssd");
@@ -33,6 +34,7 @@ static void all_terms(void **state)
 	assert_int_equal(n.min_mem_mb, 512);	/* a bare number is MiB */
 	assert_int_equal(n.min_cpus, 0);
 	assert_null(n.arch);
+	assert_null(n.class);
 	assert_null(n.tags);
 	store_needs_release(&n);
 	assert_int_equal(needs_parse("mem>=2t", &n, &err), 0);
@@ -71,13 +73,17 @@ static void errors_name_the_term(void **state)
 	expect_error("mem>=G", "--needs: 'mem>=G': not a size (a number with M, G or T;"
 		     " a bare number is MiB)");
 	expect_error("gpu=1", "--needs: 'gpu=1': unknown need (cpus>=N, mem>=SIZE, arch=NAME,"
-		     " tag=NAME, testbox=NAME)");
+		     " tag=NAME, testbox=NAME, class=NAME)");
 	expect_error("bigbox", "--needs: 'bigbox': expected NAME>=N or NAME=VALUE (cpus>=N,"
-		     " mem>=SIZE, arch=NAME, tag=NAME, testbox=NAME)");
+		     " mem>=SIZE, arch=NAME, tag=NAME, testbox=NAME, class=NAME)");
 	expect_error("arch>=x86", "--needs: 'arch>=x86': takes = (NAME=VALUE)");
 	expect_error("tag=a b", "--needs: 'tag=a b': not a word (letters, digits, '.', '_', '-')");
 	expect_error("tag=", "--needs: 'tag=': empty");
 	expect_error("arch=x86_64,arch=arm64", "--needs: 'arch=arm64': arch given twice");
+	expect_error("class=a,class=b", "--needs: 'class=b': class given twice");
+	expect_error("class>=a", "--needs: 'class>=a': takes = (NAME=VALUE)");
+	expect_error("class=a:b", "--needs: 'class=a:b': not a word (letters, digits, '.', '_',"
+		     " '-')");
 	expect_error("cpus>=4,,tag=a", "--needs: '': an empty term (two commas, or one at an end)");
 	expect_error("cpus>=4,", "--needs: '': an empty term (two commas, or one at an end)");
 	expect_error("=4", "--needs: '=4': no name before the operator");

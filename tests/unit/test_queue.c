@@ -86,6 +86,8 @@ static void sqlite_refused(void **state)
 	assert_int_equal(store_queue_list(f->s, NULL, &list, &nr), -ENOTSUP);
 	assert_int_equal(store_queue_wait(f->s, 0, NULL), -ENOTSUP);
 	assert_int_equal(store_queue_release(f->s, "a"), -ENOTSUP);
+	assert_int_equal(store_queue_class_set(f->s, "c", (char *[]){ "a", NULL }), -ENOTSUP);
+	assert_int_equal(store_queue_class_remove(f->s, "c"), -ENOTSUP);
 }
 
 static void box(struct store *s, const char *name, int cpus, char **tags)
@@ -159,6 +161,76 @@ static void claims_by_priority_and_needs(void **state)
 	assert_int_equal(claim(f->s, "b", NULL, 10, NULL), only_b);
 	assert_int_equal(store_queue_claim(f->s, "nobody", NULL, 10,
 					   &(struct store_queue_item){ 0 }), -ESRCH);
+}
+
+/*
+ * class=NAME: any member claims, no other box; declarations refused
+ * when a box would be in two classes or a name would be a box's and a
+ * class's; boxes show their class.
+ */
+static void classes(void **state)
+{
+	struct fx *f = *state;
+	char *ab[] = { "a", "b", NULL }, *bc[] = { "b", "c", NULL }, *fast[] = { "fast", NULL };
+	char *c_only[] = { "c", NULL }, *bx[] = { "b", "x", NULL };
+	struct store_queue_item it = {
+		.job = "tiny-0", .testcase = "tiny", .job_text = "testcase: tiny\n",
+		.needs = "class=fast", .parsed = { .class = "fast" },
+	};
+	struct store_class *cl;
+	struct store_box *bs;
+	struct store_queue_item got;
+	int64_t id1 = 0, id2 = 0;
+	size_t n;
+
+	need_pg();
+	box(f->s, "a", 4, NULL);
+	box(f->s, "b", 4, NULL);
+	box(f->s, "c", 4, NULL);
+	assert_int_equal(store_queue_class_set(f->s, "fast", ab), 0);
+	assert_int_equal(store_queue_submit(f->s, &it, 1, NULL, &id1), 0);
+	assert_int_equal(store_queue_submit(f->s, &it, 1, NULL, &id2), 0);
+	assert_int_equal(store_queue_get(f->s, id1, &got), 0);
+	assert_string_equal(got.parsed.class, "fast");
+	store_queue_item_release(&got);
+	assert_int_equal(claim(f->s, "c", NULL, 10, NULL), 0);	/* not of the class */
+	assert_int_equal(claim(f->s, "b", NULL, 10, NULL), id1);
+	assert_int_equal(claim(f->s, "a", NULL, 10, NULL), id2);
+
+	/* refused, nothing changed: b in two classes, a box's name, a class's name */
+	assert_int_equal(store_queue_class_set(f->s, "slow", bc), -EEXIST);
+	assert_string_equal(store_error(f->s), "class slow: box b is in class fast already (a box"
+			    " is in one class at most: perfbot queue class --remove fast, or"
+			    " declare fast without it)");
+	assert_int_equal(store_queue_class_set(f->s, "c", ab), -EEXIST);
+	assert_string_equal(store_error(f->s), "class c: a test box has that name");
+	assert_int_equal(store_queue_class_set(f->s, "slow", fast), -EEXIST);
+	assert_string_equal(store_error(f->s), "class slow: box fast: a class has that name");
+	assert_int_equal(store_queue_class_set(f->s, "x", c_only), 0);
+	assert_int_equal(store_queue_class_set(f->s, "fast", bx), -EEXIST);
+	assert_string_equal(store_error(f->s), "class fast: box x: a class has that name");
+	assert_int_equal(store_box_register(f->s, &(struct store_box){ .testbox = "fast",
+			 .machine = "m", .arch = "x86_64", .kernel = "6.1" }), -EEXIST);
+	assert_string_equal(store_error(f->s), "test box fast: a class of boxes has that name"
+			    " (perfbot queue class)");
+
+	/* replaced as a whole: a leaves fast, c may join it once x is gone */
+	assert_int_equal(store_queue_class_remove(f->s, "x"), 0);
+	assert_int_equal(store_queue_class_remove(f->s, "x"), -ENOENT);
+	assert_int_equal(store_queue_class_set(f->s, "fast", bc), 0);
+	assert_int_equal(store_queue_classes(f->s, &cl, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(cl[0].name, "fast");
+	assert_string_equal(cl[0].boxes[0], "b");
+	assert_string_equal(cl[0].boxes[1], "c");
+	assert_null(cl[0].boxes[2]);
+	store_classes_release(cl, n);
+	assert_int_equal(store_queue_boxes(f->s, &bs, &n), 0);
+	assert_int_equal(n, 3);
+	assert_null(bs[0].class);
+	assert_string_equal(bs[1].class, "fast");
+	assert_string_equal(bs[2].class, "fast");
+	store_boxes_release(bs, n);
 }
 
 static void fenced_out(void **state)
@@ -361,6 +433,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(sqlite_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(claims_by_priority_and_needs, setup, teardown),
+		cmocka_unit_test_setup_teardown(classes, setup, teardown),
 		cmocka_unit_test_setup_teardown(fenced_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(leases_reaped_then_failed, setup, teardown),
 		cmocka_unit_test_setup_teardown(fail_and_hand_back, setup, teardown),

@@ -391,6 +391,76 @@ static void samples_from_complete_runs(void **state)
 	store_samples_release(&sm);
 }
 
+/* A run of class cls (NULL: none) on box: one stat, "s" = v. */
+static void put_class_run(struct store *s, const char *box, const char *cls,
+			  const char *commit, enum run_status status, double started, double v)
+{
+	struct run_record r;
+
+	make_run(&r, box, "job", commit, status, started);
+	assert_int_equal(statmap_add(&r.stats, "s", v), 0);
+	if (cls)
+		assert_int_equal(strmap_set(&r.env, STORE_CLASS_ENV, cls), 0);
+	put(s, &r);
+}
+
+/*
+ * The selector "class:NAME" reads the runs of class NAME, of whichever
+ * box, as one group: not a box's runs outside the class, nor another
+ * class's, even of a box that was in this one.  A box's own selector
+ * still reads all its runs.
+ */
+static void class_selector(void **state)
+{
+	struct fixture *f = fresh(state);
+	struct store_filter filt = { .commit = "c1", .testbox = STORE_CLASS_PREFIX "fast" };
+	struct store_samples sm;
+	struct store_group *g;
+	int64_t *ids;
+	size_t n;
+
+	f->s = open_ok(f->db, STORE_WRITE);
+	put_class_run(f->s, "w1", "fast", "c1", RUN_COMPLETE, 1, 10);
+	put_class_run(f->s, "w2", "fast", "c1", RUN_COMPLETE, 2, 11);
+	put_class_run(f->s, "w2", "fast", "c1", RUN_FAILED, 3, 99);
+	put_class_run(f->s, "w1", NULL, "c1", RUN_COMPLETE, 4, 1000);	/* w1 alone */
+	put_class_run(f->s, "w3", "slow", "c1", RUN_COMPLETE, 5, 2000);	/* another class */
+	put_class_run(f->s, "w1", "old", "c1", RUN_COMPLETE, 6, 3000);	/* w1 in another */
+	put_class_run(f->s, "w1", "fast", "c2", RUN_COMPLETE, 7, 20);
+
+	assert_int_equal(store_load_samples(f->s, STORE_CLASS_PREFIX "fast", "job", "c1", &sm), 0);
+	assert_int_equal(sm.nr_runs, 2);
+	assert_int_equal(sm.nr, 1);
+	assert_int_equal(sm.counts[0], 2);
+	assert_true(sm.values[0][0] == 10 && sm.values[0][1] == 11);
+	assert_true(sm.started[0] == 1 && sm.started[1] == 2);
+	store_samples_release(&sm);
+	assert_int_equal(store_load_samples_since(f->s, STORE_CLASS_PREFIX "fast", "job", "c1",
+						  2, &sm), 0);
+	assert_int_equal(sm.nr_runs, 1);
+	store_samples_release(&sm);
+
+	assert_int_equal(store_list_groups(f->s, &filt, &g, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(g[0].testbox, STORE_CLASS_PREFIX "fast");
+	assert_int_equal(g[0].runs_complete, 2);
+	assert_int_equal(g[0].runs_failed, 1);
+	store_groups_release(g, n);
+	assert_int_equal(store_group_runs(f->s, STORE_CLASS_PREFIX "fast", "job", "c1", &ids, &n),
+			 0);
+	assert_int_equal(n, 3);
+	free(ids);
+
+	/* a box's selector: all its runs, as before classes */
+	assert_int_equal(store_load_samples(f->s, "w1", "job", "c1", &sm), 0);
+	assert_int_equal(sm.nr_runs, 3);
+	store_samples_release(&sm);
+	assert_int_equal(store_load_samples(f->s, STORE_CLASS_PREFIX "none", "job", "c1", &sm),
+			 0);
+	assert_int_equal(sm.nr_runs, 0);
+	store_samples_release(&sm);
+}
+
 /*
  * The read goes run by run and finds names by id: many stats (the id
  * table grows), runs whose stats differ and come in another order, and
@@ -2758,6 +2828,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(incomplete_record_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(groups_and_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(samples_from_complete_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(class_selector, setup, teardown),
 		cmocka_unit_test_setup_teardown(samples_many_and_sparse, setup, teardown),
 		cmocka_unit_test_setup_teardown(resolve_commit, setup, teardown),
 		cmocka_unit_test_setup_teardown(foreign_files_refused, setup, teardown),
