@@ -184,5 +184,11 @@ void report_svg_y_ticks(FILE *out, const struct report_axis *a);
 double report_nice_step(double range);
 /* <svg ...><title>title</title> and the plot's frame; close with </svg>. */
 void report_svg_begin(FILE *out, const char *title);
+/*
+ * The axes' names: x centred under the tick labels; y, the stat's name
+ * and " (unit)" when unit is neither NULL nor "", up the left side
+ * (squeezed into the frame's height when long).  Escaped.
+ */
+void report_svg_axis_labels(FILE *out, const char *x, const char *y, const char *unit);
 
 #endif
