@@ -45,8 +45,12 @@ static void html_count(FILE *out, long n)
 		fputs("<td class=\"num\">-</td>", out);
 }
 
-static void html_change_cells(FILE *out, const struct bisect_change *c)
+static void html_change_cells(FILE *out, const struct bisect_view *v,
+			      const struct bisect_change *c)
 {
+	bool changed = c->verdict && !strcmp(c->verdict, "changed");
+	const char *dir = changed ? rb_direction(v, c->pct) : NULL;
+
 	if (!rb_change_known(c)) {
 		fputs("<td colspan=\"4\">not computed</td>", out);
 		return;
@@ -62,8 +66,10 @@ static void html_change_cells(FILE *out, const struct bisect_change *c)
 		fprintf(out, "<td class=\"num\">%.2g</td>", c->p);
 	else
 		fputs("<td></td>", out);
-	fprintf(out, "<td class=\"v-%s\">", c->verdict && !strcmp(c->verdict, "changed") ?
-		"changed" : c->verdict && !strcmp(c->verdict, "same") ? "same" : "other");
+	/* a change by its direction, as the comparison page colours it */
+	fprintf(out, "<td class=\"v-%s%s%s\">", changed ?
+		"changed" : c->verdict && !strcmp(c->verdict, "same") ? "same" : "other",
+		dir ? " " : "", dir ? dir : "");
 	report_html_puts(out, c->verdict ? c->verdict : "-");
 	fputs("</td>", out);
 }
@@ -115,7 +121,7 @@ static void html_change_table(FILE *out, const struct bisect_view *v,
 {
 	fputs("<table>\n<tr><th>%change</th><th>95% interval</th><th>p</th>"
 	      "<th>verdict</th><th>direction</th></tr>\n<tr>", out);
-	html_change_cells(out, c);
+	html_change_cells(out, v, c);
 	if (rb_change_known(c)) {
 		fputs("<td>", out);
 		report_html_puts(out, rb_change_word(v, c->pct));

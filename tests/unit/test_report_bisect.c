@@ -341,6 +341,8 @@ static void test_html(void **state)
 	 */
 	assert_int_equal(count_of(h, "<circle class=\"run base-good\""), 5);
 	assert_int_equal(count_of(h, "<circle class=\"run base-bad\""), 5);
+	/* +5% of a time: the verdict cell in the regression's colour, as compare's */
+	has(h, "<td class=\"v-changed regression\">changed</td>");
 	has(h, "<text class=\"commit end-good\"");
 	has(h, "<text class=\"commit end-bad\"");
 	/* axis labels: x the commits, y the metric (no unit stored here) */
