@@ -75,12 +75,9 @@ diag() {
 # The pids of processes perfbot started in this sandbox that still live
 # (perfbot itself, its leader, tasks and partners are all perfbot images).
 sandbox_pids() {
-	for d in /proc/[0-9]*; do
-		pid=${d#/proc/}
-		[ "$pid" = "$$" ] && continue
-		[ "$(readlink "$d/exe" 2>/dev/null)" = "$PERFBOT" ] || continue
-		tr '\0' '\n' < "$d/environ" 2>/dev/null |
-			grep -qx "PERFBOT_E2E_MARK=$SANDBOX" && echo "$pid"
+	local pid
+	for pid in $(marked_pids "PERFBOT_E2E_MARK=$SANDBOX"); do
+		[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$PERFBOT" ] && echo "$pid"
 	done
 	return 0
 }
@@ -89,11 +86,13 @@ sandbox_pids() {
 # marker set on one perfbot command is inherited by everything it starts,
 # grandchildren of other images (sh, sleep) too.
 marked_pids() {
-	for d in /proc/[0-9]*; do
-		pid=${d#/proc/}
-		[ "$pid" = "$$" ] && continue
-		tr '\0' '\n' 2>/dev/null < "$d/environ" | grep -qx "$1" && echo "$pid"
-	done
+	# one grep over every environ (0.04 s; a tr and a grep per process
+	# took 3 s on a loaded machine).  The list is made here, before the
+	# pipeline's own processes exist; this shell and a $(...) around the
+	# call carry the marker too and are left out.
+	local envs=(/proc/[0-9]*/environ)
+	grep -lzxsF -- "$1" "${envs[@]}" | sed -n 's#^/proc/\([0-9]*\)/environ$#\1#p' |
+		grep -vx -e "$$" -e "$BASHPID"
 	return 0
 }
 
