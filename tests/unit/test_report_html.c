@@ -258,6 +258,22 @@ static void nothing_changed(void **state)
 	release(&f);
 }
 
+/* compare_sets() of sets (the fixture's KPIs) into job: its rows, to compare_release(). */
+static struct stat_row *compare_job(struct sample_set *sets, size_t nsets,
+				    struct report_job *job)
+{
+	struct compare_opts o;
+	struct stat_row *rows;
+	size_t n;
+
+	compare_opts_init(&o);
+	o.kpis = kpis;
+	assert_int_equal(compare_sets(sets, nsets, &o, &rows, &n), 0);
+	job->rows = rows;
+	job->nr_rows = n;
+	return rows;
+}
+
 /* One run a side has no interval; a constant stat has no range. */
 static void one_run_constant(void **state)
 {
@@ -272,17 +288,11 @@ static void one_run_constant(void **state)
 	struct report_commit commits[] = { { .id = "base" }, { .id = "new" } };
 	struct report_job job = { .testbox = "t", .job = "j", .kpi = KPI, .sets = sets };
 	struct report r = { .commits = commits, .ncommits = 2, .jobs = &job, .njobs = 1 };
-	struct compare_opts o;
 	struct stat_row *rows;
-	size_t n;
 	char *html;
 
 	(void)state;
-	compare_opts_init(&o);
-	o.kpis = kpis;
-	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
-	job.rows = rows;
-	job.nr_rows = n;
+	rows = compare_job(sets, 2, &job);
 	html = render(&r);
 	check_page(html);
 	assert_int_equal(count(html, "<svg"), 1);
@@ -291,7 +301,7 @@ static void one_run_constant(void **state)
 	/* the padded range has tick labels around 42 */
 	assert_non_null(strstr(html, ">42</text>"));
 	free(html);
-	compare_release(rows, n);
+	compare_release(rows, job.nr_rows);
 }
 
 /* A unit declared in the stat's meta names the y axis: "name (unit)". */
@@ -434,17 +444,11 @@ static void failure_only(void **state)
 	struct report_job job = { .testbox = "lkp-knm01", .testcase = "will-it-scale",
 				  .job = "context_switch1", .kpi = KPI, .sets = sets };
 	struct report r = { .commits = commits, .ncommits = 2, .jobs = &job, .njobs = 1 };
-	struct compare_opts o;
 	struct stat_row *rows;
-	size_t n;
 	char *html, *text;
 
 	(void)state;
-	compare_opts_init(&o);
-	o.kpis = kpis;
-	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
-	job.rows = rows;
-	job.nr_rows = n;
+	rows = compare_job(sets, 2, &job);
 	html = render(&r);
 	check_page(html);
 	text = render_with(report_text, &r);
@@ -461,7 +465,7 @@ static void failure_only(void **state)
 	assert_null(strstr(html, "no stat changed"));
 	free(text);
 	free(html);
-	compare_release(rows, n);
+	compare_release(rows, job.nr_rows);
 
 	/* three runs a side, 0:3 against 3:3 */
 	for (size_t i = 0; i < 3; i++)
@@ -470,16 +474,14 @@ static void failure_only(void **state)
 	sets[0].nr_runs = sets[1].nr_runs = 3;
 	sets[0] = (struct sample_set){ "base", 1, names + 2, va + 2, ca + 2, 3, NULL, NULL };
 	sets[1] = (struct sample_set){ "new", 3, names, va, ca, 3, NULL, NULL };
-	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
-	job.rows = rows;
-	job.nr_rows = n;
+	rows = compare_job(sets, 2, &job);
 	html = render(&r);
 	has(html, "<tr><td class=\"name\">dmesg.WARNING:stack_recursion</td><td class=\"num\">"
 		  ":3</td><td class=\"num\">100%</td><td class=\"num\">3:3</td>");
 	assert_null(strstr(html, "no stat changed"));
 	assert_null(strstr(html, "<p class=\"few-runs\">"));
 	free(html);
-	compare_release(rows, n);
+	compare_release(rows, job.nr_rows);
 }
 
 /* URLs in the input are text, shown escaped, never a reference. */
