@@ -20,6 +20,10 @@ static const char bisect_css[] =
 	"svg .pbad{fill:none;stroke:#8a4fc0;stroke-width:1.5}\n"
 	"svg .skip{font-size:12px;text-anchor:middle;fill:#777}\n"
 	"svg .label{font-size:11px;fill:#444}\n"
+	"svg .run.base-good{fill:#070}\n"
+	"svg .run.base-bad{fill:#b00}\n"
+	"svg .commit.end-good{fill:#070}\n"
+	"svg .commit.end-bad{fill:#b00}\n"
 	"svg .label.culprit{fill:#c00;stroke:none;font-family:monospace;text-anchor:middle}\n"
 	"tr.culprit td{background:#fee}\n"
 	"p.warn{color:#b00;font-weight:bold}\n";
@@ -41,8 +45,12 @@ static void html_count(FILE *out, long n)
 		fputs("<td class=\"num\">-</td>", out);
 }
 
-static void html_change_cells(FILE *out, const struct bisect_change *c)
+static void html_change_cells(FILE *out, const struct bisect_view *v,
+			      const struct bisect_change *c)
 {
+	bool changed = c->verdict && !strcmp(c->verdict, "changed");
+	const char *dir = changed ? rb_direction(v, c->pct) : NULL;
+
 	if (!rb_change_known(c)) {
 		fputs("<td colspan=\"4\">not computed</td>", out);
 		return;
@@ -58,8 +66,10 @@ static void html_change_cells(FILE *out, const struct bisect_change *c)
 		fprintf(out, "<td class=\"num\">%.2g</td>", c->p);
 	else
 		fputs("<td></td>", out);
-	fprintf(out, "<td class=\"v-%s\">", c->verdict && !strcmp(c->verdict, "changed") ?
-		"changed" : c->verdict && !strcmp(c->verdict, "same") ? "same" : "other");
+	/* a change by its direction, as the comparison page colours it */
+	fprintf(out, "<td class=\"v-%s%s%s\">", changed ?
+		"changed" : c->verdict && !strcmp(c->verdict, "same") ? "same" : "other",
+		dir ? " " : "", dir ? dir : "");
 	report_html_puts(out, c->verdict ? c->verdict : "-");
 	fputs("</td>", out);
 }
@@ -111,7 +121,7 @@ static void html_change_table(FILE *out, const struct bisect_view *v,
 {
 	fputs("<table>\n<tr><th>%change</th><th>95% interval</th><th>p</th>"
 	      "<th>verdict</th><th>direction</th></tr>\n<tr>", out);
-	html_change_cells(out, c);
+	html_change_cells(out, v, c);
 	if (rb_change_known(c)) {
 		fputs("<td>", out);
 		report_html_puts(out, rb_change_word(v, c->pct));
@@ -224,15 +234,34 @@ static void html_commit_table(FILE *out, const struct bisect_view *v,
 
 /* ---- the plot ---- */
 
-/* x slots: the candidates, or as many as the highest index measured. */
-static size_t plot_slots(const struct bisect_level *lv)
+/*
+ * The x axis: slot 0 the good commit, slot i + 1 candidate i (the bad
+ * commit is the last candidate).  Candidates are the commits in
+ * good..bad, so the good commit has no index of its own.
+ */
+struct slots {
+	size_t n;	/* slots in all */
+	long bad;	/* the bad commit's candidate index */
+};
+
+static double slot_x(const struct slots *sl, long index)
+{
+	return report_plot_x((double)(index + 1), sl->n);
+}
+
+/* The candidates, or as many as the highest index measured; the bad one last. */
+static struct slots plot_slots(const struct bisect_level *lv)
 {
 	size_t n = lv->candidates > 0 ? (size_t)lv->candidates : 0;
+	struct slots sl;
 
 	for (size_t i = 0; i < lv->commits.n; i++)
 		if (lv->commits.v[i].index >= 0 && (size_t)lv->commits.v[i].index >= n)
 			n = (size_t)lv->commits.v[i].index + 1;
-	return n;
+	/* without a count the bad commit gets a slot after every index seen */
+	sl.bad = lv->candidates > 0 ? lv->candidates - 1 : (long)n;
+	sl.n = 1 + ((size_t)sl.bad + 1 > n ? (size_t)sl.bad + 1 : n);
+	return sl;
 }
 
 static void hline(FILE *out, const struct report_axis *a, const char *cls,
@@ -247,6 +276,13 @@ static void hline(FILE *out, const struct report_axis *a, const char *cls,
 		cls, MARGIN_L, y, PLOT_W - MARGIN_R, y);
 	fprintf(out, "<text class=\"label\" x=\"%d\" y=\"%.1f\">%s</text>\n",
 		PLOT_W - MARGIN_R - 60, y - 4, label);
+}
+
+static void widen_sample(struct report_axis *a, const struct bisect_sample *s)
+{
+	for (size_t k = 0; s->present && k < s->values.n; k++)
+		report_axis_widen(a, s->values.v[k]);
+	report_axis_widen(a, s->mean);
 }
 
 /* The y axis over every run shown and both baseline means; false: nothing to show. */
@@ -266,8 +302,8 @@ static bool plot_axis(const struct bisect_level *lv, struct report_axis *a)
 			any = true;
 		}
 	}
-	report_axis_widen(a, lv->baseline.good.mean);
-	report_axis_widen(a, lv->baseline.bad.mean);
+	widen_sample(a, &lv->baseline.good);
+	widen_sample(a, &lv->baseline.bad);
 	if (!any && !isfinite(a->lo))
 		return false;
 	report_axis_pad(a);
@@ -275,7 +311,7 @@ static bool plot_axis(const struct bisect_level *lv, struct report_axis *a)
 }
 
 /* The first bad commit as a red vertical line labelled with its sha. */
-static void plot_culprit(FILE *out, const struct bisect_level *lv, size_t n)
+static void plot_culprit(FILE *out, const struct bisect_level *lv, const struct slots *sl)
 {
 	double top = MARGIN_T, bottom = PLOT_H - MARGIN_B, x;
 	long idx = lv->culprit.index;
@@ -287,7 +323,7 @@ static void plot_culprit(FILE *out, const struct bisect_level *lv, size_t n)
 			idx = lv->commits.v[i].index;
 	if (idx < 0)
 		return;
-	x = report_plot_x((double)idx, n);
+	x = slot_x(sl, idx);
 	fprintf(out, "<line class=\"culprit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		x, top, x, bottom);
 	fprintf(out, "<text class=\"label culprit\" x=\"%.1f\" y=\"%.1f\">", x, top - 6);
@@ -295,37 +331,53 @@ static void plot_culprit(FILE *out, const struct bisect_level *lv, size_t n)
 	fputs("</text>\n", out);
 }
 
-/* Each run a dot in its commit's slot, spread sideways; a skip a cross. */
-static void plot_runs(FILE *out, const struct bisect_level *lv, size_t n,
+/* The dots of n values in a slot at x, spread sideways (5 abreast). */
+static void plot_dots(FILE *out, const char *cls, double x, double spread,
+		      const double *v, size_t n, const struct report_axis *a)
+{
+	for (size_t k = 0; k < n; k++)
+		fprintf(out, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n", cls,
+			x + ((double)(k % 5) - 2) * spread, report_axis_y(a, v[k]));
+}
+
+/*
+ * Each run a dot in its commit's slot, spread sideways; a skip a cross.
+ * The good and bad commits' own runs (the baseline's) in theirs, in their
+ * colours: without them the plot shows no level to compare a candidate to.
+ */
+static void plot_runs(FILE *out, const struct bisect_level *lv, const struct slots *sl,
 		      const struct report_axis *a)
 {
 	double bottom = PLOT_H - MARGIN_B;
-	double spread = fmin(2.5, (PLOT_W - MARGIN_L - MARGIN_R) / (double)n / 6);
+	double spread = fmin(2.5, (PLOT_W - MARGIN_L - MARGIN_R) / (double)sl->n / 6);
+	const struct bisect_sample *good = &lv->baseline.good, *bad = &lv->baseline.bad;
 
+	if (good->present)
+		plot_dots(out, "run base-good", slot_x(sl, -1), spread, good->values.v,
+			  good->values.n, a);
+	if (bad->present)
+		plot_dots(out, "run base-bad", slot_x(sl, sl->bad), spread, bad->values.v,
+			  bad->values.n, a);
 	for (size_t i = 0; i < lv->commits.n; i++) {
 		const struct bisect_entry *e = &lv->commits.v[i];
 		double x;
 
 		if (e->index < 0)
 			continue;
-		x = report_plot_x((double)e->index, n);
+		x = slot_x(sl, e->index);
 		if (rb_skipped(e) && !e->values.present) {
 			fprintf(out, "<text class=\"skip\" x=\"%.1f\" y=\"%.1f\">&#215;</text>\n",
 				x, bottom - 4);
 			continue;
 		}
-		for (size_t k = 0; k < e->values.n; k++)
-			fprintf(out, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
-				x + ((double)(k % 5) - 2) * spread,
-				report_axis_y(a, e->values.v[k]));
+		plot_dots(out, "run", x, spread, e->values.v, e->values.n, a);
 		if (!e->values.present && isfinite(e->mean))
-			fprintf(out, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
-				x, report_axis_y(a, e->mean));
+			plot_dots(out, "run", x, 0, &e->mean, 1, a);
 	}
 }
 
 /* P(bad), purple: 0 at the bottom of the frame, 1 at the top. */
-static void plot_p_bad(FILE *out, const struct bisect_level *lv, size_t n)
+static void plot_p_bad(FILE *out, const struct bisect_level *lv, const struct slots *sl)
 {
 	double top = MARGIN_T, bottom = PLOT_H - MARGIN_B;
 	bool started = false;
@@ -336,8 +388,7 @@ static void plot_p_bad(FILE *out, const struct bisect_level *lv, size_t n)
 		if (e->index < 0 || !isfinite(e->p_bad))
 			continue;
 		fprintf(out, "%s%.1f,%.1f", started ? " " : "<polyline class=\"pbad\" points=\"",
-			report_plot_x((double)e->index, n),
-			bottom - fmin(1, fmax(0, e->p_bad)) * (bottom - top));
+			slot_x(sl, e->index), bottom - fmin(1, fmax(0, e->p_bad)) * (bottom - top));
 		started = true;
 	}
 	if (started)
@@ -345,33 +396,50 @@ static void plot_p_bad(FILE *out, const struct bisect_level *lv, size_t n)
 }
 
 /*
+ * x ticks at 1, 2 or 5 times a power of ten of the index; "good" under
+ * the good commit's slot and "bad" under the bad one's, in place of a
+ * number that would overlap them (11px text: about 24 units for "good").
+ */
+static void plot_x_ticks(FILE *out, const struct slots *sl)
+{
+	size_t n = sl->n - 1;
+	double step = n > 1 ? fmax(1, report_nice_step((double)(n - 1))) : 1;
+	int y = PLOT_H - MARGIN_B + 16;
+
+	for (double t = 0; t < (double)n; t += step)
+		if (fabs(slot_x(sl, (long)t) - slot_x(sl, -1)) >= 24 &&
+		    fabs(slot_x(sl, (long)t) - slot_x(sl, sl->bad)) >= 20)
+			fprintf(out, "<text class=\"commit\" x=\"%.1f\" y=\"%d\">%.0f</text>\n",
+				slot_x(sl, (long)t), y, t);
+	fprintf(out, "<text class=\"commit end-good\" x=\"%.1f\" y=\"%d\">good</text>\n",
+		slot_x(sl, -1), y);
+	fprintf(out, "<text class=\"commit end-bad\" x=\"%.1f\" y=\"%d\">bad</text>\n",
+		slot_x(sl, sl->bad), y);
+}
+
+/*
  * Every sample of every candidate measured (dots) over its index, the
- * good and bad baseline means (dashed), the culprit (vertical line), each
- * skipped commit (a cross at the bottom) and P(bad).
+ * good and bad commits' runs and means (dashed), the culprit (vertical
+ * line), each skipped commit (a cross at the bottom) and P(bad).
  */
 static void html_plot(FILE *out, const struct bisect_view *v, const struct bisect_level *lv)
 {
-	size_t n = plot_slots(lv);
+	struct slots sl = plot_slots(lv);
 	struct report_axis a = { INFINITY, -INFINITY };
-	double step;
 
-	if (!n || !plot_axis(lv, &a))
+	if (!plot_axis(lv, &a))
 		return;
 	fputs("<figure>\n", out);
 	report_svg_begin(out, v->metric);
 	report_svg_y_ticks(out, &a);
-	/* x ticks at 1, 2 or 5 times a power of ten of the index */
-	step = n > 1 ? fmax(1, report_nice_step((double)(n - 1))) : 1;
-	for (double t = 0; t < (double)n; t += step)
-		fprintf(out, "<text class=\"commit\" x=\"%.1f\" y=\"%d\">%.0f</text>\n",
-			report_plot_x(t, n), PLOT_H - MARGIN_B + 16, t);
-	fprintf(out, "<text class=\"commit\" x=\"%d\" y=\"%d\">candidate index, oldest first</text>\n",
-		(PLOT_W + MARGIN_L - MARGIN_R) / 2, PLOT_H - 8);
+	plot_x_ticks(out, &sl);
+	report_svg_axis_labels(out, "commit: the good one, then the candidates by index, "
+			       "oldest first", v->metric, v->r->unit);
 	hline(out, &a, "good", "good mean", lv->baseline.good.mean);
 	hline(out, &a, "bad", "bad mean", lv->baseline.bad.mean);
-	plot_culprit(out, lv, n);
-	plot_runs(out, lv, n, &a);
-	plot_p_bad(out, lv, n);
+	plot_culprit(out, lv, &sl);
+	plot_runs(out, lv, &sl, &a);
+	plot_p_bad(out, lv, &sl);
 	fputs("</svg>\n<figcaption>", out);
 	report_html_puts(out, v->metric);
 	if (v->r->unit && *v->r->unit) {
@@ -379,7 +447,8 @@ static void html_plot(FILE *out, const struct bisect_view *v, const struct bisec
 		report_html_puts(out, v->r->unit);
 	}
 	fputs(": every run of each candidate measured (dots) by its index among the "
-	      "candidates, the good and bad commits' means (green and red dashes), the "
+	      "candidates, the good commit's runs (green dots, left) and the bad commit's "
+	      "(red dots, the last candidate) with their means (green and red dashes), the "
 	      "first bad commit (red line), commits that could not be built (&#215;) and "
 	      "P(bad), the probability that the commit is bad (purple: 0 at the bottom, 1 at "
 	      "the top)</figcaption>\n</figure>\n", out);

@@ -445,7 +445,6 @@ static const char history_css[] =
 	"svg .cplabel.tentative{fill:#b06000}\n"
 	"svg .alert{stroke:#8a4fc0;stroke-width:3}\n"
 	"svg .alertlabel{font-size:11px;fill:#8a4fc0}\n"
-	"svg .axis{font-size:12px;text-anchor:middle;fill:#222}\n"
 	"tr.cp td{background:#fee}\n"
 	"td.marks{font-family:monospace;color:#b00}\n";
 
@@ -575,8 +574,6 @@ static void html_plot(FILE *out, const struct history *h)
 {
 	struct report_axis a = { INFINITY, -INFINITY };
 	struct strbuf title = STRBUF_INIT;
-	double ymid = (MARGIN_T + PLOT_H - MARGIN_B) / 2.0;
-
 	strbuf_addf(&title, "%s of %s on %s/%s, %s", h->metric, h->job, h->tree, h->branch,
 		    h->testbox);
 	plot_axis(h, &a);
@@ -589,12 +586,8 @@ static void html_plot(FILE *out, const struct history *h)
 		h->nr_alerts == 1 ? "" : "s");
 	report_svg_y_ticks(out, &a);
 	plot_x_ticks(out, h);
-	fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%d\">point (the robot's seq on the "
-		"branch), oldest first</text>\n", (PLOT_W + MARGIN_L - MARGIN_R) / 2.0, PLOT_H - 12);
-	fprintf(out, "<text class=\"axis\" x=\"14\" y=\"%.1f\" transform=\"rotate(-90 14 %.1f)\">",
-		ymid, ymid);
-	html_metric_unit(out, h);
-	fputs("</text>\n", out);
+	report_svg_axis_labels(out, "point (the robot's seq on the branch), oldest first",
+			       h->metric, has_unit(h) ? h->unit : NULL);
 	plot_runs(out, h, &a);
 	plot_changes(out, h);
 	plot_alerts(out, h);

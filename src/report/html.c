@@ -11,12 +11,14 @@
 #include "report/report.h"
 #include "report/internal.h"
 #include "util/quote.h"
+#include "util/vec.h"
 #include "stats/ttest.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void report_html_puts(FILE *out, const char *s)
@@ -101,6 +103,20 @@ static void put_verdict_class(FILE *out, enum verdict v)
 		fputc(*c == ' ' ? '-' : *c, out);
 }
 
+/*
+ * A change's direction as a class beside v-changed: a regression red, an
+ * improvement green, a change neither way is better by neutral blue.
+ * Never colour alone: the cell's words say it too.
+ */
+static const char *direction_class(const struct stat_row *row, size_t col)
+{
+	const struct stat_vs *v = &row->vs[col];
+	const char *w = v->verdict == VERDICT_CHANGED ?
+			report_better_word(row->better, v->change.pct) : NULL;
+
+	return !w ? "" : !strcmp(w, "regression") ? " regression" : " improvement";
+}
+
 static void put_verdict(FILE *out, const struct stat_row *row, size_t col)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -109,16 +125,17 @@ static void put_verdict(FILE *out, const struct stat_row *row, size_t col)
 	report_verdict_words(&sb, row, col, true);
 	fputs("<td class=\"v-", out);
 	put_verdict_class(out, v->verdict);
-	fprintf(out, "%s\">", v->disturbed ? " disturbed" : "");
+	fprintf(out, "%s%s\">", direction_class(row, col), v->disturbed ? " disturbed" : "");
 	report_html_puts(out, strbuf_error(&sb) ? verdict_name(v->verdict) : sb.buf);
 	fputs("</td>", out);
 	strbuf_release(&sb);
 }
 
+/* The rows the text table shows (report_write_table()), no other. */
 static bool row_shown(const struct report *r, const struct report_job *j,
 		      const struct stat_row *row)
 {
-	return report_row_shown(r, j, row);
+	return report_table_show_all(r, j) || report_row_shown(r, j, row);
 }
 
 static void put_fails(FILE *out, unsigned fails, unsigned runs)
@@ -344,6 +361,30 @@ void report_svg_begin(FILE *out, const char *title)
 		PLOT_H - MARGIN_T - MARGIN_B);
 }
 
+void report_svg_axis_labels(FILE *out, const char *x, const char *y, const char *unit)
+{
+	double ymid = (MARGIN_T + PLOT_H - MARGIN_B) / 2.0;
+	size_t len = strlen(y) + (unit && *unit ? strlen(unit) + 3 : 0);
+
+	fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%d\">",
+		(PLOT_W + MARGIN_L - MARGIN_R) / 2.0, PLOT_H - 12);
+	report_html_puts(out, x);
+	fprintf(out, "</text>\n<text class=\"axis\" x=\"14\" y=\"%.1f\" "
+		"transform=\"rotate(-90 14 %.1f)\"", ymid, ymid);
+	/* about 36 characters fit beside the frame: a longer name is squeezed */
+	if (len > 36)
+		fprintf(out, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"",
+			PLOT_H - MARGIN_T - MARGIN_B);
+	fputc('>', out);
+	report_html_puts(out, y);
+	if (unit && *unit) {
+		fputs(" (", out);
+		report_html_puts(out, unit);
+		fputc(')', out);
+	}
+	fputs("</text>\n", out);
+}
+
 static void plot(FILE *out, const struct report *r, const struct report_job *j,
 		 const struct stat_row *row)
 {
@@ -372,6 +413,7 @@ static void plot(FILE *out, const struct report *r, const struct report_job *j,
 	fputs("<figure>\n", out);
 	report_svg_begin(out, row->name);
 	report_svg_y_ticks(out, &a);
+	report_svg_axis_labels(out, "commit", row->name, row->unit);
 
 	if (n > 2) {
 		for (size_t c = 0; c < n; c++) {
@@ -391,6 +433,7 @@ static void plot(FILE *out, const struct report *r, const struct report_job *j,
 	for (size_t c = 0; c < n; c++) {
 		const struct summary *s = row_summary(row, c);
 		bool changed = c && row->vs[c - 1].verdict == VERDICT_CHANGED;
+		const char *dir = changed ? direction_class(row, c - 1) : "";
 		double x = report_plot_x(c, n), h = mean_half_interval(s, level_of(r));
 		size_t cnt;
 		const double *v = set_values(&j->sets[c], row->name, &cnt);
@@ -408,13 +451,18 @@ static void plot(FILE *out, const struct report *r, const struct report_job *j,
 				fprintf(out, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n",
 					x + 18 + (double)(k % 5) * 4, report_axis_y(&a, v[k]));
 		if (s->n)
-			fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-				changed ? "mean changed" : "mean", x - 12,
+			fprintf(out, "<line class=\"%s%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+				changed ? "mean changed" : "mean", dir, x - 12,
 				report_axis_y(&a, s->mean), x + 12, report_axis_y(&a, s->mean));
 	}
 	fputs("</svg>\n<figcaption>", out);
 	report_html_puts(out, row->name);
-	fprintf(out, ": every run (dots), each commit's mean (bar, red where changed) "
+	if (row->unit && *row->unit) {
+		fputs(" in ", out);
+		report_html_puts(out, row->unit);
+	}
+	fprintf(out, ": every run (dots), each commit's mean (bar: red where it changed "
+		"for the worse, green for the better, blue where neither is better) "
 		"and its %g%% interval (vertical line)</figcaption>\n</figure>\n",
 		100 * level_of(r));
 }
@@ -438,13 +486,21 @@ const char report_html_css[] =
 	"td.num{text-align:right;font-family:monospace}\n"
 	"td.name{font-family:monospace}\n"
 	"tr.kpi td.name{font-weight:bold}\n"
-	".v-changed{color:#b00;font-weight:bold}\n"
+	/* a change by its direction; never colour alone: the words say it */
+	".v-changed{color:#06c;font-weight:bold}\n"
+	".v-changed.regression,.lead .regression{color:#b00;font-weight:bold}\n"
+	".v-changed.improvement,.lead .improvement{color:#070;font-weight:bold}\n"
+	".lead .change{color:#06c;font-weight:bold}\n"
 	".v-same{color:#070}\n"
 	".v-other,.v-few-runs{color:#777}\n"
 	".v-small{color:#a60}\n"
 	".v-new,.v-gone{color:#06c;font-weight:bold}\n"
 	".v-unknown{color:#777;font-style:italic}\n"
 	".disturbed{color:#a0a}\n"
+	"p.few-runs{color:#777}\n"
+	".lead p.headline{font-size:1.2em}\n"
+	"table.impact th{text-align:left}\n"
+	"table.impact tbody{border-top:2px solid #88a}\n"
 	".unsupported{color:#777;font-style:italic}\n"
 	"dt{font-weight:bold;float:left;clear:left;width:8em}\n"
 	"dd{margin-left:9em}\n"
@@ -456,18 +512,12 @@ const char report_html_css[] =
 	"svg .commit{font-size:11px;text-anchor:middle;font-family:monospace;fill:#222}\n"
 	"svg .run{fill:#4a7fc0;fill-opacity:0.7}\n"
 	"svg .mean{stroke:#222;stroke-width:3}\n"
-	"svg .mean.changed{stroke:#c00}\n"
+	"svg .mean.changed{stroke:#06c}\n"
+	"svg .mean.changed.regression{stroke:#c00}\n"
+	"svg .mean.changed.improvement{stroke:#070}\n"
+	"svg .axis{font-size:12px;text-anchor:middle;fill:#222}\n"
 	"svg .ci{stroke:#e08020;stroke-width:2}\n"
 	"svg .trend{fill:none;stroke:#999;stroke-dasharray:4 3}\n";
-
-static void dl_item(FILE *out, const char *term, const char *value)
-{
-	if (!value)
-		return;
-	fprintf(out, "<dt>%s</dt><dd>", term);
-	report_html_puts(out, value);
-	fputs("</dd>\n", out);
-}
 
 /* As the text says it: once when every commit gives the same reason. */
 static void unsupported(FILE *out, const struct report *r, const struct report_job *j)
@@ -494,41 +544,58 @@ static void unsupported(FILE *out, const struct report *r, const struct report_j
 	}
 }
 
-/* A column whose runs were disturbed otherwise than the base's says so. */
-static void disturbed(FILE *out, const struct report *r, const struct report_job *j)
+static int few_runs(FILE *out, const struct report *r, const struct report_job *j)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	for (size_t c = 0; c + 1 < r->ncommits; c++) {
-		struct compare_disturbance d;
-
-		report_column_disturbance(j, c, &d);
-		if (!d.differs)
-			continue;
-		strbuf_reset(&sb);
-		report_disturbance_words(&sb, &d);
-		fputs("<p class=\"disturbed\">commit ", out);
-		report_html_short_id(out, r->commits[c + 1].id);
-		fputs(": ", out);
-		report_html_puts(out, strbuf_error(&sb) ? "machine disturbed" : sb.buf);
-		fputs("</p>\n", out);
-	}
-	strbuf_release(&sb);
+	report_write_few_runs(out, r, j);
+	return 0;
 }
 
-static void job_section(FILE *out, const struct report *r, const struct report_job *j)
+/*
+ * The lines the text writes under a job's table, each a paragraph of
+ * class cls: the same words, from the same writer (table.c).
+ */
+static int text_notes(FILE *out, const char *cls, const struct report *r,
+		      const struct report_job *j,
+		      int (*write)(FILE *, const struct report *, const struct report_job *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int err;
+
+	if (!mem)
+		return -ENOMEM;
+	err = write(mem, r, j);
+	if (fclose(mem) && !err)
+		err = -ENOMEM;
+	for (char *line = buf, *nl; !err && line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		fprintf(out, "<p class=\"%s\">", cls);
+		report_html_puts(out, line);
+		fputs("</p>\n", out);
+		if (!nl)
+			break;
+	}
+	free(buf);
+	return err;
+}
+
+static int job_section(FILE *out, const struct report *r, const struct report_job *j)
 {
 	size_t shown;
+	int err = 0;
 
 	fputs("<section>\n<h2>", out);
 	report_html_puts(out, j->testcase ? j->testcase : "job");
 	fputs(": ", out);
 	report_html_puts(out, j->job);
 	fputs("</h2>\n<dl>\n", out);
-	dl_item(out, "testbox", j->testbox);
-	dl_item(out, "job", j->job);
-	dl_item(out, "machine", j->machine);
-	dl_item(out, "KPI", j->kpi);
+	report_html_dl(out, "testbox", j->testbox);
+	report_html_dl(out, "job", j->job);
+	report_html_dl(out, "machine", j->machine);
+	report_html_dl(out, "KPI", j->kpi);
 	if (j->params && j->params->n) {
 		fputs("<dt>parameters</dt><dd>", out);
 		for (size_t i = 0; i < j->params->n; i++) {
@@ -552,7 +619,8 @@ static void job_section(FILE *out, const struct report *r, const struct report_j
 	if (!shown)
 		fprintf(out, "<p>no stat changed (%zu compared)</p>\n", j->nr_rows);
 	if (!report_job_unsupported(r, j))
-		disturbed(out, r, j);
+		err = text_notes(out, "disturbed", r, j, report_write_disturbed) ?:
+		      text_notes(out, "few-runs", r, j, few_runs);
 
 	for (size_t i = 0; i < j->nr_rows; i++)
 		if (wants_plot(r, j, &j->rows[i]))
@@ -564,10 +632,141 @@ static void job_section(FILE *out, const struct report *r, const struct report_j
 		fputs("</pre></details>\n", out);
 	}
 	fputs("</section>\n", out);
+	return err;
+}
+
+/* ---- what the report leads with: the email's head (text.c) ---- */
+
+/* "key: value" (or "key=value") a line, as the email's blocks. */
+static void put_idents(FILE *out, const struct report_idents *ids, const char *sep)
+{
+	for (size_t k = 0; k < ids->n; k++) {
+		if (k)
+			fputs("<br>", out);
+		report_html_puts(out, ids->v[k].key);
+		fputs(sep, out);
+		report_html_puts(out, ids->v[k].value);
+	}
+}
+
+/* The email's "In addition to that" table: the other jobs whose KPI changed. */
+static int impact(FILE *out, const struct report *r, size_t headline)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t shown = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < r->njobs && !err; i++) {
+		const struct report_job *j = &r->jobs[i];
+		struct report_idents ids = { 0 };
+		size_t col;
+		const struct stat_row *row = report_impact(r, headline, i, &col);
+
+		if (!row)
+			continue;
+		report_impact_line(&sb, j, row, col);
+		err = strbuf_error(&sb) ?: report_identity(j, true, &ids);
+		if (!err) {
+			if (!shown++)
+				fputs("<h3>In addition to that, the commit also has significant "
+				      "impact on the following tests:</h3>\n<table class=\"impact\">\n",
+				      out);
+			/* the word is the class: improvement, regression or change */
+			fprintf(out, "<tbody>\n<tr><th>testcase: change</th><td class=\"%s\">",
+				report_change_word(row, col));
+			report_html_puts(out, sb.buf);
+			fputs("</td></tr>\n<tr><th>test machine</th><td>", out);
+			report_html_puts(out, j->machine ? j->machine : j->testbox);
+			fputs("</td></tr>\n", out);
+			if (ids.n) {
+				fputs("<tr><th>test parameters</th><td class=\"name\">", out);
+				put_idents(out, &ids, "=");
+				fputs("</td></tr>\n", out);
+			}
+			fputs("</tbody>\n", out);
+		}
+		vec_free(&ids);
+	}
+	if (shown)
+		fputs("</table>\n", out);
+	strbuf_release(&sb);
+	return err;
+}
+
+/*
+ * The head of the email (report_email()): the sentence it leads with, the
+ * commit, testcase, test machine and parameters, how the runs were taken,
+ * the other jobs that changed, and the caller's "How sure".
+ */
+static int lead(FILE *out, const struct report *r)
+{
+	size_t job = r->njobs, col = 0;
+	const struct stat_row *row = NULL;
+	const struct report_job *h;
+	const struct report_commit *c;
+	struct report_idents ids = { 0 };
+	struct strbuf words = STRBUF_INIT, order = STRBUF_INIT;
+	int err;
+
+	if (r->ncommits < 2 || !r->njobs)
+		return 0;
+	if (!report_lead(r, &job, &col, &row))
+		job = r->njobs;
+	h = &r->jobs[row ? job : 0];
+	c = &r->commits[row ? col + 1 : r->ncommits - 1];
+	report_lead_words(&words, row, col);
+	if (row)
+		report_order_words(&order, h, col);
+	err = strbuf_error(&words) ?: strbuf_error(&order) ?: report_identity(h, false, &ids);
+	if (err)
+		goto out;
+	/* the word is the class: improvement, regression or change */
+	fprintf(out, "<section class=\"lead\">\n<p class=\"headline %s\">",
+		row ? report_change_word(row, col) : "none");
+	report_html_puts(out, words.buf);
+	report_html_puts(out, row ? row->name : h->kpi ? h->kpi : "the KPI");
+	fputs(" on:</p>\n<dl>\n<dt>commit</dt><dd><span class=\"name\">", out);
+	report_html_puts(out, c->id);
+	fputs("</span>", out);
+	if (c->subject) {
+		fputs(" (&quot;", out);
+		report_html_puts(out, c->subject);
+		fputs("&quot;)", out);
+	}
+	fputs("</dd>\n", out);
+	report_html_dl(out, "author", c->author);
+	report_html_dl(out, "date", c->date);
+	report_html_dl(out, "in testcase", h->testcase ? h->testcase : h->job);
+	report_html_dl(out, "test machine", h->machine ? h->machine : h->testbox);
+	if (ids.n) {
+		fputs("<dt>parameters</dt><dd class=\"name\">", out);
+		put_idents(out, &ids, ": ");
+		fputs("</dd>\n", out);
+	}
+	fputs("</dl>\n", out);
+	if (order.len) {
+		fputs("<p class=\"order\">", out);
+		report_html_puts(out, order.buf);
+		fputs("</p>\n", out);
+	}
+	err = impact(out, r, job);
+	if (!err && r->evidence && *r->evidence) {
+		fputs("<h3>How sure</h3>\n<pre>", out);
+		report_html_puts(out, r->evidence);
+		fputs("</pre>\n", out);
+	}
+	fputs("</section>\n", out);
+out:
+	vec_free(&ids);
+	strbuf_release(&words);
+	strbuf_release(&order);
+	return err;
 }
 
 int report_html(FILE *out, const struct report *r)
 {
+	int err;
+
 	if (!out || !r || !r->ncommits || !r->commits)
 		return -EINVAL;
 
@@ -579,10 +778,14 @@ int report_html(FILE *out, const struct report *r)
 		report_html_short_id(out, r->commits[r->ncommits - 1].id);
 	}
 	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", report_html_css);
-	fputs("<h1>perfbot report</h1>\n<dl>\n", out);
-	dl_item(out, "repository", r->repo_url);
-	dl_item(out, "branch", r->branch);
-	dl_item(out, "reported by", r->reported_by);
+	fputs("<h1>perfbot report</h1>\n", out);
+	err = lead(out, r);
+	if (err)
+		return err;
+	fputs("<dl>\n", out);
+	report_html_dl(out, "repository", r->repo_url);
+	report_html_dl(out, "branch", r->branch);
+	report_html_dl(out, "reported by", r->reported_by);
 	fputs("</dl>\n<h2>Commits</h2>\n<table>\n"
 	      "<tr><th>#</th><th>commit</th><th>subject</th></tr>\n", out);
 	for (size_t c = 0; c < r->ncommits; c++) {
@@ -597,8 +800,10 @@ int report_html(FILE *out, const struct report *r)
 	}
 	fputs("</table>\n", out);
 
-	for (size_t i = 0; i < r->njobs; i++)
-		job_section(out, r, &r->jobs[i]);
+	for (size_t i = 0; i < r->njobs && !err; i++)
+		err = job_section(out, r, &r->jobs[i]);
+	if (err)
+		return err;
 	if (!r->njobs)
 		fputs("<p>no job ran on every commit</p>\n", out);
 

@@ -52,6 +52,68 @@ double report_population_stddev(const struct summary *s);
  * (else one a commit).  j->unsupported must not be NULL.
  */
 bool report_unsupported_alike(const struct report *r, const struct report_job *j);
+/*
+ * Every row in the table, not only report_row_shown()'s: r->show_all, or
+ * a commit with too few runs for a verdict (then every number is shown,
+ * as compare shows it).  Text and HTML tables alike.
+ */
+bool report_table_show_all(const struct report *r, const struct report_job *j);
+
+/* ---- what a report leads with (table.c; the email and the HTML page) ---- */
+
+/*
+ * The job the report leads with: report_headline()'s, else (what an
+ * email written with --all says) report_change_apart()'s.  false: no KPI
+ * changed anywhere (*job, *col and *row untouched).
+ */
+bool report_lead(const struct report *r, size_t *job, size_t *col,
+		 const struct stat_row **row);
+/*
+ * What the report says of job j: its KPI row and the first column where
+ * it changed (report_headline() for j alone, every test box's), else a
+ * change between runs taken apart; NULL when none.
+ */
+const struct stat_row *report_job_change(const struct report *r,
+					 const struct report_job *j, size_t *col);
+/* "improvement", "regression", or "change" when neither way is better. */
+const char *report_change_word(const struct stat_row *row, size_t col);
+/* "perfbot noticed a 2.6% improvement of " (row NULL: "... no significant change of "). */
+void report_lead_words(struct strbuf *sb, const struct stat_row *row, size_t col);
+/*
+ * How the runs of the base and of column col were taken, in sentences
+ * ("The runs of both commits were interleaved (...)", "NOT CONFIRMED on
+ * interleaved runs: ..."), lines broken where the email breaks them.
+ */
+void report_order_words(struct strbuf *sb, const struct report_job *j, size_t col);
+/* "testcase: kpi 5.0% regression", the "In addition to that" table's change. */
+void report_impact_line(struct strbuf *sb, const struct report_job *j,
+			const struct stat_row *row, size_t col);
+/*
+ * The other job i of the "In addition to that" table (every job whose KPI
+ * changed but the headline's): its row and column, or NULL.
+ */
+const struct stat_row *report_impact(const struct report *r, size_t headline,
+				     size_t i, size_t *col);
+
+/* One line of a job's parameter block: borrowed key and value. */
+struct report_ident {
+	const char *key, *value;
+};
+
+struct report_idents {
+	struct report_ident *v;
+	size_t n, cap;
+};
+
+/*
+ * The job's identity as the email's parameter block shows it: its
+ * parameters, then the keys it recorded (job.cpufreq_governor, ...) and
+ * the machine's cpufreq governor and microcode where it gave none; sorted
+ * by key (as LKP's "test parameters") when sorted.  0 or -ENOMEM; free
+ * out->v (vec_free()) either way.
+ */
+int report_identity(const struct report_job *j, bool sorted, struct report_idents *out);
+
 /* "label: value\n", the value quoted for a terminal (util/quote.h). */
 void report_field(FILE *out, const char *label, const char *value);
 
@@ -122,5 +184,11 @@ void report_svg_y_ticks(FILE *out, const struct report_axis *a);
 double report_nice_step(double range);
 /* <svg ...><title>title</title> and the plot's frame; close with </svg>. */
 void report_svg_begin(FILE *out, const char *title);
+/*
+ * The axes' names: x centred under the tick labels; y, the stat's name
+ * and " (unit)" when unit is neither NULL nor "", up the left side
+ * (squeezed into the frame's height when long).  Escaped.
+ */
+void report_svg_axis_labels(FILE *out, const char *x, const char *y, const char *unit);
 
 #endif

@@ -7,10 +7,12 @@
 #include "report/internal.h"
 #include "util/bug.h"
 #include "util/quote.h"
+#include "util/vec.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 void report_format_number(char *buf, size_t len, double v)
@@ -356,6 +358,134 @@ bool report_change_apart(const struct report *r, size_t *job, size_t *col,
 	return find_headline(r, true, job, col, row);
 }
 
+bool report_lead(const struct report *r, size_t *job, size_t *col,
+		 const struct stat_row **row)
+{
+	return report_headline(r, job, col, row) || report_change_apart(r, job, col, row);
+}
+
+const struct stat_row *report_job_change(const struct report *r,
+					 const struct report_job *j, size_t *col)
+{
+	struct report one = *r;
+	const struct stat_row *row = NULL;
+	size_t job;
+
+	one.jobs = j;
+	one.njobs = 1;
+	/* every box's job has its change; which one leads is the caller's */
+	one.headline_testbox = NULL;
+	return report_lead(&one, &job, col, &row) ? row : NULL;
+}
+
+const char *report_change_word(const struct stat_row *row, size_t col)
+{
+	const char *w = report_better_word(row->better, row->vs[col].change.pct);
+
+	return w ? w : "change";
+}
+
+void report_lead_words(struct strbuf *sb, const struct stat_row *row, size_t col)
+{
+	if (row)
+		strbuf_addf(sb, "perfbot noticed a %.1f%% %s of ",
+			    fabs(row->vs[col].change.pct), report_change_word(row, col));
+	else
+		strbuf_addstr(sb, "perfbot noticed no significant change of ");
+}
+
+/*
+ * A reader must know whether drift of the machine could have made the
+ * change (stats/compare.h, compare_order()).
+ */
+void report_order_words(struct strbuf *sb, const struct report_job *j, size_t col)
+{
+	struct compare_order_info oi;
+
+	compare_order(&j->sets[0], &j->sets[col + 1], &oi);
+	switch (oi.order) {
+	case COMPARE_ORDER_INTERLEAVED:
+		strbuf_addf(sb, "The runs of both commits were interleaved (%u changes of\n"
+			    "commit in time order), so drift of the machine fell on both.\n",
+			    oi.switches);
+		break;
+	case COMPARE_ORDER_APART:
+		strbuf_addstr(sb, "NOT CONFIRMED on interleaved runs: every run of one commit was\n"
+			      "taken before the other's, and drift of the machine alone can make\n"
+			      "such a difference.\n");
+		break;
+	case COMPARE_ORDER_UNKNOWN:
+		strbuf_addstr(sb, "The order of the runs is not known (imported results, or one\n"
+			      "run a side): the change is not confirmed on interleaved runs.\n");
+		break;
+	}
+}
+
+/* Whole: a KPI's name may be 4 KiB. */
+void report_impact_line(struct strbuf *sb, const struct report_job *j,
+			const struct stat_row *row, size_t col)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s: %s %.1f%% %s", j->testcase ? j->testcase : j->job,
+		    row->name, fabs(row->vs[col].change.pct), report_change_word(row, col));
+}
+
+const struct stat_row *report_impact(const struct report *r, size_t headline,
+				     size_t i, size_t *col)
+{
+	return i == headline ? NULL : report_job_change(r, &r->jobs[i], col);
+}
+
+static bool has_key(const struct report_idents *iv, const char *key)
+{
+	for (size_t i = 0; i < iv->n; i++)
+		if (!strcmp(iv->v[i].key, key))
+			return true;
+	return false;
+}
+
+/* A value the machine could not give ("unavailable: no cpufreq") is none. */
+static const char *known(const char *v)
+{
+	return v && *v && strncmp(v, "unavailable", 11) ? v : NULL;
+}
+
+static int cmp_ident(const void *a, const void *b)
+{
+	return strcmp(((const struct report_ident *)a)->key,
+		      ((const struct report_ident *)b)->key);
+}
+
+/* LKP's blocks end "cpufreq_governor: performance", "ucode: 0xb00002e". */
+int report_identity(const struct report_job *j, bool sorted, struct report_idents *out)
+{
+	static const char *const recorded[] = { "cpufreq_governor", "ucode", "kconfig",
+						"boot", "compiler", "rootfs" };
+
+	for (size_t i = 0; j->params && i < j->params->n; i++)
+		if (vec_push(out, ((struct report_ident){ j->params->v[i].key,
+							  j->params->v[i].value })))
+			return -ENOMEM;
+	for (size_t i = 0; j->env && i < sizeof(recorded) / sizeof(recorded[0]); i++) {
+		char key[64];
+		const char *v;
+
+		if (has_key(out, recorded[i]))
+			continue;
+		snprintf(key, sizeof(key), "job.%s", recorded[i]);
+		v = strmap_get(j->env, key);
+		if (!v && !strcmp(recorded[i], "cpufreq_governor"))
+			v = known(strmap_get(j->env, "cpufreq_governor"));
+		if (!v && !strcmp(recorded[i], "ucode"))
+			v = known(strmap_get(j->env, "microcode"));
+		if (v && vec_push(out, ((struct report_ident){ recorded[i], v })))
+			return -ENOMEM;
+	}
+	if (sorted && out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_ident);
+	return 0;
+}
+
 int report_job_unsupported(const struct report *r, const struct report_job *j)
 {
 	for (size_t c = 0; j->unsupported && c < r->ncommits; c++)
@@ -498,18 +628,25 @@ static size_t print_block(FILE *out, const struct report *rp,
 	return shown;
 }
 
+bool report_table_show_all(const struct report *r, const struct report_job *j)
+{
+	if (r->show_all)
+		return true;
+	/* too few runs: no verdict, so show every number */
+	for (size_t c = 0; j->sets && c < r->ncommits; c++)
+		if (compare_runs_missing(&j->sets[c]))
+			return true;
+	return false;
+}
+
 int report_write_table(FILE *out, const struct report *rp,
 		       const struct report_job *jb, int with_ci)
 {
-	bool show_all = rp->show_all;
+	bool show_all = report_table_show_all(rp, jb);
 	size_t shown = 0;
 
 	/* a base and a commit against it: the columns are ncommits - 1 */
 	BUG_ON(rp->ncommits < 2);
-	/* too few runs: no verdict, so show every number */
-	for (size_t j = 0; j < rp->ncommits; j++)
-		if (compare_runs_missing(&jb->sets[j]))
-			show_all = true;
 	print_commits(out, rp);
 	for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++)
 		shown += print_block(out, rp, jb, with_ci, show_all, &blocks[b]);

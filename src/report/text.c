@@ -18,35 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/*
- * What the report says of job j: its KPI row and the first column where
- * it changed (report_headline() for one job); else, for an email written
- * with --all, a change between runs taken apart (marked so); else NULL.
- */
-static const struct stat_row *job_change(const struct report *r, const struct report_job *j,
-					 size_t *col)
-{
-	struct report one = *r;
-	const struct stat_row *row = NULL;
-	size_t job;
-
-	one.jobs = j;
-	one.njobs = 1;
-	/* every box's job has its change; which one leads is the caller's */
-	one.headline_testbox = NULL;
-	if (!report_headline(&one, &job, col, &row) &&
-	    !report_change_apart(&one, &job, col, &row))
-		return NULL;
-	return row;
-}
-
-static const char *change_word(const struct stat_row *row, size_t col)
-{
-	const char *w = report_better_word(row->better, row->vs[col].change.pct);
-
-	return w ? w : "change";
-}
-
 static void print_commit(FILE *out, const struct report_commit *c)
 {
 	quote_fputs(c->id, out);
@@ -160,68 +131,7 @@ void report_put_body(FILE *out, const char *buf, size_t len)
 		fputc('\n', out);
 }
 
-/* One line of the parameter block: borrowed key and value. */
-struct ident {
-	const char *key, *value;
-};
-
-struct ident_vec {
-	struct ident *v;
-	size_t n, cap;
-};
-
-static bool has_key(const struct ident_vec *iv, const char *key)
-{
-	for (size_t i = 0; i < iv->n; i++)
-		if (!strcmp(iv->v[i].key, key))
-			return true;
-	return false;
-}
-
-/* A value the machine could not give ("unavailable: no cpufreq") is none. */
-static const char *known(const char *v)
-{
-	return v && *v && strncmp(v, "unavailable", 11) ? v : NULL;
-}
-
-/*
- * The job's identity as the email's parameter block shows it: its
- * parameters, then the keys it recorded (job.cpufreq_governor, ...) and
- * the machine's cpufreq governor and microcode where it gave none --
- * LKP's blocks end "cpufreq_governor: performance", "ucode: 0xb00002e".
- */
-static int identity(const struct report_job *j, struct ident_vec *out)
-{
-	static const char *const recorded[] = { "cpufreq_governor", "ucode", "kconfig",
-						"boot", "compiler", "rootfs" };
-
-	for (size_t i = 0; j->params && i < j->params->n; i++)
-		if (vec_push(out, ((struct ident){ j->params->v[i].key, j->params->v[i].value })))
-			return -ENOMEM;
-	for (size_t i = 0; j->env && i < sizeof(recorded) / sizeof(recorded[0]); i++) {
-		char key[64];
-		const char *v;
-
-		if (has_key(out, recorded[i]))
-			continue;
-		snprintf(key, sizeof(key), "job.%s", recorded[i]);
-		v = strmap_get(j->env, key);
-		if (!v && !strcmp(recorded[i], "cpufreq_governor"))
-			v = known(strmap_get(j->env, "cpufreq_governor"));
-		if (!v && !strcmp(recorded[i], "ucode"))
-			v = known(strmap_get(j->env, "microcode"));
-		if (v && vec_push(out, ((struct ident){ recorded[i], v })))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static int cmp_ident(const void *a, const void *b)
-{
-	return strcmp(((const struct ident *)a)->key, ((const struct ident *)b)->key);
-}
-
-static void print_params_tabbed(FILE *out, const struct ident_vec *iv)
+static void print_params_tabbed(FILE *out, const struct report_idents *iv)
 {
 	for (size_t i = 0; i < iv->n; i++) {
 		fputc('\t', out);
@@ -241,15 +151,6 @@ static void dashes(FILE *out, size_t w1, size_t w2)
 	for (size_t i = 0; i < w2 + 2; i++)
 		fputc('-', out);
 	fputs("+\n", out);
-}
-
-/* "testcase: kpi 5.0% regression", whole: a KPI's name may be 4 KiB. */
-static void impact_line(struct strbuf *sb, const struct report_job *j,
-			const struct stat_row *row, size_t col)
-{
-	strbuf_reset(sb);
-	strbuf_addf(sb, "%s: %s %.1f%% %s", j->testcase ? j->testcase : j->job,
-		    row->name, fabs(row->vs[col].change.pct), change_word(row, col));
 }
 
 static size_t display_width(const char *s)
@@ -289,23 +190,21 @@ static void cell(FILE *out, const char *left, const char *right, size_t w2)
 static int print_impact(FILE *out, const struct report *r, size_t headline)
 {
 	struct strbuf buf = STRBUF_INIT;
-	struct ident_vec *ids = calloc(r->njobs, sizeof(*ids));
+	struct report_idents *ids = calloc(r->njobs, sizeof(*ids));
 	size_t w2 = 0;
 	int err = ids ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < r->njobs && !err; i++) {
 		const struct report_job *j = &r->jobs[i];
 		size_t col;
-		const struct stat_row *row = job_change(r, j, &col);
+		const struct stat_row *row = report_impact(r, headline, i, &col);
 
-		if (i == headline || !row)
+		if (!row)
 			continue;
-		err = identity(j, &ids[i]);
+		err = report_identity(j, true, &ids[i]);
 		if (err)
 			break;
-		if (ids[i].n)
-			qsort(ids[i].v, ids[i].n, sizeof(*ids[i].v), cmp_ident);
-		impact_line(&buf, j, row, col);
+		report_impact_line(&buf, j, row, col);
 		if (cell_width(buf.buf) > w2)
 			w2 = cell_width(buf.buf);
 		if (cell_width(j->machine ? j->machine : j->testbox) > w2)
@@ -325,11 +224,11 @@ static int print_impact(FILE *out, const struct report *r, size_t headline)
 	for (size_t i = 0; i < r->njobs; i++) {
 		const struct report_job *j = &r->jobs[i];
 		size_t col;
-		const struct stat_row *row = job_change(r, j, &col);
+		const struct stat_row *row = report_impact(r, headline, i, &col);
 
-		if (i == headline || !row)
+		if (!row)
 			continue;
-		impact_line(&buf, j, row, col);
+		report_impact_line(&buf, j, row, col);
 		cell(out, "testcase: change", buf.buf, w2);
 		cell(out, "test machine", j->machine ? j->machine : j->testbox, w2);
 		for (size_t k = 0; k < ids[i].n; k++) {
@@ -383,33 +282,17 @@ static void print_later(FILE *out, const struct report *r, const struct stat_row
 }
 
 /*
- * How the headline's runs were taken: a reader must know whether drift
- * of the machine could have made the change (stats/compare.h,
- * compare_order()).  An email of runs taken apart is written only with
- * --all, and says so first.
+ * How the headline's runs were taken.  An email of runs taken apart is
+ * written only with --all, and says so first.
  */
 static void print_order(FILE *out, const struct report_job *j, size_t col)
 {
-	struct compare_order_info oi;
+	struct strbuf sb = STRBUF_INIT;
 
-	compare_order(&j->sets[0], &j->sets[col + 1], &oi);
-	switch (oi.order) {
-	case COMPARE_ORDER_INTERLEAVED:
-		fprintf(out, "\nThe runs of both commits were interleaved (%u changes of\n"
-			"commit in time order), so drift of the machine fell on both.\n",
-			oi.switches);
-		break;
-	case COMPARE_ORDER_APART:
-		fputs("\nNOT CONFIRMED on interleaved runs: every run of one commit was\n"
-		      "taken before the other's, and drift of the machine alone can make\n"
-		      "such a difference.\n", out);
-		break;
-	case COMPARE_ORDER_UNKNOWN:
-		fputs("\nThe order of the runs is not known (imported results, or one\n"
-		      "run a side): the change is not confirmed on interleaved runs.\n",
-		      out);
-		break;
-	}
+	report_order_words(&sb, j, col);
+	if (!strbuf_error(&sb) && sb.len)
+		fprintf(out, "\n%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 /* The "test-description:" and "test-url:" lines of job j, when known. */
@@ -497,19 +380,21 @@ static int write_body(FILE *out, const struct report *r, size_t headline, size_t
 {
 	const struct report_job *h = &r->jobs[headline < r->njobs ? headline : 0];
 	size_t hcol = 0;
-	const struct stat_row *row = headline < r->njobs ? job_change(r, h, &hcol) : NULL;
+	const struct stat_row *row = headline < r->njobs ? report_job_change(r, h, &hcol) : NULL;
 	const struct report_commit *c = &r->commits[row ? col + 1 : r->ncommits - 1];
-	const char *word = row ? change_word(row, col) : NULL;
-	struct ident_vec ids = { 0 };
+	const char *word = row ? report_change_word(row, col) : NULL;
+	struct report_idents ids = { 0 };
+	struct strbuf lead = STRBUF_INIT;
 	int err = 0;
 
-	if (row) {
-		fprintf(out, "perfbot noticed a %.1f%% %s of ", fabs(row->vs[col].change.pct), word);
-		quote_fputs(row->name, out);
-	} else {
-		fputs("perfbot noticed no significant change of ", out);
-		quote_fputs(h->kpi ? h->kpi : "the KPI", out);
-	}
+	report_lead_words(&lead, row, col);
+	err = strbuf_error(&lead);
+	if (!err)
+		fputs(lead.buf, out);
+	strbuf_release(&lead);
+	if (err)
+		return err;
+	quote_fputs(row ? row->name : h->kpi ? h->kpi : "the KPI", out);
 	fputs(" on:\n\n", out);
 	fprintf(out, "commit: ");
 	print_commit(out, c);
@@ -536,7 +421,7 @@ static int write_body(FILE *out, const struct report *r, size_t headline, size_t
 		report_field(out, "date: ", c->date);
 	report_field(out, "\nin testcase: ", h->testcase ? h->testcase : h->job);
 	report_field(out, "test machine: ", h->machine ? h->machine : h->testbox);
-	err = identity(h, &ids);
+	err = report_identity(h, false, &ids);
 	if (err) {
 		vec_free(&ids);
 		return err;
@@ -596,7 +481,7 @@ static void subject(struct strbuf *sb, const struct report *r, size_t headline,
 {
 	const struct report_job *j = headline < r->njobs ? &r->jobs[headline] : NULL;
 	size_t hcol = 0;
-	const struct stat_row *row = j ? job_change(r, j, &hcol) : NULL;
+	const struct stat_row *row = j ? report_job_change(r, j, &hcol) : NULL;
 	const char *id = r->commits[row ? col + 1 : r->ncommits - 1].id;
 
 	subject_prefix(sb, r);
@@ -605,7 +490,7 @@ static void subject(struct strbuf *sb, const struct report *r, size_t headline,
 		struct compare_order_info oi;
 
 		strbuf_addf(sb, "%.10s: %s %+.1f%% %s", id, row->name,
-			    row->vs[col].change.pct, change_word(row, col));
+			    row->vs[col].change.pct, report_change_word(row, col));
 		compare_order(&j->sets[0], &j->sets[col + 1], &oi);
 		if (oi.order == COMPARE_ORDER_APART)
 			strbuf_addstr(sb, " (not confirmed: runs apart)");
@@ -692,8 +577,7 @@ int report_email(FILE *out, const struct report *r)
 
 	if (r->ncommits < 2 || !r->njobs)
 		return -EINVAL;
-	if (!report_headline(r, &headline, &col, NULL) &&
-	    !report_change_apart(r, &headline, &col, NULL))
+	if (!report_lead(r, &headline, &col, NULL))
 		headline = r->njobs;
 	mem = open_memstream(&body, &len);
 	if (!mem)

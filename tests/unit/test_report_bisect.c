@@ -105,6 +105,15 @@ static char *render(const json_t *r, enum fmt f, const struct report_bisect_opts
 	return s;
 }
 
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
 static void has(const char *hay, const char *needle)
 {
 	if (!strstr(hay, needle)) {
@@ -325,6 +334,27 @@ static void test_html(void **state)
 	for (const char *p = h; (p = strstr(p, "</svg>")); p++)
 		close++;
 	assert_int_equal(open, close);
+	/*
+	 * the good and bad commits' own runs (the baseline's 5 each) are dots
+	 * of their own, in their slots: good left of candidate 0, bad the
+	 * last candidate (39 of 40)
+	 */
+	assert_int_equal(count_of(h, "<circle class=\"run base-good\""), 5);
+	assert_int_equal(count_of(h, "<circle class=\"run base-bad\""), 5);
+	/* +5% of a time: the verdict cell in the regression's colour, as compare's */
+	has(h, "<td class=\"v-changed regression\">changed</td>");
+	has(h, "<text class=\"commit end-good\"");
+	has(h, "<text class=\"commit end-bad\"");
+	/* axis labels: x the commits, y the metric (no unit stored here) */
+	has(h, "<text class=\"axis\" x=\"355.0\" y=\"288\">commit: the good one, then the "
+	       "candidates by index, oldest first</text>");
+	has(h, "transform=\"rotate(-90 14 135.0)\">demo.time.elapsed_time</text>");
+	free(h);
+
+	/* with a unit, the y axis names it */
+	set_str(r, "unit", "s");
+	h = render(r, HTML, NULL);
+	has(h, "transform=\"rotate(-90 14 135.0)\">demo.time.elapsed_time (s)</text>");
 	free(h);
 	json_decref(r);
 }

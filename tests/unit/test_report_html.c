@@ -29,19 +29,32 @@ static size_t count(const char *hay, const char *needle)
 	return n;
 }
 
-/* Write r as HTML; the caller frees the text. */
-static char *render(const struct report *r)
+/* Write r with writer (report_html, report_email); the caller frees the text. */
+static char *render_with(int (*writer)(FILE *, const struct report *), const struct report *r)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(report_html(f, r), 0);
+	assert_int_equal(writer(f, r), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_non_null(buf);
 	assert_int_equal(strlen(buf), len);
 	return buf;
+}
+
+static char *render(const struct report *r)
+{
+	return render_with(report_html, r);
+}
+
+static void has(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle)) {
+		fprintf(stderr, "missing \"%s\" in:\n%s\n", needle, hay);
+		fail();
+	}
 }
 
 /* The common checks: a document, nothing fetched, nothing left unescaped. */
@@ -147,6 +160,16 @@ static void two_commits(void **state)
 	assert_null(strstr(html, "class=\"trend\""));
 	assert_int_equal(count(html, "class=\"run\""), 10);
 	assert_int_equal(count(html, "class=\"ci\""), 2);
+	/* axes named: x the commits, y the stat (no unit declared) */
+	has(html, "<text class=\"axis\" x=\"355.0\" y=\"288\">commit</text>");
+	has(html, "transform=\"rotate(-90 14 135.0)\">will-it-scale.per_thread_ops</text>");
+	/* an improvement is not drawn or written as a regression */
+	has(html, "<line class=\"mean changed improvement\"");
+	has(html, "<td class=\"v-changed improvement\">changed  improvement</td>");
+	/* the failure that came (0:5 to 5:5) is the regression */
+	assert_int_equal(count(html, "<td class=\"v-changed improvement\">"), 1);
+	assert_int_equal(count(html, "<td class=\"v-changed regression\">changed  regression"),
+			 1);
 	/* the interval is stats/'s, at compare's level */
 	assert_non_null(strstr(html, "its 95% interval (vertical line)"));
 	assert_non_null(strstr(html, "mean changed"));
@@ -235,6 +258,22 @@ static void nothing_changed(void **state)
 	release(&f);
 }
 
+/* compare_sets() of sets (the fixture's KPIs) into job: its rows, to compare_release(). */
+static struct stat_row *compare_job(struct sample_set *sets, size_t nsets,
+				    struct report_job *job)
+{
+	struct compare_opts o;
+	struct stat_row *rows;
+	size_t n;
+
+	compare_opts_init(&o);
+	o.kpis = kpis;
+	assert_int_equal(compare_sets(sets, nsets, &o, &rows, &n), 0);
+	job->rows = rows;
+	job->nr_rows = n;
+	return rows;
+}
+
 /* One run a side has no interval; a constant stat has no range. */
 static void one_run_constant(void **state)
 {
@@ -249,17 +288,11 @@ static void one_run_constant(void **state)
 	struct report_commit commits[] = { { .id = "base" }, { .id = "new" } };
 	struct report_job job = { .testbox = "t", .job = "j", .kpi = KPI, .sets = sets };
 	struct report r = { .commits = commits, .ncommits = 2, .jobs = &job, .njobs = 1 };
-	struct compare_opts o;
 	struct stat_row *rows;
-	size_t n;
 	char *html;
 
 	(void)state;
-	compare_opts_init(&o);
-	o.kpis = kpis;
-	assert_int_equal(compare_sets(sets, 2, &o, &rows, &n), 0);
-	job.rows = rows;
-	job.nr_rows = n;
+	rows = compare_job(sets, 2, &job);
 	html = render(&r);
 	check_page(html);
 	assert_int_equal(count(html, "<svg"), 1);
@@ -268,7 +301,187 @@ static void one_run_constant(void **state)
 	/* the padded range has tick labels around 42 */
 	assert_non_null(strstr(html, ">42</text>"));
 	free(html);
-	compare_release(rows, n);
+	compare_release(rows, job.nr_rows);
+}
+
+/* A unit declared in the stat's meta names the y axis: "name (unit)". */
+static void axis_unit(void **state)
+{
+	struct fixture f;
+	char *html;
+
+	(void)state;
+	build(&f, 2, 160000, KPI);
+	for (size_t i = 0; i < f.nr_rows; i++)
+		if (!strcmp(f.rows[i].name, KPI))
+			f.rows[i].unit = "ops/s";
+	html = render(&f.r);
+	check_page(html);
+	has(html, ">will-it-scale.per_thread_ops (ops/s)</text>");
+	has(html, "<figcaption>will-it-scale.per_thread_ops in ops/s: ");
+	free(html);
+	release(&f);
+}
+
+/*
+ * Colours by direction: a regression red, an improvement green, a change
+ * no direction is better for neutral -- the word beside it every time.
+ */
+static void directions(void **state)
+{
+	struct fixture f;
+	char *html;
+
+	(void)state;
+	build(&f, 2, -160000, KPI);
+	html = render(&f.r);
+	has(html, "<td class=\"v-changed regression\">changed  regression</td>");
+	has(html, "<line class=\"mean changed regression\"");
+	/* ODD (a<b&c) moved +50% and has no better direction */
+	has(html, "<td class=\"v-changed\">changed</td>");
+	/* the style sheet: regression red, improvement green, neither blue */
+	has(html, ".v-changed{color:#06c;");
+	has(html, ".v-changed.regression,.lead .regression{color:#b00;");
+	has(html, ".v-changed.improvement,.lead .improvement{color:#070;");
+	has(html, "svg .mean.changed.improvement{stroke:#070}");
+	free(html);
+	release(&f);
+}
+
+/*
+ * The email's head: its first sentence word for word, the commit, the
+ * test machine and parameters, and the "In addition to that" table with
+ * the other box's job (its machine line and sorted parameters).
+ */
+static void lead_and_impact(void **state)
+{
+	struct fixture a, b;
+	struct report_job jobs[2];
+	struct report r;
+	char *html, *email, *first, *end;
+
+	(void)state;
+	build(&a, 2, 160000, KPI);
+	build(&b, 2, -120000, KPI);
+	assert_int_equal(strmap_set(&b.params, "test", "malloc2"), 0);
+	b.job.testbox = "lkp-box2";
+	b.job.machine = "112 threads Intel(R) Xeon(R) Platinum 8170 CPU @ 2.10GHz with 128G memory";
+	jobs[0] = b.job;
+	jobs[1] = a.job;
+	r = a.r;
+	r.jobs = jobs;
+	r.njobs = 2;
+	r.evidence = "P(first bad) 99.8% <sure>";
+	html = render(&r);
+	check_page(html);
+	email = render_with(report_email, &r);
+	first = strstr(email, "perfbot noticed a ");
+	assert_non_null(first);
+	end = strchr(first, '\n');
+	assert_non_null(end);
+	*end = '\0';
+	/* the largest change leads, as in the email, and says the same */
+	assert_string_equal(first, "perfbot noticed a 2.6% improvement of "
+			    "will-it-scale.per_thread_ops on:");
+	has(html, "<p class=\"headline improvement\">perfbot noticed a 2.6% improvement of "
+		  "will-it-scale.per_thread_ops on:</p>");
+	has(html, "<dt>commit</dt><dd><span class=\"name\">"
+		  "492e639f0c222784aaaabbbbccccddddeeeeffff</span> (&quot;mm: make "
+		  "&quot;malloc&quot; &lt;faster&gt; &amp; &#39;better&#39;&quot;)</dd>");
+	has(html, "<dt>test machine</dt><dd>2 threads AMD EPYC with 23G memory</dd>");
+	has(html, "<dt>parameters</dt><dd class=\"name\">mode: thread<br>nr_task: 100%</dd>");
+	has(html, "<p class=\"order\">The order of the runs is not known");
+	has(html, "In addition to that, the commit also has significant impact on the "
+		  "following tests:");
+	has(html, "<tr><th>testcase: change</th><td class=\"regression\">will-it-scale: "
+		  "will-it-scale.per_thread_ops 2.0% regression</td></tr>");
+	has(html, "<tr><th>test machine</th><td>112 threads Intel(R) Xeon(R) Platinum 8170 "
+		  "CPU @ 2.10GHz with 128G memory</td></tr>");
+	has(html, "<tr><th>test parameters</th><td class=\"name\">mode=thread<br>"
+		  "nr_task=100%<br>test=malloc2</td></tr>");
+	/* the headline's own job is not "in addition" */
+	assert_int_equal(count(html, "<th>testcase: change</th>"), 1);
+	has(html, "<h3>How sure</h3>\n<pre>P(first bad) 99.8% &lt;sure&gt;</pre>");
+	/* the lead comes before the tables */
+	assert_true(strstr(html, "class=\"headline") < strstr(html, "<table class=\"cmp\">"));
+	free(email);
+	free(html);
+
+	/* nothing changed anywhere: the email's "no significant change" sentence */
+	r.njobs = 1;
+	r.jobs = &jobs[0];
+	for (size_t i = 0; i < b.nr_rows; i++)
+		b.rows[i].vs[0].verdict = VERDICT_SAME;
+	html = render(&r);
+	has(html, "<p class=\"headline none\">perfbot noticed no significant change of "
+		  "will-it-scale.per_thread_ops on:</p>");
+	assert_null(strstr(html, "In addition to that"));
+	free(html);
+	release(&a);
+	release(&b);
+}
+
+/*
+ * Seed 001's second job: its only change is a failure stat (dmesg
+ * WARNINGs 2:2 on the base, :2 after), two runs a side as the seed's.
+ * Its rows are in the page as in the text -- every row, since a verdict
+ * needs 3 runs -- with the text's "verdicts need" lines; never "no stat
+ * changed".  With 3 runs a side (0:3 against 3:3, t2200's) the row is
+ * there too.
+ */
+static void failure_only(void **state)
+{
+	char *names[] = { "dmesg.WARNING:at#for_ip_swapgs_restore_regs_and_return_to_usermode/0x",
+			  "dmesg.WARNING:stack_recursion", KPI };
+	double fa[] = { 1, 1, 1 }, ka[] = { 500, 501, 500 }, kb[] = { 500, 501, 500 };
+	double *va[] = { fa, fa, ka }, *vb[] = { kb };
+	size_t ca[] = { 2, 2, 2 }, cb[] = { 2 };
+	struct sample_set sets[] = {
+		{ "base", 3, names, va, ca, 2, NULL, NULL },
+		{ "new", 1, names + 2, vb, cb, 2, NULL, NULL },
+	};
+	struct report_commit commits[] = { { .id = "base" }, { .id = "new" } };
+	struct report_job job = { .testbox = "lkp-knm01", .testcase = "will-it-scale",
+				  .job = "context_switch1", .kpi = KPI, .sets = sets };
+	struct report r = { .commits = commits, .ncommits = 2, .jobs = &job, .njobs = 1 };
+	struct stat_row *rows;
+	char *html, *text;
+
+	(void)state;
+	rows = compare_job(sets, 2, &job);
+	html = render(&r);
+	check_page(html);
+	text = render_with(report_text, &r);
+	has(text, "dmesg.WARNING:stack_recursion");
+	has(html, "<tr><td class=\"name\">dmesg.WARNING:at#for_ip_swapgs_restore_regs_and_"
+		  "return_to_usermode/0x</td><td class=\"num\">2:2</td><td class=\"num\">-100%"
+		  "</td><td class=\"num\">:2</td>");
+	has(html, "<tr><td class=\"name\">dmesg.WARNING:stack_recursion</td><td class=\"num\">"
+		  "2:2</td>");
+	/* as the text: every row when a side has too few runs, the KPI too */
+	has(html, "<tr class=\"kpi\"><td class=\"name\">will-it-scale.per_thread_ops</td>");
+	has(html, "<p class=\"few-runs\">verdicts need 3 runs a side: commit base has 2 "
+		  "(1 more needed)</p>");
+	assert_null(strstr(html, "no stat changed"));
+	free(text);
+	free(html);
+	compare_release(rows, job.nr_rows);
+
+	/* three runs a side, 0:3 against 3:3 */
+	for (size_t i = 0; i < 3; i++)
+		ca[i] = 3;
+	cb[0] = 3;
+	sets[0].nr_runs = sets[1].nr_runs = 3;
+	sets[0] = (struct sample_set){ "base", 1, names + 2, va + 2, ca + 2, 3, NULL, NULL };
+	sets[1] = (struct sample_set){ "new", 3, names, va, ca, 3, NULL, NULL };
+	rows = compare_job(sets, 2, &job);
+	html = render(&r);
+	has(html, "<tr><td class=\"name\">dmesg.WARNING:stack_recursion</td><td class=\"num\">"
+		  ":3</td><td class=\"num\">100%</td><td class=\"num\">3:3</td>");
+	assert_null(strstr(html, "no stat changed"));
+	assert_null(strstr(html, "<p class=\"few-runs\">"));
+	free(html);
+	compare_release(rows, job.nr_rows);
 }
 
 /* URLs in the input are text, shown escaped, never a reference. */
@@ -298,6 +511,10 @@ int main(void)
 		cmocka_unit_test(nothing_changed),
 		cmocka_unit_test(one_run_constant),
 		cmocka_unit_test(input_urls),
+		cmocka_unit_test(axis_unit),
+		cmocka_unit_test(directions),
+		cmocka_unit_test(lead_and_impact),
+		cmocka_unit_test(failure_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
