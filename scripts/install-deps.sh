@@ -10,6 +10,8 @@
 # the guest, kexec-tools for boot: kexec.
 # The fleet (issue 16, docs/fleet.md): libpq-dev for the PostgreSQL store;
 # postgresql-15 for the tests' throw-away clusters (tests/pg/cluster.sh).
+# The pages (issue 17's page tests, docs/report-html.md "How the pages are
+# checked"): chromium renders them headless (tests/e2e/browser-lib.sh).
 set -eu
 
 PACKAGES="gcc make cmake ninja-build pkg-config libjansson-dev libcmocka-dev
@@ -18,7 +20,8 @@ clang libclang-rt-14-dev
 procps util-linux git python3 bc coreutils sqlite3
 qemu-system-x86 busybox-static flex bison libelf-dev libssl-dev cpio ccache
 kexec-tools linux-source-6.1 xz-utils
-libpq-dev postgresql-15"
+libpq-dev postgresql-15
+chromium"
 
 missing=
 for p in $PACKAGES; do
