@@ -1003,6 +1003,7 @@ static const char plot_script[] =
 	"    var nl = Math.max(0, Math.min(n - w, drag.lo + d));\n"
 	"    if (nl !== lo) { lo = nl; hi = nl + w; draw(); }\n"
 	"  });\n"
+	"  draw();\n"
 	"})();\n";
 
 /* The controls: hidden until the script shows them (useless without it). */

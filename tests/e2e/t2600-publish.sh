@@ -292,7 +292,30 @@ assert re.search(r"<line class=\"cp[^\"]*\"[^>]*data-sha=\"%s\"" % sys.argv[2], 
 assert re.search(r"<div id=\"plot-controls\"[^>]*>", dom) and not re.search(r"<div id=\"plot-controls\"[^>]*hidden", dom), "controls hidden: the script did not run"
 assert "showing points" in dom, "the script did not draw"
 ' dom.html "${C[$SLOW]}"
-		[ -f "$HERE/htmlcheck.py" ] && check "htmlcheck.py: the whole site" python3 "$HERE/htmlcheck.py" site
+		# the controls, driven as a user would: zoom in, relative to seq 1, log scale
+		mkdir probe && cp site/*.html probe/
+		python3 - "probe/$SERIES" <<'PY'
+import sys
+f = sys.argv[1]
+probe = """<script>
+document.querySelector('[data-act="in"]').click();
+var r = document.getElementById('plot-ref'); r.value = '1'; r.dispatchEvent(new Event('change'));
+document.getElementById('plot-log').click();
+var vis = Array.prototype.filter.call(document.querySelectorAll('circle.run'), function (c) { return c.style.display !== 'none'; }).length;
+document.body.setAttribute('data-probe', document.getElementById('plot-status').textContent + '|' + document.querySelector('.ylabel').textContent + '|' + vis + '|' + document.querySelectorAll('circle.run').length);
+</script>
+</body>"""
+open(f, "w").write(open(f).read().replace("</body>", probe))
+PY
+		browser_dom "probe/$SERIES" probe.html
+		pycheck "the script: zoom in shows fewer points, relative to a reference point, log scale" '
+import re, sys
+m = re.search(r"data-probe=\"showing points (\d+) to (\d+), relative to seq 1, log scale\|change against seq 1 of [^|]+ \(log scale\)\|(\d+)\|(\d+)\"", open(sys.argv[1]).read())
+assert m, "no probe"
+lo, hi, vis, runs = map(int, m.groups())
+assert hi - lo + 1 < int(sys.argv[2]) and 0 < vis < runs, m.groups()
+' probe.html "$N"
+		check "htmlcheck.py: the whole site and the feed" python3 "$HERE/htmlcheck.py" --xml site/feed.xml site
 	else
 		diag "no browser checks: $why"
 	fi
