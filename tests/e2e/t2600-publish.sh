@@ -308,6 +308,7 @@ document.body.setAttribute('data-probe', document.getElementById('plot-status').
 open(f, "w").write(open(f).read().replace("</body>", probe))
 PY
 		browser_dom "probe/$SERIES" probe.html
+		diag "probe: $(grep -o 'data-probe="[^"]*"' probe.html) (status $?)"
 		pycheck "the script: zoom in shows fewer points, relative to a reference point, log scale" '
 import re, sys
 m = re.search(r"data-probe=\"showing points (\d+) to (\d+), relative to seq 1, log scale\|change against seq 1 of [^|]+ \(log scale\)\|(\d+)\|(\d+)\"", open(sys.argv[1]).read())
