@@ -278,6 +278,22 @@ int report_site_series(FILE *out, const struct history *h, const int64_t *run_id
 
 /* ---- alerts ---- */
 
+/* The alert's job, linking its series' page when the site has it. */
+static void job_link(FILE *out, const struct site_alert *a)
+{
+	if (a->series_page)
+		fprintf(out, "<a href=\"%s\">", a->series_page);
+	report_html_puts(out, a->job);
+	if (a->series_page)
+		fputs("</a>", out);
+}
+
+static void bisect_link(FILE *out, int64_t id)
+{
+	if (id)
+		fprintf(out, "<a href=\"bisect-%" PRId64 ".html\">bisection %" PRId64 "</a>", id, id);
+}
+
 static void alert_row(FILE *out, const struct site_alert *a)
 {
 	fprintf(out, "<tr><td class=\"num\"><a href=\"alert-%" PRId64 ".html\">%" PRId64
@@ -286,11 +302,7 @@ static void alert_row(FILE *out, const struct site_alert *a)
 	fputs("</td>", out);
 	pct_cell(out, a->pct);
 	fputs("<td class=\"name\">", out);
-	if (a->series_page)
-		fprintf(out, "<a href=\"%s\">", a->series_page);
-	report_html_puts(out, a->job);
-	if (a->series_page)
-		fputs("</a>", out);
+	job_link(out, a);
 	fputs("</td><td class=\"name\">", out);
 	report_html_puts(out, a->metric);
 	fputs("</td><td>", out);
@@ -302,9 +314,7 @@ static void alert_row(FILE *out, const struct site_alert *a)
 	fputs(" .. ", out);
 	report_html_short_id(out, a->after);
 	fputs("</td><td>", out);
-	if (a->bisect_id)
-		fprintf(out, "<a href=\"bisect-%" PRId64 ".html\">bisection %" PRId64 "</a>",
-			a->bisect_id, a->bisect_id);
+	bisect_link(out, a->bisect_id);
 	fputs("</td><td>", out);
 	report_html_puts(out, a->note);
 	fputs("</td></tr>\n", out);
@@ -315,8 +325,9 @@ static void bisect_row(FILE *out, const struct site_bisect *b)
 	char when[64];
 
 	utc(when, sizeof(when), b->updated, false);
-	fprintf(out, "<li><a href=\"bisect-%" PRId64 ".html\">bisection %" PRId64 "</a> ", b->id,
-		b->id);
+	fputs("<li>", out);
+	bisect_link(out, b->id);
+	fputs(" ", out);
 	state_word(out, b->status);
 	if (b->job) {
 		fputs(" of ", out);
@@ -606,11 +617,7 @@ static void alert_facts(FILE *out, const struct site_alert *a)
 	fputs(": ", out);
 	report_html_puts(out, a->metric);
 	fputs(" of ", out);
-	if (a->series_page)
-		fprintf(out, "<a href=\"%s\">", a->series_page);
-	report_html_puts(out, a->job);
-	if (a->series_page)
-		fputs("</a>", out);
+	job_link(out, a);
 	fputs(" on ", out);
 	report_html_puts(out, a->testbox);
 	fputs(", ", out);
@@ -625,9 +632,11 @@ static void alert_facts(FILE *out, const struct site_alert *a)
 		report_html_short_id(out, a->culprit);
 		fputs("</span>", out);
 	}
-	if (a->bisect_id)
-		fprintf(out, " (<a href=\"bisect-%" PRId64 ".html\">bisection %" PRId64 "</a>)",
-			a->bisect_id, a->bisect_id);
+	if (a->bisect_id) {
+		fputs(" (", out);
+		bisect_link(out, a->bisect_id);
+		fputs(")", out);
+	}
 	fputs(".</p>\n", out);
 	if (a->note) {
 		fputs("<p>", out);

@@ -305,7 +305,8 @@ var vis = Array.prototype.filter.call(document.querySelectorAll('circle.run'), f
 document.body.setAttribute('data-probe', document.getElementById('plot-status').textContent + '|' + document.querySelector('.ylabel').textContent + '|' + vis + '|' + document.querySelectorAll('circle.run').length);
 </script>
 </body>"""
-open(f, "w").write(open(f).read().replace("</body>", probe))
+text = open(f).read()
+open(f, "w").write(text.replace("</body>", probe))
 PY
 		browser_dom "probe/$SERIES" probe.html
 		diag "probe: $(grep -o 'data-probe="[^"]*"' probe.html) (status $?)"
@@ -325,4 +326,22 @@ else
 fi
 
 check_nothing_left "publish"
+
+# ---- PostgreSQL: the same site from the same store (bench/publish_bench makes both) ----
+. "$HERE/pg-lib.sh"
+pg_e2e_start
+GEN=$(dirname "$PERFBOT")/publish_bench
+if [ -x "$GEN" ]; then
+	"$GEN" "$PG_URL" 1000 && "$GEN" "$SANDBOX/sq.db" 1000
+	check "publish_bench made a PostgreSQL and an SQLite store (exit $?)" [ $? -eq 0 ]
+	run_perfbot 120 publish --db "$PG_URL" pgsite
+	check "publish from PostgreSQL: exit 0 (got $rc: $err)" \
+		bash -c '[ "$1" -eq 0 ] && grep -q "published pgsite: 20 series, 1 alerts" <<<"$2"' _ "$rc" "$out"
+	run_perfbot 120 publish --db "$SANDBOX/sq.db" sqsite
+	check "the same site from PostgreSQL as from SQLite" diff -r pgsite sqsite
+	run_perfbot 120 publish --db "$PG_URL" pgsite
+	check "PostgreSQL: a second publish writes nothing" grep -q " 0 pages written" "$SANDBOX/out"
+else
+	diag "no PostgreSQL checks: no $GEN"
+fi
 finish
