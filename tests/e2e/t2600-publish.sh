@@ -19,6 +19,7 @@
 # the marker.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bisect-lib.sh"
+. "$(dirname "$0")/pg-lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 cd "$SANDBOX" || exit 1
@@ -328,7 +329,6 @@ fi
 check_nothing_left "publish"
 
 # ---- PostgreSQL: the same site from the same store (bench/publish_bench makes both) ----
-. "$HERE/pg-lib.sh"
 pg_e2e_start
 GEN=$(dirname "$PERFBOT")/publish_bench
 if [ -x "$GEN" ]; then
@@ -338,7 +338,9 @@ if [ -x "$GEN" ]; then
 	check "publish from PostgreSQL: exit 0 (got $rc: $err)" \
 		bash -c '[ "$1" -eq 0 ] && grep -q "published pgsite: 20 series, 1 alerts" <<<"$2"' _ "$rc" "$out"
 	run_perfbot 120 publish --db "$SANDBOX/sq.db" sqsite
-	check "the same site from PostgreSQL as from SQLite" diff -r pgsite sqsite
+	# the feed's times are when publish_bench wrote the alert, seconds apart
+	check "the same site from PostgreSQL as from SQLite (but the feed's times)" \
+		diff -r pgsite sqsite -I "<updated>"
 	run_perfbot 120 publish --db "$PG_URL" pgsite
 	check "PostgreSQL: a second publish writes nothing" grep -q " 0 pages written" "$SANDBOX/out"
 else
