@@ -703,7 +703,7 @@ static bool alert_wanted(const struct pub *p, const struct store_alert *a)
 }
 
 /* An alert's page: its comparison, before against after, as perfbot compare makes it. */
-static int alert_page(struct pub *p, const struct site_alert *sa)
+static int alert_page(struct pub *p, struct site_alert *sa)
 {
 	const char *only[] = { sa->job, NULL };
 	char *given[] = { (char *)sa->before, (char *)sa->after };
@@ -736,7 +736,7 @@ static int alert_page(struct pub *p, const struct site_alert *sa)
 		fclose(m);
 	}
 	gather_release(&ga);
-	((struct site_alert *)sa)->compared = cmp != NULL;
+	sa->compared = cmp != NULL;
 	ret = RENDER(&p->st, name, report_site_alert(out, sa, cmp,
 		     "the store has no complete runs of the job on the test box at both "
 		     "commits (perfbot compare says why)"));
@@ -866,13 +866,17 @@ static int run_pages(struct pub *p)
 static int machines_page(struct pub *p)
 {
 	struct site_machine *m = calloc(p->ngroups + 1, sizeof(*m));
+	size_t *newest = calloc(p->ngroups + 1, sizeof(*newest));	/* [box]: its newest group */
 	struct run_record *runs = NULL;
 	struct store_box *boxes = NULL;
 	size_t n = 0, nboxes = 0;
 	int ret = 0, e;
 
-	if (!m)
+	if (!m || !newest) {
+		free(m);
+		free(newest);
 		return failure(p->o, "out of memory");
+	}
 	for (size_t g = 0; g < p->ngroups; g++) {
 		const struct store_group *gr = &p->groups[g];
 		size_t k;
@@ -887,20 +891,19 @@ static int machines_page(struct pub *p)
 		m[k].runs += gr->runs_complete;
 		if (gr->last_started > m[k].last) {
 			m[k].last = gr->last_started;
-			/* the machine line of the box's newest run: read below */
-			m[k].cpus = (int)g;
+			newest[k] = g;	/* the machine line of its newest run: read below */
 		}
 	}
 	runs = calloc(n ? n : 1, sizeof(*runs));
 	if (!runs) {
 		free(m);
+		free(newest);
 		return failure(p->o, "out of memory");
 	}
 	for (size_t k = 0; k < n && !ret; k++) {
-		if (store_get_run(p->s, p->groups[m[k].cpus].last_run_id, &runs[k]))
+		if (store_get_run(p->s, p->groups[newest[k]].last_run_id, &runs[k]))
 			ret = failure(p->o, "%s", store_error(p->s));
 		m[k].machine = strmap_get(&runs[k].env, "machine");
-		m[k].cpus = 0;
 	}
 	e = ret ? 0 : store_queue_boxes(p->s, &boxes, &nboxes);
 	if (e && e != -ENOTSUP)
@@ -942,6 +945,7 @@ static int machines_page(struct pub *p)
 	free(runs);
 	store_boxes_release(boxes, nboxes);
 	free(m);
+	free(newest);
 	return ret;
 }
 
