@@ -646,14 +646,15 @@ static void alert_facts(FILE *out, const struct site_alert *a)
 	fputs("</div>\n", out);
 }
 
-/* page (a whole document) with what before(ctx) writes spliced in after <body>. */
+/* page (a whole document) with the nav and a's facts (a may be NULL) spliced in after <body>. */
 static int splice(FILE *out, const char *page, const struct site_alert *a)
 {
-	const char *body = strstr(page, "<body>");
+	/* <body> or <body class=...>: after its '>' */
+	const char *body = strstr(page, "<body");
 
-	if (!body)
+	if (!body || !(body = strchr(body, '>')))
 		return -EINVAL;
-	body += strlen("<body>");
+	body++;
 	if (*body == '\n')
 		body++;
 	/* the site's style rules join the page's own */

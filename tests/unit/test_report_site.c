@@ -210,6 +210,10 @@ static void alert_page(void **state)
 	assert_non_null(strstr(html, "nav a{"));	/* the site's style joined the page's */
 	assert_non_null(strstr(html, "(<a href=\"bisect-3.html\">bisection 3</a>)"));
 	free(html);
+	/* a body with attributes: the nav still goes inside it */
+	html = render(w_alert, "<html><head></head><body class=\"r\"><h1>c</h1></body></html>");
+	assert_non_null(strstr(html, "<body class=\"r\"><nav"));
+	free(html);
 	/* no comparison: a page of the facts and why */
 	html = render(w_alert, NULL);
 	assert_non_null(strstr(html, "<p>No comparison: why</p>"));
