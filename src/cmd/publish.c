@@ -228,7 +228,8 @@ static int manifest_read(struct site *st, bool *have)
 			return failure(st->o, "out of memory");
 		}
 	free(buf);
-	qsort(st->old.v, st->old.n, sizeof(char *), cmp_str);
+	if (st->old.n)
+		qsort(st->old.v, st->old.n, sizeof(char *), cmp_str);
 	return 0;
 }
 
@@ -239,7 +240,8 @@ static int manifest_finish(struct site *st)
 	bool wrote;
 	int err;
 
-	qsort(st->now.v, st->now.n, sizeof(char *), cmp_str);
+	if (st->now.n)
+		qsort(st->now.v, st->now.n, sizeof(char *), cmp_str);
 	for (size_t i = 0; i < st->old.n; i++) {
 		if (names_has(&st->now, st->old.v[i]))
 			continue;
@@ -346,7 +348,8 @@ static int subjects_load(const struct publish_opts *o, struct subjects *sj)
 				return failure(o, "out of memory");
 		}
 	}
-	qsort(sj->v, sj->n, sizeof(*sj->v), cmp_subject);
+	if (sj->n)
+		qsort(sj->v, sj->n, sizeof(*sj->v), cmp_subject);
 	return 0;
 }
 
@@ -846,7 +849,8 @@ static int run_pages(struct pub *p)
 {
 	int ret = 0;
 
-	qsort(p->runs, p->nruns, sizeof(*p->runs), cmp_i64);
+	if (p->nruns)
+		qsort(p->runs, p->nruns, sizeof(*p->runs), cmp_i64);
 	for (size_t i = 0; i < p->nruns && !ret; i++) {
 		struct run_record r = { 0 };
 		char name[64];
