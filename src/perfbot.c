@@ -39,6 +39,7 @@ static const struct subcommand subcommands[] = {
 	{ "watch", cmd_watch, "the robot: watch trees, bisect changes, report culprits", CMD_STORE },
 	{ "history", cmd_history, "a metric over a branch's history: points, change points, alerts", CMD_STORE },
 	{ "alerts", cmd_alerts, "the changes the robot found: list, show, ignore, invalid", CMD_STORE },
+	{ "publish", cmd_publish, "write the static site: histories, change points, alerts, runs", CMD_STORE },
 	{ "guest-run", cmd_guest, "run one atomic job in a kernel's guest; the framed record to stdout", 0 },
 	{ "guest-initramfs", cmd_guest, "write the initramfs of a guest that runs one atomic job", 0 },
 	{ "kernel", cmd_kernel, "build the kernel of a commit with a job's kernel: section", 0 },

@@ -33,6 +33,7 @@ int cmd_cache(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_alerts(int argc, char **argv);
+int cmd_publish(int argc, char **argv);
 int cmd_guest(int argc, char **argv);	/* guest-run, guest-initramfs */
 int cmd_kernel(int argc, char **argv);
 int cmd_kexec(int argc, char **argv);	/* resume, status, abort */

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include "cmd/cmds.h"
 #include "cmd/cmdutil.h"
+#include "cmd/series.h"
 #include "report/history.h"
 #include "stats/changepoint.h"
 #include "store/store.h"
@@ -373,15 +374,6 @@ out:
 	return ret;
 }
 
-/* Where the metric is in one point's samples; -1 when it is not. */
-static long stat_index(const struct store_samples *s, const char *name)
-{
-	for (size_t i = 0; i < s->nr; i++)
-		if (!strcmp(s->names[i], name))
-			return (long)i;
-	return -1;
-}
-
 /* The metric: given (and held by a run), or the KPI of the newest run. */
 static int pick_metric(struct ctx *c)
 {
@@ -392,7 +384,7 @@ static int pick_metric(struct ctx *c)
 
 	if (c->o.metric) {
 		for (size_t i = 0; i < c->npts; i++)
-			if (stat_index(&c->samples[i], c->o.metric) >= 0) {
+			if (series_stat_index(&c->samples[i], c->o.metric) >= 0) {
 				c->metric = strdup(c->o.metric);
 				return c->metric ? 0 : failure("out of memory");
 			}
@@ -429,159 +421,6 @@ static int pick_metric(struct ctx *c)
 	return c->metric ? 0 : failure("out of memory");
 }
 
-/* ---- the series ---- */
-
-struct series {
-	struct history h;
-	struct history_point *points;
-	double **values;		/* [npts], owned */
-	struct history_change *changes;
-	struct history_alert *alerts;
-	struct git_commit *commits;	/* [npts] with --repo */
-	struct cp_opts cpo;
-};
-
-static void series_release(struct series *se, size_t npts)
-{
-	for (size_t i = 0; se->values && i < npts; i++)
-		free(se->values[i]);
-	for (size_t i = 0; se->commits && i < npts; i++)
-		git_commit_release(&se->commits[i]);
-	free(se->values);
-	free(se->commits);
-	free(se->points);
-	free(se->changes);
-	free(se->alerts);
-}
-
-/* Each point's finite values of the metric, and its facts. */
-static int fill_points(struct ctx *c, struct series *se)
-{
-	se->points = calloc(c->npts, sizeof(*se->points));
-	se->values = calloc(c->npts, sizeof(*se->values));
-	if (!se->points || !se->values)
-		return failure("out of memory");
-	if (c->o.repo) {
-		se->commits = calloc(c->npts, sizeof(*se->commits));
-		if (!se->commits)
-			return failure("out of memory");
-	}
-	for (size_t i = 0; i < c->npts; i++) {
-		const struct store_samples *s = &c->samples[i];
-		struct history_point *p = &se->points[i];
-		long k = stat_index(s, c->metric);
-
-		p->seq = c->pts[i].seq;
-		p->sha = c->pts[i].sha;
-		p->base = c->pts[i].base;
-		p->tested = c->pts[i].tested;
-		if (k >= 0 && s->counts[k]) {
-			se->values[i] = malloc(s->counts[k] * sizeof(double));
-			if (!se->values[i])
-				return failure("out of memory");
-			for (size_t r = 0; r < s->counts[k]; r++)
-				if (isfinite(s->values[k][r]))
-					se->values[i][p->n++] = s->values[k][r];
-		}
-		p->values = se->values[i];
-		if (se->commits && !git_commit_info(c->o.repo, p->sha, &se->commits[i]))
-			p->subject = se->commits[i].subject;
-	}
-	return 0;
-}
-
-/* The change points of the points with runs, placed back among all points. */
-static int detect(struct ctx *c, struct series *se)
-{
-	struct cp_point *cpts = calloc(c->npts, sizeof(*cpts));
-	size_t *where = calloc(c->npts, sizeof(*where)), n = 0, nch = 0, kept = 0;
-	struct cp_change *ch = NULL;
-	struct strbuf err = STRBUF_INIT;
-	int ret = 0;
-
-	if (!cpts || !where) {
-		ret = failure("out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < c->npts; i++) {
-		if (!se->points[i].n)
-			continue;
-		cpts[n] = (struct cp_point){ se->points[i].values, se->points[i].n };
-		where[n++] = i;
-	}
-	cp_opts_init(&se->cpo);
-	if (n && cp_detect(cpts, n, &se->cpo, &ch, &nch, &err)) {
-		ret = failure("the change points of %s: %s", c->metric, err.buf);
-		goto out;
-	}
-	se->changes = calloc(nch ? nch : 1, sizeof(*se->changes));
-	if (!se->changes) {
-		ret = failure("out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < nch; i++) {
-		if (ch[i].index < 1 || ch[i].index >= n)
-			continue;	/* the detector's contract says never */
-		se->changes[kept++] = (struct history_change){
-			.index = where[ch[i].index], .p = ch[i].p, .before = ch[i].before,
-			.after = ch[i].after, .pct = ch[i].pct, .tentative = ch[i].tentative,
-			.outliers = ch[i].outliers,
-		};
-	}
-	se->h.changes = se->changes;
-	se->h.nr_changes = kept;
-out:
-	free(cpts);
-	free(where);
-	free(ch);
-	strbuf_release(&err);
-	return ret;
-}
-
-/* The robot's alerts on this (tree, branch, testbox, job, metric). */
-static int fill_alerts(struct ctx *c, struct series *se)
-{
-	size_t k = 0;
-
-	if (store_alerts(c->s, NULL, &c->alerts, &c->nalerts))
-		return store_failed(c);
-	se->alerts = calloc(c->nalerts ? c->nalerts : 1, sizeof(*se->alerts));
-	if (!se->alerts)
-		return failure("out of memory");
-	for (size_t i = 0; i < c->nalerts; i++) {
-		const struct store_alert *a = &c->alerts[i];
-
-		if (strcmp(a->tree, c->tree) || strcmp(a->branch, c->branch) ||
-		    strcmp(a->testbox, c->testbox) || strcmp(a->job, c->job) ||
-		    strcmp(a->metric, c->metric))
-			continue;
-		se->alerts[k++] = (struct history_alert){
-			.id = a->id, .before = a->before, .after = a->after, .how = a->how,
-			.state = a->state, .pct = a->pct, .culprit = a->culprit,
-			.bisect_id = a->bisect_id, .report_id = a->report_id, .note = a->note,
-		};
-	}
-	se->h.alerts = se->alerts;
-	se->h.nr_alerts = k;
-	return 0;
-}
-
-/* The metric's unit and direction, as the newest point holding it declares. */
-static void fill_meta(struct ctx *c, struct series *se)
-{
-	se->h.better = stat_better(NULL, c->metric);
-	for (size_t i = c->npts; i-- > 0;) {
-		const struct stat_meta *m = stat_meta_find(&c->samples[i].meta, c->metric);
-
-		if (stat_index(&c->samples[i], c->metric) < 0)
-			continue;
-		se->h.better = stat_better(&c->samples[i].meta, c->metric);
-		if (m)
-			se->h.unit = m->unit;
-		break;
-	}
-}
-
 static int write_out(const struct opts *o, const struct history *h)
 {
 	const char *why = NULL;
@@ -599,10 +438,26 @@ static int write_out(const struct opts *o, const struct history *h)
 	return EXIT_OK;
 }
 
+/* With --repo, each point's subject (git, read only); NULL where unknown. */
+static int subjects(struct ctx *c, struct git_commit **commits, const char ***subj)
+{
+	*commits = calloc(c->npts, sizeof(**commits));
+	*subj = calloc(c->npts, sizeof(**subj));
+	if (!*commits || !*subj)
+		return failure("out of memory");
+	for (size_t i = 0; i < c->npts; i++)
+		if (!git_commit_info(c->o.repo, c->pts[i].sha, &(*commits)[i]))
+			(*subj)[i] = (*commits)[i].subject;
+	return 0;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct ctx c = { 0 };
 	struct series se = { 0 };
+	struct git_commit *commits = NULL;
+	const char **subj = NULL;
+	struct strbuf err = STRBUF_INIT;
 	int ret = parse_args(argc, argv, &c.o);
 
 	if (ret)
@@ -626,24 +481,28 @@ int cmd_history(int argc, char **argv)
 			ret = store_failed(&c);
 	if (!ret)
 		ret = pick_metric(&c);
+	if (!ret && c.o.repo)
+		ret = subjects(&c, &commits, &subj);
+	if (!ret && store_alerts(c.s, NULL, &c.alerts, &c.nalerts))
+		ret = store_failed(&c);
 	if (ret)
 		goto out;
-	se.h = (struct history){
-		.tree = c.tree, .branch = c.branch, .testbox = c.testbox, .job = c.job,
-		.metric = c.metric, .nr_points = c.npts, .detector = &se.cpo,
-	};
-	ret = fill_points(&c, &se);
-	se.h.points = se.points;
-	if (!ret)
-		ret = detect(&c, &se);
-	if (!ret)
-		ret = fill_alerts(&c, &se);
-	if (!ret) {
-		fill_meta(&c, &se);
+	ret = series_build(&se, &(struct history){ .tree = c.tree, .branch = c.branch,
+			   .testbox = c.testbox, .job = c.job, .metric = c.metric },
+			   c.pts, c.npts, c.samples, subj, c.alerts, c.nalerts, &err);
+	if (ret == -ENOMEM)
+		ret = failure("out of memory");
+	else if (ret)
+		ret = failure("the change points of %s: %s", c.metric, err.buf);
+	else
 		ret = write_out(&c.o, &se.h);
-	}
 out:
-	series_release(&se, c.npts);
+	series_release(&se);
+	for (size_t i = 0; commits && i < c.npts; i++)
+		git_commit_release(&commits[i]);
+	free(commits);
+	free(subj);
+	strbuf_release(&err);
 	ctx_release(&c);
 	store_close(c.s);
 	return ret;

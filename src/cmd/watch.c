@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #include "cmd/cmds.h"
 #include "cmd/cmdutil.h"
+#include "cmd/publish.h"
 #include "cmd/gather.h"
 #include "cmd/measure.h"
 #include "job/job.h"
@@ -1607,6 +1608,41 @@ static int pass(struct watcher *w)
 	return ret;
 }
 
+/*
+ * The registry's publish: DIR, after each pass: the same site perfbot
+ * publish writes (cmd/publish.h), on the store the robot has open, with
+ * the trees' repositories for the commits' subjects.  A site that cannot
+ * be written is a failure the robot goes past, as a service does.
+ */
+static void republish(struct watcher *w)
+{
+	const char **repos = calloc(w->reg->nr_trees + 1, sizeof(*repos));
+	struct publish_opts o = { .who = "watch", .dir = w->reg->report.publish,
+				  .since = STORE_ALL_TIME, .repos = repos };
+	struct publish_counts c;
+
+	if (!repos) {
+		say("cannot publish %s: out of memory", o.dir);
+		w->failed = true;
+		return;
+	}
+	for (size_t i = 0; i < w->reg->nr_trees; i++) {
+		struct stat st;
+
+		/* a url: tree's mirror may not be there yet */
+		if (w->reg->trees[i].repo && !stat(w->reg->trees[i].repo, &st))
+			repos[o.nr_repos++] = w->reg->trees[i].repo;
+	}
+	if (publish_site(w->s, &o, &c)) {
+		say("could not publish %s (above); the next pass tries again", o.dir);
+		w->failed = true;
+	} else {
+		say("published %s: %zu pages written, %zu kept, %zu removed", o.dir, c.written,
+		    c.kept, c.removed);
+	}
+	free(repos);
+}
+
 /* ---- the commands ---- */
 
 static int load_registry(const char *path, struct registry **reg)
@@ -1711,6 +1747,8 @@ static int watch_run(int argc, char **argv)
 	    once ? " (one pass)" : "");
 	for (;;) {
 		ret = pass(&w);
+		if (!ret && !stop_now() && reg->report.publish)
+			republish(&w);
 		if (ret || once || stop_now())
 			break;
 		nap(reg->policy.poll_s);

@@ -82,6 +82,16 @@ static bool alert_spans(const struct history *h, const struct history_alert *a,
 	return b != SIZE_MAX && e != SIZE_MAX && b < c->index && c->index <= e;
 }
 
+const char *report_history_change_state(const struct history *h,
+				       const struct history_change *c)
+{
+	/* the newest alert spanning it: the robot's latest word on it */
+	for (size_t i = h->nr_alerts; i-- > 0;)
+		if (alert_spans(h, &h->alerts[i], c))
+			return h->alerts[i].state;
+	return c->tentative ? "tentative" : "detected";
+}
+
 static const char *better_word(int better)
 {
 	return better > 0 ? "higher" : better < 0 ? "lower" : NULL;
@@ -446,7 +456,10 @@ static const char history_css[] =
 	"svg .alert{stroke:#8a4fc0;stroke-width:3}\n"
 	"svg .alertlabel{font-size:11px;fill:#8a4fc0}\n"
 	"tr.cp td{background:#fee}\n"
-	"td.marks{font-family:monospace;color:#b00}\n";
+	"td.marks{font-family:monospace;color:#b00}\n"
+	"svg .pt{fill:transparent}\n"
+	"svg .pt:hover{fill:#4a7fc0;fill-opacity:0.12}\n"
+	"svg .cpstate{font-size:10px;text-anchor:middle;fill:#c00}\n";
 
 
 static void html_num(FILE *out, double v)
@@ -488,8 +501,10 @@ static void plot_runs(FILE *out, const struct history *h, const struct report_ax
 		double x = report_plot_x((double)i, n);
 
 		for (size_t k = 0; k < p->n; k++)
-			fprintf(out, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"/>\n",
-				x + ((double)(k % 5) - 2) * spread, report_axis_y(a, p->values[k]));
+			fprintf(out, "<circle class=\"run\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" "
+				"data-i=\"%zu\" data-dx=\"%.2f\" data-v=\"%.10g\"/>\n",
+				x + ((double)(k % 5) - 2) * spread, report_axis_y(a, p->values[k]), i,
+				((double)(k % 5) - 2) * spread, p->values[k]);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct history_point *p = &h->points[i];
@@ -502,8 +517,21 @@ static void plot_runs(FILE *out, const struct history *h, const struct report_ax
 			report_plot_x((double)i, n), report_axis_y(a, s.mean));
 		started = true;
 	}
-	if (started)
-		fputs("\"/>\n", out);
+	if (!started)
+		return;
+	/* the means by index, for the page's script to redraw the line */
+	fputs("\" data-m=\"", out);
+	started = false;
+	for (size_t i = 0; i < n; i++) {
+		struct summary s;
+
+		if (!h->points[i].n)
+			continue;
+		summarize(h->points[i].values, h->points[i].n, &s);
+		fprintf(out, "%s%zu,%.10g", started ? " " : "", i, s.mean);
+		started = true;
+	}
+	fputs("\"/>\n", out);
 }
 
 /* A vertical line between the points either side, its %change above. */
@@ -517,14 +545,35 @@ static void plot_changes(FILE *out, const struct history *h)
 		double x = report_plot_x((double)ch->index - 0.5, n);
 		const char *cls = ch->tentative ? "cp tentative" : "cp";
 
-		fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
-			"<title>change point: %+.1f%%%s</title></line>\n", cls, x, top, x, bottom,
-			ch->pct, ch->tentative ? " (tentative)" : "");
-		fprintf(out, "<text class=\"cp%s\" x=\"%.1f\" y=\"%.1f\">%+.1f%%%s</text>\n",
-			ch->tentative ? "label tentative" : "label", x,
+		const char *state = report_history_change_state(h, ch);
+		const struct history_point *at = &h->points[ch->index];
+
+		/* data-sha: the first point after it, where a reader looks for it */
+		fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"data-i=\"%zu\" data-sha=\"", cls, x, top, x, bottom, ch->index);
+		report_html_puts(out, at->sha);
+		fputs("\" data-state=\"", out);
+		report_html_puts(out, state);
+		fprintf(out, "\"><title>change point: %+.1f%%%s, ", ch->pct,
+			ch->tentative ? " (tentative)" : "");
+		report_html_puts(out, state);
+		fprintf(out, ", at seq %" PRId64 " ", at->seq);
+		report_html_short_id(out, at->sha);
+		if (at->subject) {
+			fputs(" ", out);
+			report_html_puts(out, at->subject);
+		}
+		fputs("</title></line>\n", out);
+		fprintf(out, "<text class=\"cp%s\" x=\"%.1f\" y=\"%.1f\" data-i=\"%zu\">%+.1f%%%s"
+			"</text>\n", ch->tentative ? "label tentative" : "label", x,
 			/* neighbours' labels on two rows: above the frame, inside it */
-			c % 2 ? top + 12 : top - 6, ch->pct,
+			c % 2 ? top + 12 : top - 6, ch->index, ch->pct,
 			ch->tentative ? "?" : "");
+		/* the state in words, not only as a colour */
+		fprintf(out, "<text class=\"cpstate\" x=\"%.1f\" y=\"%.1f\" data-i=\"%zu\">", x,
+			c % 2 ? top + 23 : top + 10, ch->index);
+		report_html_puts(out, state);
+		fputs("</text>\n", out);
 	}
 }
 
@@ -543,8 +592,9 @@ static void plot_alerts(FILE *out, const struct history *h)
 			continue;
 		x2 = report_plot_x((double)e, n);
 		x1 = b != SIZE_MAX && b < e ? report_plot_x((double)b, n) : x2 - 4;
-		fprintf(out, "<line class=\"alert\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-			x1, y, x2, y);
+		fprintf(out, "<line class=\"alert\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"data-i1=\"%.1f\" data-i2=\"%zu\"/>\n", x1, y, x2, y,
+			b != SIZE_MAX && b < e ? (double)b : (double)e - 0.1, e);
 		/* the label inside the frame, on the side with room */
 		if (x2 > (PLOT_W + MARGIN_L - MARGIN_R) / 2.0)
 			fprintf(out, "<text class=\"alertlabel\" text-anchor=\"end\" x=\"%.1f\" y=\"%.1f\">",
@@ -559,15 +609,51 @@ static void plot_alerts(FILE *out, const struct history *h)
 	}
 }
 
+/*
+ * A band over each point, its <title> naming the commit, its subject and
+ * the mean: the tooltip, with scripts off too.  Cost: a rect a point.
+ */
+static void plot_point_titles(FILE *out, const struct history *h)
+{
+	size_t n = h->nr_points;
+	double w = (PLOT_W - MARGIN_L - MARGIN_R) / (double)n;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct history_point *p = &h->points[i];
+		struct summary s;
+		char mean[64];
+
+		fprintf(out, "<rect class=\"pt\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
+			"data-i=\"%zu\" data-seq=\"%" PRId64 "\"><title>seq %" PRId64 " ",
+			report_plot_x((double)i, n) - w / 2, MARGIN_T, w, PLOT_H - MARGIN_T - MARGIN_B,
+			i, p->seq, p->seq);
+		report_html_short_id(out, p->sha);
+		if (p->subject) {
+			fputs(" ", out);
+			report_html_puts(out, p->subject);
+		}
+		if (p->n) {
+			summarize(p->values, p->n, &s);
+			report_format_number(mean, sizeof(mean), s.mean);
+			fprintf(out, ": mean %s of %zu run%s", mean, p->n, p->n == 1 ? "" : "s");
+		} else {
+			fputs(": no run", out);
+		}
+		fputs("</title></rect>\n", out);
+	}
+}
+
 /* x ticks: the points' seq at 1, 2 or 5 times a power of ten of the index */
 static void plot_x_ticks(FILE *out, const struct history *h)
 {
 	size_t n = h->nr_points;
 	double step = n > 1 ? fmax(1, round(report_nice_step((double)(n - 1)))) : 1;
 
+	fputs("<g class=\"xticks\">", out);
 	for (double t = 0; t < (double)n; t += step)
 		fprintf(out, "<text class=\"commit\" x=\"%.1f\" y=\"%d\">%" PRId64 "</text>\n",
 			report_plot_x(t, n), PLOT_H - MARGIN_B + 16, h->points[(size_t)t].seq);
+	fputs("</g>\n", out);
 }
 
 static void html_plot(FILE *out, const struct history *h)
@@ -577,15 +663,18 @@ static void html_plot(FILE *out, const struct history *h)
 	strbuf_addf(&title, "%s of %s on %s/%s, %s", h->metric, h->job, h->tree, h->branch,
 		    h->testbox);
 	plot_axis(h, &a);
-	fputs("<figure>\n", out);
+	fputs("<figure class=\"history\">\n", out);
 	report_svg_begin(out, strbuf_error(&title) ? h->metric : title.buf);
 	fprintf(out, "<desc>Every run's value of the metric at each of the %zu points the "
 		"robot tested (dots), the points' means (line), %zu change point%s (red "
 		"vertical lines, dashed when tentative) and %zu alert%s (purple bars).</desc>\n",
 		h->nr_points, h->nr_changes, h->nr_changes == 1 ? "" : "s", h->nr_alerts,
 		h->nr_alerts == 1 ? "" : "s");
+	fputs("<g class=\"yticks\">", out);
 	report_svg_y_ticks(out, &a);
+	fputs("</g>\n", out);
 	plot_x_ticks(out, h);
+	plot_point_titles(out, h);
 	report_svg_axis_labels(out, "point (the robot's seq on the branch), oldest first",
 			       h->metric, has_unit(h) ? h->unit : NULL);
 	plot_runs(out, h, &a);
@@ -614,11 +703,13 @@ static void html_point_ref(FILE *out, const struct history *h, const char *sha)
 		fputs(" (not a point)", out);
 }
 
-static void html_points(FILE *out, const struct history *h)
+static void html_points(FILE *out, const struct history *h, const struct history_html_opts *o)
 {
-	fputs("<table>\n<tr><th>seq</th><th>commit</th><th>runs</th><th>mean</th>"
-	      "<th>stddev</th><th>min</th><th>max</th><th>marks</th><th>subject</th></tr>\n",
-	      out);
+	bool site = o && o->site;
+
+	fprintf(out, "<table>\n<tr><th>seq</th><th>commit</th><th>runs</th><th>mean</th>"
+		"<th>stddev</th><th>min</th><th>max</th><th>marks</th><th>subject</th>%s</tr>\n",
+		site ? "<th>every run's value, oldest first</th>" : "");
 	for (size_t i = 0; i < h->nr_points; i++) {
 		const struct history_point *p = &h->points[i];
 		struct strbuf marks = STRBUF_INIT;
@@ -627,7 +718,14 @@ static void html_points(FILE *out, const struct history *h)
 		text_marks(&marks, h, i);
 		fprintf(out, "<tr%s><td class=\"num\">%" PRId64 "</td><td class=\"name\">",
 			strchr(marks.buf, '|') ? " class=\"cp\"" : "", p->seq);
-		report_html_short_id(out, p->sha);
+		if (site && o->run_ids && o->run_ids[i]) {
+			/* the newest run at the point, in full */
+			fprintf(out, "<a href=\"run-%" PRId64 ".html\">", o->run_ids[i]);
+			report_html_short_id(out, p->sha);
+			fputs("</a>", out);
+		} else {
+			report_html_short_id(out, p->sha);
+		}
 		fprintf(out, "</td><td class=\"num\">%zu</td>", p->n);
 		if (p->n) {
 			summarize(p->values, p->n, &s);
@@ -645,7 +743,18 @@ static void html_points(FILE *out, const struct history *h)
 		report_html_puts(out, marks.buf);
 		fputs("</td><td>", out);
 		report_html_puts(out, p->subject);
-		fputs("</td></tr>\n", out);
+		fputs("</td>", out);
+		if (site) {
+			fputs("<td class=\"vals\">", out);
+			for (size_t k = 0; k < p->n; k++) {
+				char v[64];
+
+				report_format_number(v, sizeof(v), p->values[k]);
+				fprintf(out, "%s%s", k ? " " : "", v);
+			}
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
 		strbuf_release(&marks);
 	}
 	fputs("</table>\n<p>marks: <code>|</code> a change point between this point and the "
@@ -692,8 +801,10 @@ static void html_changes(FILE *out, const struct history *h)
 	fputs("</table>\n", out);
 }
 
-static void html_alerts(FILE *out, const struct history *h)
+static void html_alerts(FILE *out, const struct history *h, const struct history_html_opts *o)
 {
+	bool site = o && o->site;
+
 	if (!h->nr_alerts) {
 		fputs("<p>The robot has no alert on this metric of this branch.</p>\n", out);
 		return;
@@ -704,7 +815,11 @@ static void html_alerts(FILE *out, const struct history *h)
 	for (size_t i = 0; i < h->nr_alerts; i++) {
 		const struct history_alert *a = &h->alerts[i];
 
-		fprintf(out, "<tr><td class=\"num\">%" PRId64 "</td><td>", a->id);
+		if (site)
+			fprintf(out, "<tr><td class=\"num\"><a href=\"alert-%" PRId64 ".html\">%"
+				PRId64 "</a></td><td>", a->id, a->id);
+		else
+			fprintf(out, "<tr><td class=\"num\">%" PRId64 "</td><td>", a->id);
 		report_html_puts(out, a->state);
 		fputs("</td><td>", out);
 		report_html_puts(out, a->how);
@@ -720,6 +835,9 @@ static void html_alerts(FILE *out, const struct history *h)
 		fputs("</td><td class=\"name\">", out);
 		if (a->culprit)
 			report_html_short_id(out, a->culprit);
+		if (site && a->bisect_id)
+			fprintf(out, " (<a href=\"bisect-%" PRId64 ".html\">bisection %" PRId64
+				"</a>)", a->bisect_id, a->bisect_id);
 		fputs("</td><td class=\"num\">", out);
 		if (a->report_id)
 			fprintf(out, "%" PRId64, a->report_id);
@@ -742,7 +860,169 @@ static void html_title(FILE *out, const struct history *h)
 	report_html_puts(out, h->branch);
 }
 
+/*
+ * The series page's script (history_html_opts.interactive): zoom and pan
+ * (buttons, the wheel, dragging), a log scale and values relative to a
+ * reference point's mean, by moving the plot's own elements -- their
+ * data-i (the point's index), data-v (a run's value) and the meanline's
+ * data-m -- and redrawing the ticks.  The page reads the same without it.
+ */
+static const char plot_script[] =
+	"(function () {\n"
+	"  var fig = document.querySelector(\"figure.history\"), svg = fig && fig.querySelector(\"svg\");\n"
+	"  if (!svg) return;\n"
+	"  var NS = svg.namespaceURI, L = 90, R = 620, T = 20, B = 250;\n"
+	"  var q = function (s) { return Array.prototype.slice.call(svg.querySelectorAll(s)); };\n"
+	"  var pts = q(\"rect.pt\"), runs = q(\"circle.run\"), n = pts.length, lo = 0, hi = n;\n"
+	"  var ml = svg.querySelector(\"polyline.meanline\"), means = {}, seqs = [];\n"
+	"  var ylabel = svg.querySelector(\".ylabel\"), ytext = ylabel ? ylabel.textContent : \"\";\n"
+	"  var log = document.getElementById(\"plot-log\"), ref = document.getElementById(\"plot-ref\");\n"
+	"  var say = document.getElementById(\"plot-status\");\n"
+	"  if (ml) ml.getAttribute(\"data-m\").split(\" \").forEach(function (p) {\n"
+	"    var a = p.split(\",\"); means[+a[0]] = +a[1];\n"
+	"  });\n"
+	"  pts.forEach(function (r) { seqs[+r.getAttribute(\"data-i\")] = r.getAttribute(\"data-seq\"); });\n"
+	"  function refIndex() {\n"
+	"    var v = ref.value.trim(), i = seqs.indexOf(v);\n"
+	"    return v === \"\" || i < 0 || !(means[i] > 0) ? -1 : i;\n"
+	"  }\n"
+	"  function el(name, attrs, text) {\n"
+	"    var e = document.createElementNS(NS, name);\n"
+	"    for (var k in attrs) e.setAttribute(k, attrs[k]);\n"
+	"    if (text !== undefined) e.textContent = text;\n"
+	"    return e;\n"
+	"  }\n"
+	"  function nice(range) {\n"
+	"    var m = Math.pow(10, Math.floor(Math.log10(range / 4))), r = range / 4 / m;\n"
+	"    return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * m;\n"
+	"  }\n"
+	"  function draw() {\n"
+	"    var ri = refIndex(), lg = log.checked, w = (R - L) / (hi - lo);\n"
+	"    var f = function (v) {\n"
+	"      if (ri >= 0) v = v / means[ri];\n"
+	"      return lg ? (v > 0 ? Math.log10(v) : NaN) : v;\n"
+	"    };\n"
+	"    var inv = function (t) { return lg ? Math.pow(10, t) : t; };\n"
+	"    var X = function (i) { return L + (i - lo + 0.5) * w; };\n"
+	"    var vis = function (i) { return i >= lo && i < hi; };\n"
+	"    var a = Infinity, b = -Infinity;\n"
+	"    runs.forEach(function (c) {\n"
+	"      var y = f(+c.getAttribute(\"data-v\"));\n"
+	"      if (vis(+c.getAttribute(\"data-i\")) && isFinite(y)) { a = Math.min(a, y); b = Math.max(b, y); }\n"
+	"    });\n"
+	"    if (!isFinite(a)) { a = 0; b = 1; }\n"
+	"    if (b - a <= Math.abs(b) * 1e-12) { var p = b ? Math.abs(b) * 0.05 : 1; a -= p; b += p; }\n"
+	"    else { var d = (b - a) * 0.08; a -= d; b += d; }\n"
+	"    var Y = function (t) { return B - (t - a) / (b - a) * (B - T); };\n"
+	"    var show = function (e, on) { e.style.display = on ? \"\" : \"none\"; };\n"
+	"    runs.forEach(function (c) {\n"
+	"      var i = +c.getAttribute(\"data-i\"), y = f(+c.getAttribute(\"data-v\"));\n"
+	"      show(c, vis(i) && isFinite(y));\n"
+	"      c.setAttribute(\"cx\", X(i) + (+c.getAttribute(\"data-dx\")) * Math.min(1, n / (hi - lo)));\n"
+	"      if (isFinite(y)) c.setAttribute(\"cy\", Y(y));\n"
+	"    });\n"
+	"    if (ml) ml.setAttribute(\"points\", Object.keys(means).filter(function (i) {\n"
+	"      return vis(+i) && isFinite(f(means[i]));\n"
+	"    }).map(function (i) { return X(+i) + \",\" + Y(f(means[i])); }).join(\" \"));\n"
+	"    q(\"line.cp\").forEach(function (e) {\n"
+	"      var x = X(+e.getAttribute(\"data-i\") - 0.5);\n"
+	"      e.setAttribute(\"x1\", x); e.setAttribute(\"x2\", x);\n"
+	"      show(e, x > L && x < R);\n"
+	"    });\n"
+	"    q(\"text.cplabel, text.cpstate\").forEach(function (e) {\n"
+	"      var x = X(+e.getAttribute(\"data-i\") - 0.5);\n"
+	"      e.setAttribute(\"x\", x); show(e, x > L && x < R);\n"
+	"    });\n"
+	"    q(\"line.alert\").forEach(function (e) {\n"
+	"      var x1 = Math.max(L, X(+e.getAttribute(\"data-i1\"))), x2 = Math.min(R, X(+e.getAttribute(\"data-i2\")));\n"
+	"      e.setAttribute(\"x1\", x1); e.setAttribute(\"x2\", x2); show(e, x1 < x2);\n"
+	"    });\n"
+	"    q(\"text.alertlabel\").forEach(function (e) { show(e, lo === 0 && hi === n); });\n"
+	"    pts.forEach(function (r) {\n"
+	"      var i = +r.getAttribute(\"data-i\");\n"
+	"      r.setAttribute(\"x\", X(i) - w / 2); r.setAttribute(\"width\", w); show(r, vis(i));\n"
+	"    });\n"
+	"    var yg = svg.querySelector(\"g.yticks\"), xg = svg.querySelector(\"g.xticks\");\n"
+	"    yg.textContent = \"\";\n"
+	"    var st = nice(b - a);\n"
+	"    for (var t = Math.ceil(a / st) * st; t <= b + st * 1e-9; t += st) {\n"
+	"      var v = inv(t), y = Y(t);\n"
+	"      yg.appendChild(el(\"line\", { \"class\": \"grid\", x1: L, y1: y, x2: R, y2: y }));\n"
+	"      yg.appendChild(el(\"text\", { \"class\": \"tick\", x: L - 6, y: y + 4 },\n"
+	"        ri >= 0 ? ((v - 1) * 100).toFixed(1) + \"%\" : Number(v.toPrecision(4)).toString()));\n"
+	"    }\n"
+	"    xg.textContent = \"\";\n"
+	"    var xs = Math.max(1, Math.round(nice(Math.max(1, hi - lo - 1))));\n"
+	"    for (var i = lo; i < hi; i += xs)\n"
+	"      xg.appendChild(el(\"text\", { \"class\": \"commit\", x: X(i), y: B + 16 }, seqs[i]));\n"
+	"    if (ylabel) ylabel.textContent = (ri >= 0 ? \"change against seq \" + seqs[ri] + \" of \" : \"\") +\n"
+	"      ytext + (lg ? \" (log scale)\" : \"\");\n"
+	"    say.textContent = \"showing points \" + seqs[lo] + \" to \" + seqs[hi - 1] +\n"
+	"      (ri >= 0 ? \", relative to seq \" + seqs[ri] : \"\") + (lg ? \", log scale\" : \"\") +\n"
+	"      (ref.value.trim() !== \"\" && ri < 0 ? \" (no point with seq \" + ref.value.trim() + \" and a positive mean)\" : \"\");\n"
+	"  }\n"
+	"  function zoom(k, c) {\n"
+	"    var w = Math.max(3, Math.min(n, Math.round((hi - lo) * k)));\n"
+	"    c = c === undefined ? (lo + hi) / 2 : c;\n"
+	"    lo = Math.max(0, Math.min(n - w, Math.round(c - w / 2))); hi = lo + w; draw();\n"
+	"  }\n"
+	"  function pan(d) {\n"
+	"    var w = hi - lo, s = Math.max(1, Math.round(w * d));\n"
+	"    lo = Math.max(0, Math.min(n - w, lo + s)); hi = lo + w; draw();\n"
+	"  }\n"
+	"  document.getElementById(\"plot-controls\").hidden = false;\n"
+	"  document.getElementById(\"plot-controls\").addEventListener(\"click\", function (ev) {\n"
+	"    var a = ev.target.getAttribute && ev.target.getAttribute(\"data-act\");\n"
+	"    if (a === \"in\") zoom(0.5);\n"
+	"    else if (a === \"out\") zoom(2);\n"
+	"    else if (a === \"left\") pan(-0.5);\n"
+	"    else if (a === \"right\") pan(0.5);\n"
+	"    else if (a === \"reset\") { lo = 0; hi = n; log.checked = false; ref.value = \"\"; draw(); }\n"
+	"  });\n"
+	"  log.addEventListener(\"change\", draw);\n"
+	"  ref.addEventListener(\"change\", draw);\n"
+	"  svg.addEventListener(\"wheel\", function (ev) {\n"
+	"    ev.preventDefault();\n"
+	"    var box = svg.getBoundingClientRect(), x = (ev.clientX - box.left) * 640 / box.width;\n"
+	"    zoom(ev.deltaY < 0 ? 0.8 : 1.25, lo + (x - L) / (R - L) * (hi - lo));\n"
+	"  }, { passive: false });\n"
+	"  var drag = null;\n"
+	"  svg.addEventListener(\"pointerdown\", function (ev) { drag = { x: ev.clientX, lo: lo }; });\n"
+	"  window.addEventListener(\"pointerup\", function () { drag = null; });\n"
+	"  svg.addEventListener(\"pointermove\", function (ev) {\n"
+	"    if (!drag) return;\n"
+	"    var box = svg.getBoundingClientRect(), w = hi - lo;\n"
+	"    var d = Math.round(-(ev.clientX - drag.x) * 640 / box.width / (R - L) * w);\n"
+	"    var nl = Math.max(0, Math.min(n - w, drag.lo + d));\n"
+	"    if (nl !== lo) { lo = nl; hi = nl + w; draw(); }\n"
+	"  });\n"
+	"  draw();\n"
+	"})();\n";
+
+/* The controls: hidden until the script shows them (useless without it). */
+static void html_controls(FILE *out, const struct history *h)
+{
+	fprintf(out, "<div id=\"plot-controls\" class=\"controls\" role=\"group\" "
+		"aria-label=\"plot controls\" hidden>\n"
+		"<button type=\"button\" data-act=\"in\">zoom in</button>\n"
+		"<button type=\"button\" data-act=\"out\">zoom out</button>\n"
+		"<button type=\"button\" data-act=\"left\">&larr; earlier</button>\n"
+		"<button type=\"button\" data-act=\"right\">later &rarr;</button>\n"
+		"<button type=\"button\" data-act=\"reset\">reset</button>\n"
+		"<label><input type=\"checkbox\" id=\"plot-log\"> log scale</label>\n"
+		"<label>relative to the point with seq <input type=\"number\" id=\"plot-ref\" "
+		"min=\"%" PRId64 "\" max=\"%" PRId64 "\" size=\"6\"></label>\n"
+		"<output id=\"plot-status\" aria-live=\"polite\"></output>\n</div>\n",
+		h->points[0].seq, h->points[h->nr_points - 1].seq);
+}
+
 int report_history_html(FILE *out, const struct history *h)
+{
+	return report_history_html_opts(out, h, NULL);
+}
+
+int report_history_html_opts(FILE *out, const struct history *h,
+			     const struct history_html_opts *o)
 {
 	const char *why;
 
@@ -751,8 +1031,9 @@ int report_history_html(FILE *out, const struct history *h)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
 	      out);
 	html_title(out, h);
-	fprintf(out, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<h1>", report_html_css,
-		history_css);
+	fprintf(out, "</title>\n<style>\n%s%s%s</style>\n</head>\n<body>\n%s<h1>",
+		report_html_css, history_css, o && o->css ? o->css : "",
+		o && o->nav ? o->nav : "");
 	html_title(out, h);
 	fputs("</h1>\n<dl>\n", out);
 	report_html_dl(out, "metric", h->metric);
@@ -765,13 +1046,18 @@ int report_history_html(FILE *out, const struct history *h)
 	report_html_dl(out, "branch", h->branch);
 	fprintf(out, "<dt>points</dt><dd>%zu</dd>\n<dt>change points</dt><dd>%zu</dd>\n"
 		"<dt>alerts</dt><dd>%zu</dd>\n</dl>\n", h->nr_points, h->nr_changes, h->nr_alerts);
+	if (o && o->interactive)
+		html_controls(out, h);
 	html_plot(out, h);
 	fputs("<section>\n<h2>Change points</h2>\n", out);
 	html_changes(out, h);
 	fputs("</section>\n<section>\n<h2>Alerts</h2>\n", out);
-	html_alerts(out, h);
+	html_alerts(out, h, o);
 	fputs("</section>\n<section>\n<h2>Points</h2>\n", out);
-	html_points(out, h);
-	fputs("</section>\n</body>\n</html>\n", out);
+	html_points(out, h, o);
+	fputs("</section>\n", out);
+	if (o && o->interactive)
+		fprintf(out, "<script>\n%s</script>\n", plot_script);
+	fputs("</body>\n</html>\n", out);
 	return finish(out);
 }

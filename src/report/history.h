@@ -100,9 +100,41 @@ int report_history_json(FILE *out, const struct history *h);
 /*
  * One HTML5 page, nothing fetched, no script: the facts, an SVG plot
  * (every run a dot at its point, the points' means joined, change points
- * as vertical lines labelled with their %change, alerts labelled with
- * their state), and the tables of points, change points and alerts.
+ * as vertical lines labelled with their %change and state, with the
+ * first point after each in data-sha; alerts labelled with their state;
+ * each point's <title> naming its commit and subject), and the tables of
+ * points, change points and alerts.
  */
 int report_history_html(FILE *out, const struct history *h);
+
+/* What a page of perfbot publish's site adds to the history page. */
+struct history_html_opts {
+	const char *nav;	/* trusted HTML written first in <body>; NULL: none */
+	const char *css;	/* more style rules (trusted); NULL: none */
+	/*
+	 * site: alert ids link to alert-ID.html, bisections to
+	 * bisect-ID.html, and the points table gains every run's value;
+	 * run_ids ([nr_points], 0: none; NULL: no link) link each point's
+	 * commit to run-ID.html.
+	 */
+	bool site;
+	const int64_t *run_ids;
+	/*
+	 * The controls (zoom, pan, log scale, relative to a reference
+	 * point) and the small inline script that drives them; without
+	 * the script the controls stay hidden and the page reads the same.
+	 */
+	bool interactive;
+};
+/* report_history_html() with o (NULL: exactly report_history_html()). */
+int report_history_html_opts(FILE *out, const struct history *h,
+			     const struct history_html_opts *o);
+/*
+ * A change point's state in words: the state of the newest alert whose
+ * range holds it ("confirmed", "reported", "ignored", ...), else
+ * "tentative" or "detected".  A static string or one of h's.
+ */
+const char *report_history_change_state(const struct history *h,
+				       const struct history_change *c);
 
 #endif

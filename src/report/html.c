@@ -369,7 +369,8 @@ void report_svg_axis_labels(FILE *out, const char *x, const char *y, const char 
 	fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%d\">",
 		(PLOT_W + MARGIN_L - MARGIN_R) / 2.0, PLOT_H - 12);
 	report_html_puts(out, x);
-	fprintf(out, "</text>\n<text class=\"axis\" x=\"14\" y=\"%.1f\" "
+	/* .ylabel: a page's script rewrites it (a series page's log/relative) */
+	fprintf(out, "</text>\n<text class=\"axis ylabel\" x=\"14\" y=\"%.1f\" "
 		"transform=\"rotate(-90 14 %.1f)\"", ymid, ymid);
 	/* about 36 characters fit beside the frame: a longer name is squeezed */
 	if (len > 36)

@@ -38,7 +38,7 @@ static const char *const job_keys[] = { "file", "set", NULL };
 static const char *const base_keys[] = { "upstream", NULL };
 static const char *const report_keys[] = {
 	"from", "to", "cc", "reported_by", "link", "outbox", "sendmail",
-	"follow_up", NULL,
+	"follow_up", "publish", NULL,
 };
 static const char *const policy_keys[] = {
 	"poll", "max_heads", "bisect_max_runs", "families", "min_change", "on", NULL,
@@ -894,6 +894,16 @@ static int read_report(struct loader *l, const struct ynode *root)
 	    (ret = get_bool(l, "follow_up", v, &rep->follow_up)))
 		return ret;
 
+	if ((v = map_get(m, "publish", NULL))) {
+		struct stat st;
+
+		/* the site perfbot publish writes after each pass (docs/publish.md) */
+		if ((ret = get_scalar(l, "publish", v)) ||
+		    (ret = resolve_path(l, v->scalar, &rep->publish)))
+			return ret;
+		if (fs_check(l) && !stat(rep->publish, &st) && !S_ISDIR(st.st_mode))
+			return path_problem(l, v, "publish", rep->publish, "not a directory");
+	}
 	outbox = map_get(m, "outbox", NULL);
 	sendmail = map_get(m, "sendmail", NULL);
 	if (!outbox && !sendmail)
@@ -1170,6 +1180,7 @@ void registry_free(struct registry *r)
 	free(r->report.reported_by);
 	free(r->report.link);
 	free(r->report.outbox);
+	free(r->report.publish);
 	free(r->policy.on);
 	free_strv(r->report.sendmail);
 	free(r->path);
@@ -1371,6 +1382,12 @@ int registry_describe(FILE *f, const struct registry *r)
 	}
 	fprintf(f, "  follow_up: %s", rep->follow_up ? "true" : "false");
 	put_default(f, !rep->follow_up);
+	if (rep->publish) {
+		put_key(f, 2, "publish", rep->publish);
+		fputc('\n', f);
+	} else {
+		fputs("  # publish: none, no site\n", f);
+	}
 
 	fputs("policy:\n", f);
 	put_duration(f, 2, "poll", p->poll_s, REGISTRY_DEFAULT_POLL_S);

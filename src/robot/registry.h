@@ -11,7 +11,7 @@
  * value, "did you mean" for a misspelt key -- printed by the command with
  * cmd_print_job_error(), as a job file's are.
  *
- * Paths: a relative `repo:`, `jobs:` file or `outbox:` is relative to the
+ * Paths: a relative `repo:`, `jobs:` file, `outbox:` or `publish:` is relative to the
  * directory the registry file is in, and is stored absolute (that
  * directory resolved with realpath(3), the relative part appended as
  * written), so the loop may chdir freely.
@@ -128,6 +128,7 @@ struct registry_report {
 	char *outbox;		/* Maildir directory (absolute), or NULL */
 	char **sendmail;	/* argv, NULL-terminated, or NULL */
 	bool follow_up;		/* mail later changes of a reported culprit */
+	char *publish;		/* the site republished after each pass (absolute), or NULL */
 };
 
 struct registry_policy {

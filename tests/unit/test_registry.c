@@ -235,6 +235,7 @@ static const char full[] =
 	"  outbox: out/maildir\n"
 	"  sendmail: [./sendmail, -t, -i, -f, a@b, -f, a@b]\n"
 	"  follow_up: true\n"
+	"  publish: www/site\n"
 	"policy:\n"
 	"  poll: 90s\n"
 	"  max_heads: 3\n"
@@ -310,6 +311,8 @@ static void full_form(void **state)
 	assert_string_equal(r->report.sendmail[6], "a@b");
 	assert_null(r->report.sendmail[7]);
 	assert_true(r->report.follow_up);
+	/* the site: relative to the registry, need not exist yet */
+	assert_string_equal(r->report.publish, in_dir("www/site"));
 
 	assert_true(r->policy.poll_s == 90);
 	assert_int_equal(r->policy.max_heads, 3);
@@ -623,6 +626,8 @@ static void files_on_disk(void **state)
 		  "outbox 'notadir' (%DIR%/notadir): not a directory" },
 		{ GOOD_TREE "report:\n  sendmail: [./nosendmail, -t]\n", 7, 14,
 		  "sendmail './nosendmail' (%DIR%/./nosendmail): No such file or directory" },
+		{ GOOD_TREE "report:\n  outbox: outbox\n  publish: job.yaml\n", 8, 12,
+		  "publish 'job.yaml' (%DIR%/job.yaml): not a directory" },
 	};
 
 	(void)state;
@@ -719,6 +724,8 @@ static void describe_round_trip(void **state)
 			assert_non_null(strstr(one, "  from: \"perfbot <perfbot@localhost>\"  # default\n"));
 			assert_non_null(strstr(one, "  # min_change: compare's floors, kpi 1%, other stats 5%\n"));
 			assert_non_null(strstr(one, "  # on: none, the runs made here\n"));
+			assert_non_null(strstr(one, "  # publish: none, no site\n"));
+			assert_null(again->report.publish);
 			assert_null(again->policy.on);
 		} else {
 			assert_non_null(strstr(one, "    max_age: 2w\n"));
@@ -728,6 +735,7 @@ static void describe_round_trip(void **state)
 			assert_non_null(strstr(one, "  families: [kpi, other]\n"));
 			assert_non_null(strstr(one, "    - \"Some One <one@example.org>\"\n"));
 			assert_int_equal(again->report.follow_up, true);
+			assert_string_equal(again->report.publish, r->report.publish);
 			assert_non_null(strstr(one, "  on: w1\n"));
 			assert_string_equal(again->policy.on, "w1");
 			assert_string_equal(again->trees[0].url, r->trees[0].url);
