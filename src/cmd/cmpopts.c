@@ -55,6 +55,8 @@ static int cmpopts_option(struct cmpopts *o, int c, const char *arg)
 					       arg);
 		o->have_alpha = true;
 		return 0;
+	case CMPOPT_COLOR:
+		return cmd_colour_option(o->who, arg, &o->colour);
 	}
 	return -1;
 }

@@ -1,7 +1,7 @@
 /*
  * cmpopts.h - the options of every command that compares stored results
  * (perfbot compare, perfbot report): -s/--set, --testbox, --repo,
- * --min-change, --alpha (--db is main()'s: cmdutil.h).  One parser, so that they accept and refuse the
+ * --min-change, --alpha, --color (--db is main()'s: cmdutil.h).  One parser, so that they accept and refuse the
  * same values with the same messages.
  *
  * A command lists CMPOPTS_LONGOPTS in its getopt_long() table and hands
@@ -14,6 +14,7 @@
 
 #include "stats/compare.h"
 #include "store/store.h"
+#include "util/colour.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -24,6 +25,7 @@ enum {
 	CMPOPT_REPO,
 	CMPOPT_MIN_CHANGE,
 	CMPOPT_ALPHA,
+	CMPOPT_COLOR,
 };
 
 #define CMPOPTS_LONGOPTS \
@@ -31,7 +33,8 @@ enum {
 	{ "testbox", required_argument, NULL, CMPOPT_TESTBOX }, \
 	{ "repo", required_argument, NULL, CMPOPT_REPO }, \
 	{ "min-change", required_argument, NULL, CMPOPT_MIN_CHANGE }, \
-	{ "alpha", required_argument, NULL, CMPOPT_ALPHA }
+	{ "alpha", required_argument, NULL, CMPOPT_ALPHA }, \
+	{ "color", required_argument, NULL, CMPOPT_COLOR }
 
 struct cmpopts {
 	const char *who;		/* the command, for messages */
@@ -45,6 +48,7 @@ struct cmpopts {
 	size_t nr_rules;
 	bool have_alpha;
 	double alpha;
+	enum colour_when colour;	/* --color; the terminal's text only */
 };
 
 /* Ready for argc arguments; EXIT_FAILED (printed) when out of memory. */

@@ -44,7 +44,7 @@
 static const char compare_usage[] =
 	"usage: perfbot compare [--db PATH] [-s KEY=VALUE ...] [--testbox HOST] [--repo DIR]\n"
 	"                       [--all] [--ci] [--json] [--min-change [PATTERN=]PCT ...]\n"
-	"                       [--alpha A]\n"
+	"                       [--alpha A] [--color WHEN]\n"
 	"                       [--format text|perf-stat] BASE OTHER [OTHER ...]\n"
 	"   or: perfbot compare --measure --repo DIR [--tip BRANCH ...] [--runs N]\n"
 	"                       [--max-runs N] [options above] JOB.yaml BASE [OTHER ...]\n"
@@ -77,6 +77,7 @@ static const char compare_usage[] =
 	"                        false discovery rate (default %5$g)\n"
 	"      --format FMT      text (LKP's table, default) or perf-stat (each\n"
 	"                        KPI as perf stat -r prints it, and the ratios)\n"
+	CMD_COLOR_USAGE
 	"      --tip BRANCH      add BRANCH's head in --repo as a column\n"
 	"                        (repeatable): is it still there at the tip?\n"
 	"\n"
@@ -263,7 +264,7 @@ static bool is_time(const struct stat_row *r)
 }
 
 static void print_perf_stat(const struct report *rp, const struct report_job *jb,
-			    const struct compare_opts *o)
+			    const struct compare_opts *o, bool colour)
 {
 	size_t shown = 0;
 
@@ -292,13 +293,18 @@ static void print_perf_stat(const struct report *rp, const struct report_job *jb
 				word = ri.ratio > 1 ? "slowdown" : "speedup";
 			else
 				word = report_better_word(r->better, ri.ratio - 1);
-			printf("%.5g / %.5g = %.4f ( %.2f%% ) %s", s->mean, r->base.mean,
-			       ri.ratio, 100 * (ri.ratio - 1), word ? word : "change");
+			enum colour c = report_verdict_colour(r->better, v);
+
+			printf("%.5g / %.5g = %.4f ( %.2f%% ) ", s->mean, r->base.mean,
+			       ri.ratio, 100 * (ri.ratio - 1));
+			colour_fputs(stdout, colour, c, word ? word : "change");
 			/* the verdict's own interval, never one that contradicts it */
 			if (isfinite(v->change.low) && !v->change.absolute)
 				printf(", %g%% interval of the change %+.2f%% .. %+.2f%%",
 				       100 * o->level, v->change.low, v->change.high);
-			printf(" [%s]\n", verdict_name(v->verdict));
+			fputs(" [", stdout);
+			colour_fputs(stdout, colour, c, verdict_name(v->verdict));
+			fputs("]\n", stdout);
 		}
 		shown++;
 	}
@@ -348,7 +354,7 @@ static int print_job(const struct compare_args *a, const struct report *r,
 	else {
 		report_write_job_header(stdout, jb, 0);
 		if (!report_write_unsupported(stdout, r, jb))
-			print_perf_stat(r, jb, o);
+			print_perf_stat(r, jb, o, r->colour);
 		report_write_few_runs(stdout, r, jb);
 	}
 	if (err || ferror(stdout))
@@ -379,6 +385,7 @@ static int run_compare(struct store *s, const struct compare_args *a)
 	cmpopts_apply(&a->sel, &o);
 	ga.report.opts = &o;
 	ga.report.show_all = a->all;
+	ga.report.colour = !a->json && colour_for(a->sel.colour, stdout);
 	if (a->labels && !a->json && a->format == FORMAT_TEXT)
 		print_commits(a, &ga);
 	/* a job at a time, so a long comparison shows what it has */

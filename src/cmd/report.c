@@ -85,6 +85,8 @@ static const char report_usage[] =
 	"      --min-change [PATTERN=]PCT\n"
 	"                          the smallest change reported (as perfbot compare)\n"
 	"      --alpha A           the tests' alpha (as perfbot compare; default %g)\n"
+	"      --color WHEN        colour the text's verdicts: auto (a terminal), always,\n"
+	"                          never; never in an email, JSON or HTML\n"
 	"      --bisect ID         the report of bisection ID (perfbot bisect): the\n"
 	"                          culprit, how sure, and the confirmation's evidence\n"
 	"  -h, --help              show this help\n"
@@ -418,6 +420,9 @@ static int run_report(struct store *s, const struct report_args *a)
 	ga.report.link = a->link;
 	ga.report.opts = &o;
 	ga.report.show_all = a->all;
+	/* the terminal's text only: never an email, JSON or HTML */
+	ga.report.colour = a->format == FORMAT_TEXT && !a->send &&
+			   colour_for(a->sel.colour, stdout);
 	ga.report.headline_testbox = a->headline_testbox;
 	ga.report.repo = a->sel.repo;
 	ga.report.evidence = a->evidence.len ? a->evidence.buf : NULL;
