@@ -46,6 +46,7 @@
 static const char history_usage[] =
 	"usage: perfbot history JOB [--metric M] [--branch B] [--tree T] [--testbox T]\n"
 	"                       [--format text|html|json] [--repo DIR] [--db PATH]\n"
+	"                       [--color WHEN]\n"
 	"\n"
 	"A metric over a branch's history as perfbot watch tested it: each head\n"
 	"the robot tested on the branch, in order, with every run's value of the\n"
@@ -60,6 +61,7 @@ static const char history_usage[] =
 	"      --format F        text (default), html (one self-contained page with\n"
 	"                        an SVG plot) or json (\"schema\": \"perfbot-history\")\n"
 	"      --repo DIR        the repository: the commits' subjects are shown\n"
+	CMD_COLOR_USAGE
 	CMD_DB_USAGE
 	"  -h, --help            show this help\n"
 	"\n"
@@ -72,6 +74,7 @@ enum format { FORMAT_TEXT, FORMAT_HTML, FORMAT_JSON };
 struct opts {
 	const char *job, *metric, *branch, *tree, *testbox, *repo;
 	enum format format;
+	enum colour_when colour;	/* --color: the text's change points */
 };
 
 /* Distinct strings, in the order first seen (borrowed). */
@@ -117,6 +120,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "testbox", required_argument, NULL, 'x' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "repo", required_argument, NULL, 'r' },
+		{ "color", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -146,6 +150,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				o->format = FORMAT_JSON;
 			else
 				return usage_error("unknown format '%s' (text, html or json)", optarg);
+			break;
+		case 'C':
+			if (cmd_colour_option(WHO, optarg, &o->colour))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(history_usage, stdout);
@@ -421,11 +429,14 @@ static int pick_metric(struct ctx *c)
 	return c->metric ? 0 : failure("out of memory");
 }
 
-static int write_out(const struct opts *o, const struct history *h)
+static int write_out(const struct opts *o, const struct history *hist)
 {
+	struct history coloured = *hist;
+	const struct history *h = &coloured;
 	const char *why = NULL;
 	int ret;
 
+	coloured.colour = o->format == FORMAT_TEXT && colour_for(o->colour, stdout);
 	if (report_history_check(h, &why))
 		return failure("the history does not hold together: %s", why);
 	ret = o->format == FORMAT_HTML ? report_history_html(stdout, h) :

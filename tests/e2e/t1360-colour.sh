@@ -83,5 +83,20 @@ run_perfbot 20 compare --db "$db" --json --color=always base worse
 check "compare --json --color=always: never a code" bash -c \
 	'[ "$1" -eq 0 ] && jq -e . "$2" >/dev/null && ! grep -qF "$3" "$2"' _ "$rc" "$SANDBOX/out" "$esc"
 
+# perfbot stat's "Compared with" verdict: a variant 0.1 s slower is a
+# changed time, red; in a pipe without --color, plain
+run_perfbot 60 stat -r 5 --color=always --vs 'sleep 0.1' -- true
+check "stat --color=always: the slower variant's verdict red" bash -c \
+	'[ "$1" -eq 0 ] && grep -qF ": $3changed" "$2"' _ "$rc" "$SANDBOX/out" "$red"
+run_perfbot 60 stat -r 5 --vs 'sleep 0.1' -- true
+check "stat in a pipe: the verdict, no code" bash -c \
+	'[ "$1" -eq 0 ] && grep -q ": changed" "$2" && ! grep -qF "$3" "$2"' _ "$rc" "$SANDBOX/out" "$esc"
+run_perfbot 10 stat --color=bogus -- true
+check "stat --color=bogus: exit 2 naming the value" bash -c \
+	'[ "$1" -eq 2 ] && grep -qF "bogus" "$2"' _ "$rc" "$SANDBOX/err"
+run_perfbot 10 history job --color=bogus --db "$db"
+check "history --color=bogus: exit 2 naming the value" bash -c \
+	'[ "$1" -eq 2 ] && grep -qF "bogus" "$2"' _ "$rc" "$SANDBOX/err"
+
 check_nothing_left "colour"
 finish

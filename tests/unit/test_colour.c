@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "report/history.h"
 #include "report/report.h"
 #include "util/colour.h"
 
@@ -133,6 +134,87 @@ static void verdict_colours(void **state)
 	assert_int_equal(report_change_colour(STAT_BETTER_NONE, -3), COLOUR_CHANGE);
 }
 
+/* The text of a 3-point history with a -10% step at point 2. */
+static char *history_text(bool colour, int better)
+{
+	static const double v[3][2] = { { 100, 101 }, { 100, 99 }, { 90, 91 } };
+	static const char *const shas[3] = {
+		"a000000000000000000000000000000000000000",
+		"b000000000000000000000000000000000000000",
+		"c000000000000000000000000000000000000000",
+	};
+	struct history_point pts[3];
+	struct history_change ch = { .index = 2, .p = 1e-6, .before = 100, .after = 90.5,
+				     .pct = -9.5 };
+	struct history h = {
+		.tree = "t", .branch = "b", .testbox = "box", .job = "job", .metric = "m_ops",
+		.better = better, .points = pts, .nr_points = 3, .changes = &ch, .nr_changes = 1,
+		.colour = colour,
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (int i = 0; i < 3; i++)
+		pts[i] = (struct history_point){ .seq = i + 1, .sha = shas[i], .tested = NAN,
+						 .values = v[i], .n = 2 };
+	assert_non_null(f);
+	assert_int_equal(report_history_text(f, &h), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* s without its SGR sequences, in place. */
+static char *strip(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r;) {
+		if (r[0] == '\033' && r[1] == '[') {
+			r += 2;
+			while (*r && *r != 'm')
+				r++;
+			r += *r == 'm';
+			continue;
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+	return s;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void history_colours(void **state)
+{
+	char *on = history_text(true, STAT_BETTER_HIGHER);
+	char *off = history_text(false, STAT_BETTER_HIGHER);
+	char *lower = history_text(true, STAT_BETTER_LOWER);
+	char *none = history_text(true, STAT_BETTER_NONE);
+
+	(void)state;
+	/* the mark at point 3 and the change point's line, red: lower is worse */
+	assert_int_equal(count(on, "\033[31m"), 2);
+	assert_non_null(strstr(on, "\033[31m| -9.5%\033[m"));
+	assert_non_null(strstr(on, "\033[31m-9.5%\033[m"));
+	assert_null(strchr(off, '\033'));
+	assert_int_equal(count(lower, "\033[32m"), 2);
+	assert_int_equal(count(none, "\033[1;33m"), 2);
+	/* the same text, the same columns, once the codes are gone */
+	assert_string_equal(strip(on), off);
+	free(on);
+	free(off);
+	free(lower);
+	free(none);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +222,7 @@ int main(void)
 		cmocka_unit_test(decision),
 		cmocka_unit_test(padded_cells),
 		cmocka_unit_test(verdict_colours),
+		cmocka_unit_test(history_colours),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
