@@ -72,7 +72,8 @@ void tabular_begin(struct tabular *t, FILE *out, enum tabular_format format,
 		   const struct tabular_column *cols, size_t ncols)
 {
 	BUG_ON(!ncols);
-	*t = (struct tabular){ .out = out, .format = format, .ncols = ncols };
+	*t = (struct tabular){ .out = out, .format = format, .ncols = ncols,
+			       .precision = TABULAR_PRECISION };
 	for (size_t i = 0; i < ncols; i++)
 		tabular_cell(t, cols[i].name);
 	tabular_end_row(t);
@@ -124,7 +125,7 @@ void tabular_cellf(struct tabular *t, const char *fmt, ...)
 void tabular_number(struct tabular *t, double v)
 {
 	if (isfinite(v))
-		tabular_cellf(t, "%.*g", TABULAR_PRECISION, v);
+		tabular_cellf(t, "%.*g", t->precision, v);
 	else
 		tabular_cell(t, NULL);
 }

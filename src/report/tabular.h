@@ -47,6 +47,11 @@ struct tabular {
 	enum tabular_format format;
 	size_t ncols, col;
 	size_t rows;		/* written so far, the header not counted */
+	/*
+	 * tabular_number()'s significant digits: TABULAR_PRECISION from
+	 * tabular_begin(); 17 for stored values that JSON writes whole.
+	 */
+	int precision;
 };
 
 /*
@@ -63,7 +68,7 @@ void tabular_cell(struct tabular *t, const char *s);
 /* printf()-formatted text. */
 void tabular_cellf(struct tabular *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* A number, unrounded (TABULAR_PRECISION digits); empty when not finite. */
+/* A number, unrounded (t->precision digits); empty when not finite. */
 void tabular_number(struct tabular *t, double v);
 /* Ends the row; cells not given are empty.  BUG() on more cells than columns. */
 void tabular_end_row(struct tabular *t);
