@@ -1,0 +1,164 @@
+#!/bin/bash
+# --format csv|markdown and --stat PATTERN (issue 18, items 2 and 4): CSV
+# reads back (Python's csv module) to the --json numbers, every Markdown
+# row has the header's cells, a cell with '|', ',' or '"' round-trips,
+# --stat filters compare, report and results show; bad values exit 2.
+. "$(dirname "$0")/lib.sh"
+
+export PERFBOT_DB="$SANDBOX/results.db"
+job=will-it-scale-100%-thread-malloc1
+odd='odd|name,"q"'
+cat > "$SANDBOX/base.json" <<'JSON'
+{"will-it-scale.per_thread_ops": [1000, 1010, 990, 1005],
+ "odd|name,\"q\"": [5.5, 5.6, 5.4, 5.5],
+ "time.elapsed_time": [10, 10.1, 9.9, 10],
+ "meminfo.Active": [100, 101, 99, 100]}
+JSON
+cat > "$SANDBOX/new.json" <<'JSON'
+{"will-it-scale.per_thread_ops": [1200, 1210, 1190, 1205],
+ "odd|name,\"q\"": [7.5, 7.6, 7.4, 7.5],
+ "time.elapsed_time": [12, 12.1, 11.9, 12],
+ "meminfo.Active": [100, 101, 99, 100.5]}
+JSON
+for c in base new; do
+	"$PERFBOT" import lkp-matrix "$SANDBOX/$c.json" --commit $c --job "$job" \
+		--testbox box1 >/dev/null || not_ok "import $c"
+done
+
+# csv_vs_json CSV JSON: every CSV row's numbers are the JSON's, and the
+# rows are the JSON's shown rows (--all: every row); prints what differs
+csv_vs_json() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline='')))
+doc = json.load(open(sys.argv[2]))
+every = sys.argv[3] == 'all'
+head, body = rows[0], rows[1:]
+want = [r for j in doc['jobs'] for r in j['rows'] if every or r['shown']]
+assert head[:5] == ['testbox', 'job', 'stat', 'unit', 'mean base'], head
+assert head[5:] == ['%change new', 'mean new', 'verdict new'], head
+assert [r[2] for r in body] == [r['name'] for r in want], ([r[2] for r in body], [r['name'] for r in want])
+for got, r in zip(body, want):
+    v = r['vs'][0]
+    assert float(got[4]) == r['base']['mean'], (got, r['base'])
+    assert float(got[5]) == v['mean_pct'], (got, v['mean_pct'])
+    assert float(got[6]) == v['summary']['mean'], (got, v['summary'])
+    assert got[7] == (v['words'] if every else v['words'].replace('changed  ', '')), (got, v['words'])
+assert len(body) >= 3
+PY
+}
+
+for all in "" --all; do
+	run_perfbot 20 compare base new --format csv $all
+	cp "$SANDBOX/out" "$SANDBOX/c.csv"
+	check "compare --format csv $all: exit 0, nothing on stderr" \
+		bash -c '[ "$1" -eq 0 ] && [ ! -s "$2" ]' _ "$rc" "$SANDBOX/err"
+	run_perfbot 20 compare base new --json $all
+	check "compare --format csv $all: the numbers and rows of --json" \
+		csv_vs_json "$SANDBOX/c.csv" "$SANDBOX/out" "${all:+all}"
+done
+check "csv: the odd stat is one quoted field that reads back whole" \
+	python3 -c 'import csv,sys; assert any(r[2] == sys.argv[2] for r in csv.reader(open(sys.argv[1])))' \
+	"$SANDBOX/c.csv" "$odd"
+
+# md_cells MD: each row has the header's number of cells, the second line
+# is the separator; prints the cells of the stat column, unescaped
+md_cells() {
+	python3 - "$1" <<'PY'
+import html, re, sys
+lines = open(sys.argv[1]).read().split('\n')
+assert lines[-1] == '', 'no newline at the end'
+lines = lines[:-1]
+def cells(line):
+    assert line.startswith('| ') and line.endswith(' |'), line
+    parts = re.split(r'(?<!\\) \| ', line[2:-2])
+    return [html.unescape(re.sub(r'\\(.)', r'\1', p).replace('<br>', '\n')) for p in parts]
+head = cells(lines[0])
+assert re.fullmatch(r'(\| ---:? )+\|', lines[1]), lines[1]
+assert len(cells(lines[1])) == len(head)
+for l in lines[2:]:
+    assert len(cells(l)) == len(head), (l, head)
+col = head.index('stat') if 'stat' in head else 0
+for l in lines[2:]:
+    print(cells(l)[col])
+PY
+}
+
+run_perfbot 20 compare base new --format markdown --all
+check "compare --format markdown: exit 0" [ "$rc" -eq 0 ]
+md_cells "$SANDBOX/out" > "$SANDBOX/md-stats"
+check "markdown: every row has the header's cells, then the separator" [ $? -eq 0 ]
+check "markdown: '|', ',' and '\"' in a cell round-trip" grep -qxF "$odd" "$SANDBOX/md-stats"
+check "markdown: every stat with --all" [ "$(wc -l < "$SANDBOX/md-stats")" -eq 4 ]
+
+# --stat: globs, repeated, any matches; in every format
+run_perfbot 20 compare base new --format csv --stat 'will-it-scale.*' --stat 'time.*' --all
+check "compare --stat twice: the two stats' rows" bash -c \
+	'[ "$(python3 -c "import csv,sys; print(\" \".join(r[2] for r in list(csv.reader(open(sys.argv[1])))[1:]))" "$1")" = "will-it-scale.per_thread_ops time.elapsed_time" ]' \
+	_ "$SANDBOX/out"
+run_perfbot 20 compare base new --stat 'time.*'
+check "compare --stat (text): only that row" bash -c \
+	'grep -q "time.elapsed_time" "$1" && ! grep -q "per_thread_ops\|odd" "$1"' _ "$SANDBOX/out"
+run_perfbot 20 compare base new --json --stat '*ops'
+check "compare --stat --json: only the listed stats' rows" bash -c \
+	'[ "$(jq -c "[.jobs[].rows[].name]" "$1")" = "[\"will-it-scale.per_thread_ops\"]" ]' _ "$SANDBOX/out"
+run_perfbot 20 compare base new --stat 'nothing*' --format csv
+check "compare --stat matching nothing: exit 0, said on stderr, header only" bash -c \
+	'[ "$2" -eq 0 ] && grep -qF "no stat matches --stat nothing*" "$3" && [ "$(wc -l < "$1")" -eq 1 ]' \
+	_ "$SANDBOX/out" "$rc" "$SANDBOX/err"
+
+run_perfbot 20 report base new --stat 'time.*'
+check "report --stat (text): only that row" bash -c \
+	'grep -q "time.elapsed_time" "$1" && ! grep -q "^ .*per_thread_ops" "$1"' _ "$SANDBOX/out"
+run_perfbot 20 report base new --format markdown --stat '*ops'
+check "report --format markdown --stat: one row" bash -c \
+	'[ "$2" -eq 0 ] && [ "$(wc -l < "$1")" -eq 3 ] && grep -q "per\\\\_thread\\\\_ops" "$1"' \
+	_ "$SANDBOX/out" "$rc"
+run_perfbot 20 report base new --format html --stat 'time.*'
+check "report --format html --stat: the row listed, another changed stat's not" bash -c \
+	'grep -q "time.elapsed_time" "$1" && ! grep -qF "odd|name" "$1"' _ "$SANDBOX/out"
+
+run_perfbot 20 results show 1 --stat 'time.*' --stat 'odd*'
+check "results show --stat: the two stats" bash -c \
+	'grep -q "^stats (4, 2 shown)" "$1" && grep -q "time.elapsed_time" "$1" &&
+	 grep -qF "odd|name" "$1" && ! grep -q "per_thread_ops\|meminfo" "$1"' _ "$SANDBOX/out"
+run_perfbot 20 results show 1 --format csv
+cp "$SANDBOX/out" "$SANDBOX/s.csv"
+run_perfbot 20 results show 1 --json
+check "results show --format csv: the --json stats, exactly" python3 -c '
+import csv, json, sys
+got = {r[0]: float(r[1]) for r in list(csv.reader(open(sys.argv[1])))[1:]}
+assert got == json.load(open(sys.argv[2]))["stats"], got' "$SANDBOX/s.csv" "$SANDBOX/out"
+run_perfbot 20 results --format csv
+cp "$SANDBOX/out" "$SANDBOX/l.csv"
+run_perfbot 20 results --json
+check "results --format csv: the --json list's KPIs" python3 -c '
+import csv, json, sys
+got = list(csv.DictReader(open(sys.argv[1])))
+want = json.load(open(sys.argv[2]))
+assert len(got) == len(want) == 2
+for g, w in zip(got, want):
+    assert g["commit"] == w["commit"] and int(g["runs_complete"]) == w["runs_complete"]
+    assert float(g["kpi_mean"]) == w["kpi"]["mean"], (g, w)
+    assert float(g["kpi_stddev_pct"]) == w["kpi"]["stddev_pct"], (g, w)' "$SANDBOX/l.csv" "$SANDBOX/out"
+run_perfbot 20 results --format markdown
+check "results --format markdown: a table" md_cells "$SANDBOX/out"
+
+# bad values: exit 2, naming the value and what is accepted
+bad() {
+	local msg=$1
+	shift
+	run_perfbot 20 "$@"
+	check "$* exits 2 naming the value" bash -c \
+		'[ "$2" -eq 2 ] && grep -qF -- "$3" "$1"' _ "$SANDBOX/err" "$rc" "$msg"
+}
+bad "invalid --format 'xml': expected text, perf-stat, csv or markdown" compare base new --format xml
+bad "invalid --format 'CSV': expected text, email, html, json, csv or markdown" report base new --format CSV
+bad "invalid --format 'tsv': expected text, json, csv or markdown" results --format tsv
+bad "invalid --stat '': expected a stat name or a glob" compare base new --stat ''
+bad "invalid --stat '': expected a stat name or a glob" report base new --stat ''
+bad "invalid --stat '': expected a stat name or a glob" results show 1 --stat ''
+bad "--json and --format csv do not go together" compare base new --json --format csv
+bad "--stat is for show" results --stat x
+
+finish
