@@ -172,17 +172,18 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 		case OPT_JSON:
 			o->json = true;
 			break;
-		case OPT_FORMAT:
+		case OPT_FORMAT: {
+			bool json;
+			int f;
+
+			if (cmd_parse_format("results", optarg, &json, &f))
+				return EXIT_USAGE;
 			o->format_name = optarg;
-			o->tabular = false;
-			if (!strcmp(optarg, "json"))
-				o->json = true;
-			else if (tabular_format_parse(optarg, &o->format))
-				o->tabular = true;
-			else if (strcmp(optarg, "text"))
-				return usage_error("invalid --format '%s': expected text, json, csv"
-						   " or markdown", optarg);
+			o->json |= json;
+			o->tabular = f >= 0;
+			o->format = f >= 0 ? (enum tabular_format)f : o->format;
 			break;
+		}
 		case OPT_STAT:
 			if (!*optarg)
 				return usage_error("invalid --stat '%s': expected a stat name or a"

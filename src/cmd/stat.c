@@ -9,6 +9,7 @@
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
+#include "report/tabular.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
@@ -48,6 +49,8 @@ static const char stat_usage[] =
 	"      --show-output   let the commands write to the terminal (default:\n"
 	"                      their stdout and stderr go to /dev/null)\n"
 	"      --json          print every run and the summaries as JSON\n"
+	"      --format FMT    text (default), json, csv or markdown (a row per\n"
+	"                      command and measure: the JSON's summaries)\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	"A run that exits non-zero, is killed by a signal or times out is\n"
@@ -75,6 +78,7 @@ struct stat_opts {
 	unsigned long repeat, warmup;
 	double timeout_s;
 	bool fail_fast, show_output, json;
+	int tabular;		/* --format csv|markdown: an enum tabular_format; -1 none */
 	size_t nr_variants;
 	struct variant v[MAX_VARIANTS];
 };
@@ -120,6 +124,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 		      char **vs, size_t *nr_vs)
 {
 	enum { OPT_VS = 256, OPT_TIMEOUT, OPT_FAIL_FAST, OPT_SHOW, OPT_JSON };
+	enum { OPT_FORMAT = OPT_JSON + 100 };
 	static const struct option longopts[] = {
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' },
@@ -128,6 +133,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 		{ "fail-fast", no_argument, NULL, OPT_FAIL_FAST },
 		{ "show-output", no_argument, NULL, OPT_SHOW },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,6 +181,10 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 			break;
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case OPT_FORMAT:
+			if (cmd_parse_format("stat", optarg, &o->json, &o->tabular))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			printf(stat_usage, MAX_VARIANTS - 1, 100 * COMPARE_LEVEL,
@@ -579,9 +589,45 @@ static int print_json(const struct stat_opts *o)
 	return cmd_print_json("stat", root);
 }
 
+/* A row per command and measure: the JSON's summaries, its digits. */
+static int print_tabular(const struct stat_opts *o)
+{
+	static const char *const names[NR_MEASURES] = {
+		"elapsed_s", "user_s", "sys_s", "maxrss_kib",
+	};
+	static const struct tabular_column cols[] = {
+		{ "command", false }, { "measure", false }, { "n", true }, { "mean", true },
+		{ "stderr", true }, { "stddev", true }, { "min", true }, { "max", true },
+	};
+	struct tabular t;
+	int err;
+
+	tabular_begin(&t, stdout, (enum tabular_format)o->tabular, cols,
+		      sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < o->nr_variants; i++)
+		for (int m = 0; m < NR_MEASURES; m++) {
+			struct summary s;
+
+			summarize_measure(&o->v[i], (enum measure)m, &s);
+			tabular_cell(&t, o->v[i].label);
+			tabular_cell(&t, names[m]);
+			tabular_cellf(&t, "%zu", s.n);
+			tabular_number(&t, s.n ? s.mean : NAN);
+			tabular_number(&t, s.n ? s.sem : NAN);
+			tabular_number(&t, s.n ? s.stddev : NAN);
+			tabular_number(&t, s.n ? s.min : NAN);
+			tabular_number(&t, s.n ? s.max : NAN);
+			tabular_end_row(&t);
+		}
+	err = tabular_finish(&t);
+	if (err)
+		return cmd_failure("stat", "cannot write the table: %s", strerror(-err));
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
-	struct stat_opts o = { .repeat = 5 };
+	struct stat_opts o = { .repeat = 5, .tabular = -1 };
 	char *vs[MAX_VARIANTS];
 	size_t nr_vs = 0;
 	int ret = parse_args(argc, argv, &o, vs, &nr_vs);
@@ -599,6 +645,9 @@ int cmd_stat(int argc, char **argv)
 	ret = run_all(&o) ? EXIT_FAILED : EXIT_OK;
 	if (o.json) {
 		if (print_json(&o))
+			ret = EXIT_FAILED;
+	} else if (o.tabular >= 0) {
+		if (print_tabular(&o))
 			ret = EXIT_FAILED;
 	} else {
 		for (size_t i = 0; i < o.nr_variants; i++)

@@ -144,6 +144,22 @@ for g, w in zip(got, want):
 run_perfbot 20 results --format markdown
 check "results --format markdown: a table" md_cells "$SANDBOX/out"
 
+# perfbot stat: a row per command and measure, the JSON's numbers
+run_perfbot 60 stat -r 3 --format csv --vs 'sleep 0' -- true
+cp "$SANDBOX/out" "$SANDBOX/st.csv"
+check "stat --format csv: exit 0" [ "$rc" -eq 0 ]
+python3 -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [(r["command"], r["measure"]) for r in rows] == [(c, m) for c in ("true", "sleep 0")
+	for m in ("elapsed_s", "user_s", "sys_s", "maxrss_kib")], rows
+assert all(int(r["n"]) == 3 and float(r["min"]) <= float(r["mean"]) <= float(r["max"]) for r in rows), rows
+' "$SANDBOX/st.csv"
+check "stat --format csv: 8 rows, each command's 4 measures over 3 runs" [ $? -eq 0 ]
+run_perfbot 60 stat -r 3 --format markdown -- true
+check "stat --format markdown: a table" md_cells "$SANDBOX/out"
+bad "invalid --format 'xml': expected text, json, csv or markdown" stat --format xml -- true
+
 # bad values: exit 2, naming the value and what is accepted
 bad() {
 	local msg=$1
