@@ -160,6 +160,21 @@ run_perfbot 60 stat -r 3 --format markdown -- true
 check "stat --format markdown: a table" md_cells "$SANDBOX/out"
 bad "invalid --format 'xml': expected text, json, csv or markdown" stat --format xml -- true
 
+# bench --sweep: the same table writer; --csv is --format csv
+run_perfbot 60 bench getppid1 --sweep --max 2 -d 0.2 -i 0.1 -w 0 --format markdown
+check "bench --sweep --format markdown: exit 0" [ "$rc" -eq 0 ]
+check "bench --sweep --format markdown: a table of the 2 task counts" bash -c \
+	'[ "$(sed -n 1p "$1")" = "| tasks | processes | processes\\_idle | threads | threads\\_idle | linear |" ] &&
+	 [ "$(wc -l < "$1")" -eq 4 ] && ! grep -q scalability "$1"' _ "$SANDBOX/out"
+md_cells "$SANDBOX/out" > /dev/null
+check "bench --sweep --format markdown: every row has the header's cells" [ $? -eq 0 ]
+run_perfbot 60 bench getppid1 --sweep --max 2 -d 0.2 -i 0.1 -w 0 -m thread --csv
+check "bench --sweep --csv: runtest's CSV, a mode not run as empty fields" bash -c \
+	'[ "$2" -eq 0 ] && [ "$(sed -n 1p "$1")" = "tasks,processes,processes_idle,threads,threads_idle,linear" ] &&
+	 grep -Eq "^1,,,[0-9]+,[0-9]+\.[0-9]{2},[0-9]+$" "$1" && grep -Eq "^2,,,[0-9]+,[0-9]+\.[0-9]{2},[0-9]+$" "$1" &&
+	 [ "$(wc -l < "$1")" -eq 3 ]' _ "$SANDBOX/out" "$rc"
+bad "invalid format 'xml': expected text, csv or markdown" bench getppid1 --sweep --format xml
+
 # bad values: exit 2, naming the value and what is accepted
 bad() {
 	local msg=$1
