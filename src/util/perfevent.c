@@ -100,12 +100,14 @@ const char *perfevent_why(const struct perfevent *e, int err)
 int perfevent_exec_init(struct perfevent_exec *s, const char *const *names,
 			size_t nr)
 {
+	size_t n = nr ? nr : 1;
+
 	memset(s, 0, sizeof(*s));
-	s->ev = calloc(nr ? nr : 1, sizeof(*s->ev));
-	s->fd = calloc(nr ? nr : 1, sizeof(*s->fd));
-	s->err = calloc(nr ? nr : 1, sizeof(*s->err));
-	s->refused = calloc(nr ? nr : 1, sizeof(*s->refused));
-	s->user_only = calloc(nr ? nr : 1, sizeof(*s->user_only));
+	s->ev = calloc(n, sizeof(*s->ev));
+	s->fd = calloc(n, sizeof(*s->fd));
+	s->err = calloc(n, sizeof(*s->err));
+	s->refused = calloc(n, sizeof(*s->refused));
+	s->user_only = calloc(n, sizeof(*s->user_only));
 	if (!s->ev || !s->fd || !s->err || !s->refused || !s->user_only) {
 		perfevent_exec_release(s);
 		return -ENOMEM;
@@ -123,6 +125,26 @@ int perfevent_exec_init(struct perfevent_exec *s, const char *const *names,
 	return 0;
 }
 
+/* Open event i for the next command: an fd, or -errno. */
+static int exec_open(struct perfevent_exec *s, size_t i)
+{
+	int fd;
+
+	if (s->refused[i])
+		return -s->refused[i];
+	fd = open_event(s->ev[i], 0, -1, true, s->user_only[i]);
+	/* perf stat's fallback: the kernel's part may be what is refused */
+	if ((fd == -EACCES || fd == -EPERM) && !s->user_only[i]) {
+		/* its error, if any, is the telling one (no PMU) */
+		fd = open_event(s->ev[i], 0, -1, true, true);
+		s->user_only[i] = fd >= 0;
+	}
+	/* out of descriptors or memory may pass; the rest will not */
+	if (fd < 0 && fd != -EMFILE && fd != -ENFILE && fd != -ENOMEM)
+		s->refused[i] = -fd;
+	return fd;
+}
+
 void perfevent_exec_arm(struct perfevent_exec *s)
 {
 	for (size_t i = 0; i < s->nr; i++) {
@@ -130,29 +152,9 @@ void perfevent_exec_arm(struct perfevent_exec *s)
 
 		if (s->fd[i] >= 0)
 			continue;
-		if (s->refused[i]) {
-			s->err[i] = s->refused[i];
-			continue;
-		}
-		fd = open_event(s->ev[i], 0, -1, true, s->user_only[i]);
-		/* perf stat's fallback: the kernel's part may be what is refused */
-		if ((fd == -EACCES || fd == -EPERM) && !s->user_only[i]) {
-			int u = open_event(s->ev[i], 0, -1, true, true);
-
-			if (u >= 0) {
-				s->user_only[i] = true;
-				fd = u;
-			}
-		}
-		if (fd >= 0) {
-			s->fd[i] = fd;
-			s->err[i] = 0;
-			continue;
-		}
-		s->err[i] = -fd;
-		/* out of descriptors or memory may pass; the rest will not */
-		if (fd != -EMFILE && fd != -ENFILE && fd != -ENOMEM)
-			s->refused[i] = -fd;
+		fd = exec_open(s, i);
+		s->fd[i] = fd < 0 ? -1 : fd;
+		s->err[i] = fd < 0 ? -fd : 0;
 	}
 }
 

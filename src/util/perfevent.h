@@ -84,12 +84,22 @@ double perfevent_scaled(const struct perfevent_count *c);
  */
 const char *perfevent_why(const struct perfevent *e, int err);
 
-/* A set of events counting the next command's process tree (above). */
+/*
+ * A set of events counting the next command perfbot starts (above),
+ * opened afresh for each run and closed after it.  Kept open across runs
+ * they go dead: between fork and exec the kernel may swap the parent's
+ * and the child's (cloned) perf contexts on a context switch, the events
+ * opened here then belong to the child, and its exit ends them -- the
+ * next children inherit nothing (seen on Linux 6.18: the third run on
+ * counted 0).  Fresh events per run cost an open and a close each (~150
+ * us in a VM, outside the timed region: bench/RESULTS.md, "Issue 18,
+ * item 5"); perf stat pays the same, opening its events on each child.
+ */
 struct perfevent_exec {
 	size_t nr;
 	const struct perfevent **ev;	/* borrowed: perfevent_table's */
 	int *fd;			/* -1 when not armed */
-	int *err;			/* the errno of the last arm or read */
+	int *err;			/* the errno of the last arm or collect */
 	int *refused;			/* an open's errno that will not change */
 	bool *user_only;		/* counting user space only (":u") */
 };
@@ -99,17 +109,17 @@ int perfevent_exec_init(struct perfevent_exec *s, const char *const *names,
 			size_t nr);
 
 /*
- * Open every event for the next command.  An event that cannot be opened
- * keeps its errno in err[i] and fd -1; one that failed with anything but
- * EMFILE/ENOMEM is not tried again, so a machine without a PMU pays for
- * its refusal once.  Cost: one perf_event_open per event (a few us each).
+ * Before a run: open every event.  One that cannot be opened keeps its
+ * errno in err[i] and fd -1; one refused with anything but
+ * EMFILE/ENFILE/ENOMEM is not tried again, so a machine without a PMU
+ * pays for its refusal once.
  */
 void perfevent_exec_arm(struct perfevent_exec *s);
 
 /*
- * After the command's tree has exited: each event's scaled count into
- * values[i] (in the event's unit), or NAN with err[i] set; the
- * descriptors are closed.  Cost: one read and one close per event.
+ * After the run's process tree has exited: each event's scaled count, in
+ * its unit, into values[i], or NAN with err[i] set (ENODATA: enabled but
+ * never on a counter); the events are closed.
  */
 void perfevent_exec_collect(struct perfevent_exec *s, double *values);
 
