@@ -173,28 +173,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 		 grep -Eq "cycles(:u)? " "$1"' _ "$SANDBOX/out" "$rc" || diag "$(cat "$SANDBOX/out")"
 fi
 
-# ---- usage errors ----
-
-bad_input() {
-	msg=$1
-	shift
-	run_perfbot 10 stat "$@"
-	if [ "$rc" -eq 2 ] && grep -qF -- "$msg" "$SANDBOX/err" && [ ! -s "$SANDBOX/out" ]; then
-		ok "stat $*: exit 2, '$msg'"
-	else
-		not_ok "stat $*: exit $rc"
-		diag "$err"
-	fi
-}
-bad_input "-n 'c': 3 names for 2 commands" -n a -n b -n c --vs true -- true
-bad_input "-n 'b': 2 names for 1 command" -n a -n b -- true
-bad_input "-n '': a name cannot be empty" -n '' -- true
-bad_input "option '-n' needs a value" -n
-bad_input "-e cycles,cycels: unknown event 'cycels' (did you mean 'cycles'?)" -e cycles,cycels -- true
-bad_input "unknown event 'frobs'; perfbot counts task-clock, context-switches" -e frobs -- true
-bad_input "unknown event ''" -e task-clock, -- true
-bad_input "-e and --no-counters: choose one" -e task-clock --no-counters -- true
-bad_input "invalid --progress 'sometimes': expected auto, always or never" --progress=sometimes -- true
+# usage errors of -n, -e, --no-counters and --progress: t0900-stat.sh
 
 check_nothing_left "stat-ux"
 finish
