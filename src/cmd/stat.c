@@ -438,8 +438,9 @@ static void add_time(struct strbuf *sb, double s)
 		strbuf_addf(sb, "%.1f ms", 1e3 * s);
 	else if (s < 60)
 		strbuf_addf(sb, "%.3g s", s);
-	else
-		strbuf_addf(sb, "%.0f min %.0f s", floor(s / 60), fmod(s, 60));
+	else	/* whole seconds first, or 119.7 s would read "1 min 60 s" */
+		strbuf_addf(sb, "%.0f min %.0f s", floor(round(s) / 60),
+			    fmod(round(s), 60));
 }
 
 /* The mean wall time of a variant's successful measured runs; NAN: none. */
