@@ -8,16 +8,19 @@
 export PERFBOT_DB="$SANDBOX/results.db"
 job=will-it-scale-100%-thread-malloc1
 odd='odd|name,"q"'
+comma='comma,only'
 cat > "$SANDBOX/base.json" <<'JSON'
 {"will-it-scale.per_thread_ops": [1000, 1010, 990, 1005],
  "odd|name,\"q\"": [5.5, 5.6, 5.4, 5.5],
  "time.elapsed_time": [10, 10.1, 9.9, 10],
+ "comma,only": [1, 1.1, 0.9, 1],
  "meminfo.Active": [100, 101, 99, 100]}
 JSON
 cat > "$SANDBOX/new.json" <<'JSON'
 {"will-it-scale.per_thread_ops": [1200, 1210, 1190, 1205],
  "odd|name,\"q\"": [7.5, 7.6, 7.4, 7.5],
  "time.elapsed_time": [12, 12.1, 11.9, 12],
+ "comma,only": [2, 2.1, 1.9, 2],
  "meminfo.Active": [100, 101, 99, 100.5]}
 JSON
 for c in base new; do
@@ -57,9 +60,9 @@ for all in "" --all; do
 	check "compare --format csv $all: the numbers and rows of --json" \
 		csv_vs_json "$SANDBOX/c.csv" "$SANDBOX/out" "${all:+all}"
 done
-check "csv: the odd stat is one quoted field that reads back whole" \
-	python3 -c 'import csv,sys; assert any(r[2] == sys.argv[2] for r in csv.reader(open(sys.argv[1])))' \
-	"$SANDBOX/c.csv" "$odd"
+check "csv: the odd stats are one quoted field each that reads back whole" \
+	python3 -c 'import csv,sys; n = [r[2] for r in csv.reader(open(sys.argv[1]))]; assert sys.argv[2] in n and sys.argv[3] in n, n' \
+	"$SANDBOX/c.csv" "$odd" "$comma"
 
 # md_cells MD: each row has the header's number of cells, the second line
 # is the separator; prints the cells of the stat column, unescaped
@@ -70,8 +73,21 @@ lines = open(sys.argv[1]).read().split('\n')
 assert lines[-1] == '', 'no newline at the end'
 lines = lines[:-1]
 def cells(line):
+    # as GitHub splits a row: at every '|' not escaped by a backslash
     assert line.startswith('| ') and line.endswith(' |'), line
-    parts = re.split(r'(?<!\\) \| ', line[2:-2])
+    parts, cur, i = [], '', 1
+    while i < len(line):
+        if line[i] == '\\' and i + 1 < len(line):
+            cur += line[i:i + 2]
+            i += 2
+            continue
+        if line[i] == '|':
+            parts.append(cur.strip())
+            cur = ''
+        else:
+            cur += line[i]
+        i += 1
+    assert cur == '', line
     return [html.unescape(re.sub(r'\\(.)', r'\1', p).replace('<br>', '\n')) for p in parts]
 head = cells(lines[0])
 assert re.fullmatch(r'(\| ---:? )+\|', lines[1]), lines[1]
@@ -88,8 +104,9 @@ run_perfbot 20 compare base new --format markdown --all
 check "compare --format markdown: exit 0" [ "$rc" -eq 0 ]
 md_cells "$SANDBOX/out" > "$SANDBOX/md-stats"
 check "markdown: every row has the header's cells, then the separator" [ $? -eq 0 ]
-check "markdown: '|', ',' and '\"' in a cell round-trip" grep -qxF "$odd" "$SANDBOX/md-stats"
-check "markdown: every stat with --all" [ "$(wc -l < "$SANDBOX/md-stats")" -eq 4 ]
+check "markdown: '|', ',' and '\"' in a cell round-trip" bash -c \
+	'grep -qxF "$2" "$1" && grep -qxF "$3" "$1"' _ "$SANDBOX/md-stats" "$odd" "$comma"
+check "markdown: every stat with --all" [ "$(wc -l < "$SANDBOX/md-stats")" -eq 5 ]
 
 # --stat: globs, repeated, any matches; in every format
 run_perfbot 20 compare base new --format csv --stat 'will-it-scale.*' --stat 'time.*' --all
@@ -120,7 +137,7 @@ check "report --format html --stat: the row listed, another changed stat's not" 
 
 run_perfbot 20 results show 1 --stat 'time.*' --stat 'odd*'
 check "results show --stat: the two stats" bash -c \
-	'grep -q "^stats (4, 2 shown)" "$1" && grep -q "time.elapsed_time" "$1" &&
+	'grep -q "^stats (5, 2 shown)" "$1" && grep -q "time.elapsed_time" "$1" &&
 	 grep -qF "odd|name" "$1" && ! grep -q "per_thread_ops\|meminfo" "$1"' _ "$SANDBOX/out"
 run_perfbot 20 results show 1 --format csv
 cp "$SANDBOX/out" "$SANDBOX/s.csv"
