@@ -18,6 +18,7 @@
 #include "store/store.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 
 int cmd_usage_error(const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -43,6 +44,13 @@ int cmd_lifetime_start(const char *who);
  */
 int cmd_parse_duration(const char *who, const char *what, const char *arg,
 		       double *out);
+/*
+ * --format of a command that writes text, json, csv or markdown: *json
+ * set for json, *tabular an enum tabular_format (report/tabular.h) for
+ * csv and markdown, else -1 (text).  0, or the usage error naming arg and
+ * the accepted values printed and EXIT_USAGE.
+ */
+int cmd_parse_format(const char *who, const char *arg, bool *json, int *tabular);
 int cmd_print_json(const char *who, json_t *j);
 /*
  * Unix time t as every command prints a time: "2026-12-02 15:50:01 UTC"

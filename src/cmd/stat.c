@@ -9,6 +9,7 @@
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
+#include "report/tabular.h"
 #include "util/interrupt.h"
 #include "util/parse.h"
 #include "util/perfevent.h"
@@ -73,6 +74,8 @@ static const char stat_usage[] =
 	"      --show-output   let the commands write to the terminal (default:\n"
 	"                      their stdout and stderr go to /dev/null)\n"
 	"      --json          print every run and the summaries as JSON\n"
+	"      --format FMT    text (default), json, csv or markdown (a row per\n"
+	"                      command and measure or event: the JSON's summaries)\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	"A run that exits non-zero, is killed by a signal or times out is\n"
@@ -116,6 +119,7 @@ struct stat_opts {
 	unsigned long repeat, warmup;
 	double timeout_s;
 	bool fail_fast, show_output, json, no_counters;
+	int tabular;		/* --format csv|markdown: an enum tabular_format; -1 none */
 	enum progress_mode progress_mode;
 	size_t nr_variants;
 	struct variant v[MAX_VARIANTS];
@@ -229,7 +233,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 		      char **vs, size_t *nr_vs)
 {
 	enum { OPT_VS = 256, OPT_TIMEOUT, OPT_FAIL_FAST, OPT_SHOW, OPT_JSON,
-	       OPT_NO_COUNTERS, OPT_PROGRESS };
+	       OPT_NO_COUNTERS, OPT_PROGRESS, OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' },
@@ -242,6 +246,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 		{ "fail-fast", no_argument, NULL, OPT_FAIL_FAST },
 		{ "show-output", no_argument, NULL, OPT_SHOW },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -316,6 +321,10 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 			break;
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case OPT_FORMAT:
+			if (cmd_parse_format("stat", optarg, &o->json, &o->tabular))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			printf(stat_usage, MAX_VARIANTS - 1, 100 * COMPARE_LEVEL,
@@ -1057,9 +1066,63 @@ static int print_text(const struct stat_opts *o)
 	return 0;
 }
 
+/* One row of the table: a measure's or an event's summary. */
+static void tabular_row(struct tabular *t, const struct variant *v, const char *what,
+			const char *unit, const struct summary *s, const char *unavailable)
+{
+	tabular_cell(t, shown(v));
+	tabular_cell(t, what);
+	tabular_cell(t, unit);
+	tabular_cellf(t, "%zu", s->n);
+	tabular_number(t, s->n ? s->mean : NAN);
+	tabular_number(t, s->n ? s->sem : NAN);
+	tabular_number(t, s->n ? s->stddev : NAN);
+	tabular_number(t, s->n ? s->min : NAN);
+	tabular_number(t, s->n ? s->max : NAN);
+	tabular_cell(t, unavailable);
+	tabular_end_row(t);
+}
+
+/* A row per command and measure, then per event: the JSON's summaries, its digits. */
+static int print_tabular(const struct stat_opts *o)
+{
+	static const char *const names[NR_MEASURES] = {
+		"elapsed_s", "user_s", "sys_s", "maxrss_kib",
+	};
+	static const char *const units[NR_MEASURES] = { "s", "s", "s", "KiB" };
+	static const struct tabular_column cols[] = {
+		{ "command", false }, { "measure", false }, { "unit", false }, { "n", true },
+		{ "mean", true }, { "stderr", true }, { "stddev", true }, { "min", true },
+		{ "max", true }, { "unavailable", false },
+	};
+	struct tabular t;
+	int err;
+
+	tabular_begin(&t, stdout, (enum tabular_format)o->tabular, cols,
+		      sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < o->nr_variants; i++) {
+		const struct variant *v = &o->v[i];
+		struct summary s;
+
+		for (int m = 0; m < NR_MEASURES; m++) {
+			summarize_measure(v, (enum measure)m, &s);
+			tabular_row(&t, v, names[m], units[m], &s, NULL);
+		}
+		for (size_t e = 0; e < o->nr_events; e++) {
+			summarize_event(o, v, e, &s);
+			tabular_row(&t, v, o->events[e], o->pe.ev[e]->unit, &s,
+				    s.n ? NULL : event_why(o, v, e));
+		}
+	}
+	err = tabular_finish(&t);
+	if (err)
+		return cmd_failure("stat", "cannot write the table: %s", strerror(-err));
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
-	struct stat_opts o = { .repeat = 5 };
+	struct stat_opts o = { .repeat = 5, .tabular = -1 };
 	char *vs[MAX_VARIANTS];
 	size_t nr_vs = 0;
 	int ret = parse_args(argc, argv, &o, vs, &nr_vs);
@@ -1078,7 +1141,7 @@ int cmd_stat(int argc, char **argv)
 	ret = run_all(&o) ? EXIT_FAILED : EXIT_OK;
 	progress_clear(&o);
 	/* one function per format: the output is written in one place */
-	if ((o.json ? print_json : print_text)(&o))
+	if ((o.json ? print_json : o.tabular >= 0 ? print_tabular : print_text)(&o))
 		ret = EXIT_FAILED;
 	for (size_t i = 0; i < o.nr_variants; i++)
 		never_ok |= o.v[i].nr_ok == 0;
