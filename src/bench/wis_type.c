@@ -53,6 +53,13 @@ static const struct bench_choice modes[] = {
 	{ 0 },
 };
 
+static const struct bench_choice formats[] = {
+	[WIS_FORMAT_TEXT] = { .name = "text", .help = "aligned columns" },
+	[WIS_FORMAT_CSV] = { .name = "csv", .help = "will-it-scale's runtest CSV (as --csv)" },
+	[WIS_FORMAT_MARKDOWN] = { .name = "markdown", .help = "a GitHub/GitLab pipe table" },
+	{ 0 },
+};
+
 static const struct bench_param params[] = {
 	[WIS_P_TEST] = {
 		.key = "test", .type = BENCH_ENUM, .flags = BENCH_REQUIRED,
@@ -113,6 +120,12 @@ static const struct bench_param params[] = {
 		.long_opt = "csv",
 		.help = "print the sweep table as CSV",
 	},
+	[WIS_P_FORMAT] = {
+		.key = "format", .type = BENCH_ENUM, .flags = BENCH_CLI_ONLY,
+		.long_opt = "format", .metavar = "FMT", .choices = formats,
+		.def = WIS_FORMAT_TEXT,
+		.help = "the sweep table: text, csv or markdown",
+	},
 	[WIS_P_SVG] = {
 		.key = "svg", .type = BENCH_PATH, .flags = BENCH_CLI_ONLY,
 		.long_opt = "svg", .metavar = "FILE",
@@ -172,9 +185,17 @@ static int check(const struct bench_args *a, int *row, struct strbuf *why)
 		strbuf_addstr(why, "-t and --sweep do not go together: the sweep runs 1..--max tasks");
 		return -1;
 	}
-	if (!sweep && (v[WIS_P_MAX].given || v[WIS_P_CSV].given || v[WIS_P_SVG].given)) {
+	if (!sweep && (v[WIS_P_MAX].given || v[WIS_P_CSV].given || v[WIS_P_FORMAT].given ||
+		       v[WIS_P_SVG].given)) {
 		strbuf_addf(why, "%s is only for --sweep",
-			    v[WIS_P_CSV].given ? "--csv" : v[WIS_P_SVG].given ? "--svg" : "--max");
+			    v[WIS_P_CSV].given ? "--csv" :
+			    v[WIS_P_FORMAT].given ? "--format" :
+			    v[WIS_P_SVG].given ? "--svg" : "--max");
+		return -1;
+	}
+	if (v[WIS_P_CSV].given && v[WIS_P_FORMAT].given &&
+	    v[WIS_P_FORMAT].v.choice != WIS_FORMAT_CSV) {
+		strbuf_addstr(why, "--csv and --format do not go together (--csv is --format csv)");
 		return -1;
 	}
 	if (a->job)

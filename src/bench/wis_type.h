@@ -26,9 +26,13 @@ enum wis_row {
 	WIS_P_SWEEP,
 	WIS_P_MAX,
 	WIS_P_CSV,
+	WIS_P_FORMAT,
 	WIS_P_SVG,
 	WIS_NR_PARAMS,
 };
+
+/* The choices of --format: the sweep table as text, CSV or Markdown. */
+enum wis_format_choice { WIS_FORMAT_TEXT, WIS_FORMAT_CSV, WIS_FORMAT_MARKDOWN };
 
 /* The choices of the mode row; a sweep also takes both. */
 enum wis_mode_choice { WIS_MODE_PROCESS, WIS_MODE_THREAD, WIS_MODE_BOTH };

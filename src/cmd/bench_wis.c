@@ -11,6 +11,7 @@
 #include "cmd/bench_cli.h"
 #include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
+#include "report/tabular.h"
 #include "report/sweep_svg.h"
 #include "util/cpus.h"
 #include "util/interrupt.h"
@@ -155,35 +156,63 @@ static int run_one(const struct bench_type *t, const struct bench_args *a,
 
 /* ---- the sweep --------------------------------------------------------- */
 
-static void print_sweep(const struct wis_sweep_row *rows, size_t n, bool csv)
+/*
+ * The sweep's table: aligned text, or through the tabular writer as
+ * will-it-scale's runtest CSV (byte for byte what --csv always printed:
+ * ops as "%.0f", idle as "%.2f", a mode not run as empty fields) or as a
+ * Markdown table of the same cells.
+ */
+static void print_sweep(const struct wis_sweep_row *rows, size_t n, size_t format)
 {
 	static const char *const col[2] = { "processes", "threads" };
+	static const struct tabular_column cols[] = {
+		{ "tasks", true }, { "processes", true }, { "processes_idle", true },
+		{ "threads", true }, { "threads_idle", true }, { "linear", true },
+	};
+	bool text = format == WIS_FORMAT_TEXT;
+	struct tabular t;
 
-	if (csv)
-		printf("tasks,processes,processes_idle,threads,threads_idle,linear\n");
-	else
+	if (text)
 		printf("%5s %14s %14s %14s %14s %14s\n", "tasks", "processes",
 		       "processes_idle", "threads", "threads_idle", "linear");
+	else
+		tabular_begin(&t, stdout, format == WIS_FORMAT_CSV ? TABULAR_CSV :
+				   TABULAR_MARKDOWN, cols, sizeof(cols) / sizeof(cols[0]));
 	for (size_t i = 0; i < n; i++) {
 		const struct wis_sweep_row *row = &rows[i];
 
-		printf(csv ? "%u" : "%5u", row->tasks);
+		if (!text) {
+			tabular_cellf(&t, "%u", row->tasks);
+			for (int m = 0; m < 2; m++) {
+				if (row->have[m]) {
+					tabular_cellf(&t, "%.0f", row->ops[m]);
+					tabular_cellf(&t, "%.2f", row->idle[m]);
+				} else {
+					tabular_cell(&t, NULL);
+					tabular_cell(&t, NULL);
+				}
+			}
+			tabular_cellf(&t, "%.0f", row->linear);
+			tabular_end_row(&t);
+			continue;
+		}
+		printf("%5u", row->tasks);
 		for (int m = 0; m < 2; m++) {
 			if (!row->have[m])
-				printf(csv ? ",," : " %14s %14s", "-", "-");
-			else if (csv)
-				printf(",%.0f,%.2f", row->ops[m], row->idle[m]);
+				printf(" %14s %14s", "-", "-");
 			else
 				printf(" %14.0f %14.2f", row->ops[m], row->idle[m]);
 		}
-		printf(csv ? ",%.0f\n" : " %14.0f\n", row->linear);
+		printf(" %14.0f\n", row->linear);
 	}
-	/* CSV stays pure CSV on stdout; the derived figure goes to stderr */
+	if (!text)
+		tabular_finish(&t);	/* stdout's errors: main's flush reports them */
+	/* a table stays a pure table on stdout; the derived figure goes to stderr */
 	for (int m = 0; m < 2; m++) {
 		double s = wis_sweep_scalability(rows, n, (enum wis_mode)m);
 
 		if (!isnan(s))
-			fprintf(csv ? stderr : stdout, "scalability %-9s %.3f (at %u tasks)\n",
+			fprintf(text ? stdout : stderr, "scalability %-9s %.3f (at %u tasks)\n",
 				col[m], s, rows[n - 1].tasks);
 	}
 }
@@ -308,7 +337,7 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 	if (json)
 		ret = cmd_print_json("bench", wis_sweep_json(&cfg, rows, n, st, why.buf, ctx));
 	else if (n)
-		print_sweep(rows, n, v[WIS_P_CSV].v.on);
+		print_sweep(rows, n, v[WIS_P_CSV].v.on ? WIS_FORMAT_CSV : v[WIS_P_FORMAT].v.choice);
 	if (svg && write_sweep_svg(svg, svg_path, &cfg, rows, n, both_modes) && !ret)
 		ret = -1;
 	if (st != WIS_OK)
@@ -323,8 +352,9 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 
 static int check(const struct bench_args *a, bool json)
 {
-	if (a->v[WIS_P_CSV].v.on && json)
-		return usage_error("--csv and --json do not go together");
+	if ((a->v[WIS_P_CSV].v.on || a->v[WIS_P_FORMAT].given) && json)
+		return usage_error("--%s and --json do not go together",
+				   a->v[WIS_P_CSV].v.on ? "csv" : "format");
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "cmd/cmdutil.h"
+#include "report/tabular.h"
 #include "util/lifetime.h"
 #include "util/parse.h"
 #include "cmd/cmds.h"
@@ -50,6 +51,20 @@ int cmd_usage_error(const char *who, const char *fmt, ...)
 	vprint_error(who, fmt, ap);
 	va_end(ap);
 	return EXIT_USAGE;
+}
+
+int cmd_parse_format(const char *who, const char *arg, bool *json, int *tabular)
+{
+	enum tabular_format f;
+
+	*json = !strcmp(arg, "json");
+	*tabular = -1;
+	if (tabular_format_parse(arg, &f))
+		*tabular = (int)f;
+	else if (!*json && strcmp(arg, "text"))
+		return cmd_usage_error(who, "invalid --format '%s': expected text, json, csv or"
+				       " markdown", arg);
+	return 0;
 }
 
 int cmd_parse_duration(const char *who, const char *what, const char *arg,

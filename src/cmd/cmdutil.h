@@ -19,6 +19,7 @@
 #include "util/colour.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 
 int cmd_usage_error(const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -44,6 +45,13 @@ int cmd_lifetime_start(const char *who);
  */
 int cmd_parse_duration(const char *who, const char *what, const char *arg,
 		       double *out);
+/*
+ * --format of a command that writes text, json, csv or markdown: *json
+ * set for json, *tabular an enum tabular_format (report/tabular.h) for
+ * csv and markdown, else -1 (text).  0, or the usage error naming arg and
+ * the accepted values printed and EXIT_USAGE.
+ */
+int cmd_parse_format(const char *who, const char *arg, bool *json, int *tabular);
 /*
  * --color WHEN (util/colour.h): 0, or the usage error "invalid --color
  * '<arg>': expected auto, always or never" printed and EXIT_USAGE.

@@ -3,8 +3,10 @@
 #include "cmd/cmdutil.h"
 #include "cmd/minchange.h"
 #include "util/parse.h"
+#include "util/quote.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +15,8 @@ int cmpopts_init(struct cmpopts *o, const char *who, int argc)
 	*o = (struct cmpopts){ .who = who, .alpha = COMPARE_ALPHA };
 	o->sets = calloc(argc + 1, sizeof(*o->sets));
 	o->rules = calloc(argc + 1, sizeof(*o->rules));
-	if (!o->sets || !o->rules)
+	o->stats = calloc(argc + 1, sizeof(*o->stats));
+	if (!o->sets || !o->rules || !o->stats)
 		return cmd_failure(who, "out of memory");
 	return 0;
 }
@@ -54,6 +57,13 @@ static int cmpopts_option(struct cmpopts *o, int c, const char *arg)
 					       "invalid --alpha '%s': expected a number between 0 and 1",
 					       arg);
 		o->have_alpha = true;
+		return 0;
+	case CMPOPT_STAT:
+		if (!*arg)
+			return cmd_usage_error(o->who,
+					       "invalid --stat '%s': expected a stat name or a glob"
+					       " (will-it-scale.*)", arg);
+		o->stats[o->nr_stats++] = arg;
 		return 0;
 	case CMPOPT_COLOR:
 		return cmd_colour_option(o->who, arg, &o->colour);
@@ -101,6 +111,29 @@ void cmpopts_apply(const struct cmpopts *o, struct compare_opts *out)
 	out->nr_rules = o->nr_rules;
 }
 
+void cmpopts_apply_stats(const struct cmpopts *o, struct report *r)
+{
+	r->stats = o->stats;
+	r->nr_stats = o->nr_stats;
+}
+
+bool cmpopts_warn_no_stat(const struct cmpopts *o, const struct report *r)
+{
+	if (!o->nr_stats)
+		return false;
+	for (size_t i = 0; i < r->njobs; i++)
+		for (size_t k = 0; k < r->jobs[i].nr_rows; k++)
+			if (report_stat_listed(r, r->jobs[i].rows[k].name))
+				return false;
+	fprintf(stderr, "perfbot: %s: no stat matches --stat", o->who);
+	for (size_t i = 0; i < o->nr_stats; i++) {
+		fputs(i ? ", " : " ", stderr);
+		quote_fputs(o->stats[i], stderr);
+	}
+	fputc('\n', stderr);
+	return true;
+}
+
 int cmpopts_open_store(const struct cmpopts *o, struct store **s)
 {
 	return cmd_store_open(o->who, STORE_READ, s);
@@ -112,6 +145,8 @@ void cmpopts_release(struct cmpopts *o)
 	for (size_t i = 0; o->rules && i < o->nr_rules; i++)
 		free((char *)o->rules[i].pattern);
 	free(o->rules);
+	free(o->stats);
+	o->stats = NULL;
 	o->sets = NULL;
 	o->rules = NULL;
 }

@@ -1,7 +1,7 @@
 /*
  * cmpopts.h - the options of every command that compares stored results
  * (perfbot compare, perfbot report): -s/--set, --testbox, --repo,
- * --min-change, --alpha, --color (--db is main()'s: cmdutil.h).  One parser, so that they accept and refuse the
+ * --min-change, --alpha, --stat, --color (--db is main()'s: cmdutil.h).  One parser, so that they accept and refuse the
  * same values with the same messages.
  *
  * A command lists CMPOPTS_LONGOPTS in its getopt_long() table and hands
@@ -12,6 +12,7 @@
 #ifndef PERFBOT_CMD_CMPOPTS_H
 #define PERFBOT_CMD_CMPOPTS_H
 
+#include "report/report.h"
 #include "stats/compare.h"
 #include "store/store.h"
 #include "util/colour.h"
@@ -25,6 +26,7 @@ enum {
 	CMPOPT_REPO,
 	CMPOPT_MIN_CHANGE,
 	CMPOPT_ALPHA,
+	CMPOPT_STAT,
 	CMPOPT_COLOR,
 };
 
@@ -34,6 +36,7 @@ enum {
 	{ "repo", required_argument, NULL, CMPOPT_REPO }, \
 	{ "min-change", required_argument, NULL, CMPOPT_MIN_CHANGE }, \
 	{ "alpha", required_argument, NULL, CMPOPT_ALPHA }, \
+	{ "stat", required_argument, NULL, CMPOPT_STAT }, \
 	{ "color", required_argument, NULL, CMPOPT_COLOR }
 
 struct cmpopts {
@@ -48,6 +51,9 @@ struct cmpopts {
 	size_t nr_rules;
 	bool have_alpha;
 	double alpha;
+	/* --stat PATTERN: globs, into argv; the rows shown (struct report's stats) */
+	const char **stats;
+	size_t nr_stats;
 	enum colour_when colour;	/* --color; the terminal's text only */
 };
 
@@ -72,6 +78,16 @@ int cmpopts_finish(struct cmpopts *o);
 
 /* The compare options the command line asks for. */
 void cmpopts_apply(const struct cmpopts *o, struct compare_opts *out);
+
+/*
+ * --stat given and no stat of the report's jobs matches: says so on
+ * stderr (the table is then empty; exit 0, as LKP's compare).  true when
+ * it said so.
+ */
+bool cmpopts_warn_no_stat(const struct cmpopts *o, const struct report *r);
+
+/* The rows shown: --stat's patterns into the report. */
+void cmpopts_apply_stats(const struct cmpopts *o, struct report *r);
 
 /* The store for reading; 0 or the exit status printed. */
 int cmpopts_open_store(const struct cmpopts *o, struct store **s);

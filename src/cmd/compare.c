@@ -10,6 +10,7 @@
 #include "cmd/cmpopts.h"
 #include "cmd/measure.h"
 #include "report/report.h"
+#include "report/tabular.h"
 #include "record/record.h"
 #include "stats/compare.h"
 #include "stats/ttest.h"
@@ -44,8 +45,8 @@
 static const char compare_usage[] =
 	"usage: perfbot compare [--db PATH] [-s KEY=VALUE ...] [--testbox HOST] [--repo DIR]\n"
 	"                       [--all] [--ci] [--json] [--min-change [PATTERN=]PCT ...]\n"
-	"                       [--alpha A] [--color WHEN]\n"
-	"                       [--format text|perf-stat] BASE OTHER [OTHER ...]\n"
+	"                       [--alpha A] [--stat PATTERN ...] [--color WHEN]\n"
+	"                       [--format text|perf-stat|csv|markdown] BASE OTHER [OTHER ...]\n"
 	"   or: perfbot compare --measure --repo DIR [--tip BRANCH ...] [--runs N]\n"
 	"                       [--max-runs N] [options above] JOB.yaml BASE [OTHER ...]\n"
 	"\n"
@@ -75,8 +76,11 @@ static const char compare_usage[] =
 	"                        glob PATTERN (repeatable; the last match wins)\n"
 	"      --alpha A         the KPI and failure tests' alpha and the others'\n"
 	"                        false discovery rate (default %5$g)\n"
-	"      --format FMT      text (LKP's table, default) or perf-stat (each\n"
-	"                        KPI as perf stat -r prints it, and the ratios)\n"
+	"      --stat PATTERN    only the stats matching the glob PATTERN\n"
+	"                        (repeatable: any of them) are shown\n"
+	"      --format FMT      text (LKP's table, default), perf-stat (each\n"
+	"                        KPI as perf stat -r prints it, and the ratios),\n"
+	"                        csv or markdown (the table's rows, one table)\n"
 	CMD_COLOR_USAGE
 	"      --tip BRANCH      add BRANCH's head in --repo as a column\n"
 	"                        (repeatable): is it still there at the tip?\n"
@@ -99,12 +103,14 @@ static const char compare_usage[] =
 	"commits, a commit cannot be measured (--measure) or the database cannot\n"
 	"be read, 2 bad usage or unknown commit, 128+N interrupted by signal N.\n";
 
-enum format { FORMAT_TEXT, FORMAT_PERF_STAT };
+enum format { FORMAT_TEXT, FORMAT_PERF_STAT, FORMAT_TABULAR };
 
 struct compare_args {
 	struct cmpopts sel;	/* -s, --testbox, --repo, --min-change, --alpha */
 	bool all, ci, json;
 	enum format format;
+	enum tabular_format tabular;	/* FORMAT_TABULAR's */
+	const char *format_name;
 	bool measure;
 	unsigned long first_runs, max_runs;	/* --measure */
 	const char *job_path;	/* --measure */
@@ -146,9 +152,12 @@ static int own_option(int c, const char *arg, void *ctx)
 			a->format = FORMAT_TEXT;
 		else if (!strcmp(arg, "perf-stat"))
 			a->format = FORMAT_PERF_STAT;
+		else if (tabular_format_parse(arg, &a->tabular))
+			a->format = FORMAT_TABULAR;
 		else
-			return usage_error("invalid --format '%s': expected text or perf-stat",
-					   arg);
+			return usage_error("invalid --format '%s': expected text, perf-stat, csv"
+					   " or markdown", arg);
+		a->format_name = arg;
 		return 0;
 	case OPT_MEASURE:
 		a->measure = true;
@@ -212,6 +221,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		ret = cmpopts_parse(&a->sel, argc, argv, longopts, own_option, a);
 	if (ret)
 		return ret;
+	if (a->json && a->format != FORMAT_TEXT)
+		return usage_error("--json and --format %s do not go together", a->format_name);
 	if (a->nr_tips && !a->sel.repo)
 		return usage_error("--tip %s needs --repo DIR: the repository whose branch it is",
 				   a->tips[0]);
@@ -271,7 +282,7 @@ static void print_perf_stat(const struct report *rp, const struct report_job *jb
 	for (size_t i = 0; i < jb->nr_rows; i++) {
 		const struct stat_row *r = &jb->rows[i];
 
-		if (r->family != FAMILY_KPI)
+		if (r->family != FAMILY_KPI || !report_stat_listed(rp, r->name))
 			continue;
 		for (size_t j = 0; j < rp->ncommits; j++) {
 			const struct summary *s = j ? &r->vs[j - 1].s : &r->base;
@@ -385,23 +396,34 @@ static int run_compare(struct store *s, const struct compare_args *a)
 	cmpopts_apply(&a->sel, &o);
 	ga.report.opts = &o;
 	ga.report.show_all = a->all;
-	ga.report.colour = !a->json && colour_for(a->sel.colour, stdout);
+	cmpopts_apply_stats(&a->sel, &ga.report);
+	/* the terminal's text only: never JSON, CSV or Markdown */
+	ga.report.colour = !a->json && a->format != FORMAT_TABULAR &&
+			   colour_for(a->sel.colour, stdout);
 	if (a->labels && !a->json && a->format == FORMAT_TEXT)
 		print_commits(a, &ga);
 	/* a job at a time, so a long comparison shows what it has */
 	for (size_t i = 0; i < ga.njobs && !ret; i++) {
 		ret = gather_compare(s, &ga, &ga.jobs[i], &o);
-		if (ret || a->json)
+		if (ret || a->json || a->format == FORMAT_TABULAR)
 			continue;
 		if (i)
 			putchar('\n');
 		ret = print_job(a, &ga.report, &ga.report_jobs[i], &o);
 	}
+	if (!ret)
+		cmpopts_warn_no_stat(&a->sel, &ga.report);
 	if (!ret && a->json) {
 		int err = report_json(stdout, &ga.report);
 
 		if (err)
 			ret = failure("cannot write the JSON result: %s", strerror(-err));
+	}
+	if (!ret && a->format == FORMAT_TABULAR) {
+		int err = report_tabular(stdout, &ga.report, a->tabular, a->ci);
+
+		if (err)
+			ret = failure("cannot write the table: %s", strerror(-err));
 	}
 out:
 	gather_release(&ga);

@@ -18,6 +18,7 @@
 #include "cmd/cmdutil.h"
 #include "cmd/series.h"
 #include "report/history.h"
+#include "report/tabular.h"
 #include "stats/changepoint.h"
 #include "store/store.h"
 #include "util/parse.h"
@@ -45,7 +46,7 @@
 
 static const char history_usage[] =
 	"usage: perfbot history JOB [--metric M] [--branch B] [--tree T] [--testbox T]\n"
-	"                       [--format text|html|json] [--repo DIR] [--db PATH]\n"
+	"                       [--format text|html|json|csv|markdown] [--repo DIR] [--db PATH]\n"
 	"                       [--color WHEN]\n"
 	"\n"
 	"A metric over a branch's history as perfbot watch tested it: each head\n"
@@ -59,7 +60,8 @@ static const char history_usage[] =
 	"      --tree T          the tree of the registry (default: the only one)\n"
 	"      --testbox T       the machine (default: the only one with runs)\n"
 	"      --format F        text (default), html (one self-contained page with\n"
-	"                        an SVG plot) or json (\"schema\": \"perfbot-history\")\n"
+	"                        an SVG plot), json (\"schema\": \"perfbot-history\"),\n"
+	"                        csv or markdown (a row per point)\n"
 	"      --repo DIR        the repository: the commits' subjects are shown\n"
 	CMD_COLOR_USAGE
 	CMD_DB_USAGE
@@ -69,11 +71,12 @@ static const char history_usage[] =
 	"2 bad usage (also a job, branch, testbox or metric the store does not\n"
 	"hold, or a branch the robot never tested).\n";
 
-enum format { FORMAT_TEXT, FORMAT_HTML, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_HTML, FORMAT_JSON, FORMAT_TABULAR };
 
 struct opts {
 	const char *job, *metric, *branch, *tree, *testbox, *repo;
 	enum format format;
+	enum tabular_format tabular;	/* FORMAT_TABULAR's */
 	enum colour_when colour;	/* --color: the text's change points */
 };
 
@@ -148,8 +151,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				o->format = FORMAT_HTML;
 			else if (!strcmp(optarg, "json"))
 				o->format = FORMAT_JSON;
+			else if (tabular_format_parse(optarg, &o->tabular))
+				o->format = FORMAT_TABULAR;
 			else
-				return usage_error("unknown format '%s' (text, html or json)", optarg);
+				return usage_error("unknown format '%s' (text, html, json, csv or"
+						   " markdown)", optarg);
 			break;
 		case 'C':
 			if (cmd_colour_option(WHO, optarg, &o->colour))
@@ -441,6 +447,7 @@ static int write_out(const struct opts *o, const struct history *hist)
 		return failure("the history does not hold together: %s", why);
 	ret = o->format == FORMAT_HTML ? report_history_html(stdout, h) :
 	      o->format == FORMAT_JSON ? report_history_json(stdout, h) :
+	      o->format == FORMAT_TABULAR ? report_history_tabular(stdout, h, o->tabular) :
 					 report_history_text(stdout, h);
 	if (ret == -ENOMEM)
 		return failure("out of memory");

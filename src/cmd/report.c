@@ -8,6 +8,7 @@
 #include "cmd/cmdutil.h"
 #include "cmd/gather.h"
 #include "cmd/cmpopts.h"
+#include "report/tabular.h"
 #include "record/bisect_result.h"
 #include "report/bisect_report.h"
 #include "report/report.h"
@@ -37,14 +38,14 @@
 
 /* printf() arguments: the default alpha (stats/compare.h). */
 static const char report_usage[] =
-	"usage: perfbot report [--db PATH] --format text|email|html|json [--all]\n"
+	"usage: perfbot report [--db PATH] --format text|email|html|json|csv|markdown [--all]\n"
 	"                      [--repo DIR] [--branch NAME] [--from ADDR] [--to ADDR]\n"
 	"                      [--reported-by ADDR] [--link URL] [--send]\n"
 	"                      [--sendmail CMD] [--subsystem NAME] [--evidence-file FILE]\n"
 	"                      [-s KEY=VALUE ...] [--testbox HOST]\n"
 	"                      [--headline-testbox HOST]\n"
 	"                      [--min-change [PATTERN=]PCT ...] [--alpha A]\n"
-	"                      BASE OTHER [OTHER ...]\n"
+	"                      [--stat PATTERN ...] BASE OTHER [OTHER ...]\n"
 	"       perfbot report [--db PATH] --format FMT [--from --to --reported-by --link\n"
 	"                      --send --sendmail] --bisect ID\n"
 	"\n"
@@ -58,7 +59,8 @@ static const char report_usage[] =
 	"\n"
 	"      --db PATH           the results database (as perfbot compare)\n"
 	"      --format FMT        text (default), email (RFC 5322), html (one\n"
-	"                          self-contained file) or json (docs/report.md)\n"
+	"                          self-contained file), json (docs/report.md), csv\n"
+	"                          or markdown (the tables' rows, as perfbot compare)\n"
 	"      --all               every stat, not only the changed; with --format\n"
 	"                          email, an email even when no KPI changed\n"
 	"      --repo DIR          a git repository: the commits' subjects, authors\n"
@@ -85,6 +87,8 @@ static const char report_usage[] =
 	"      --min-change [PATTERN=]PCT\n"
 	"                          the smallest change reported (as perfbot compare)\n"
 	"      --alpha A           the tests' alpha (as perfbot compare; default %g)\n"
+	"      --stat PATTERN      only the stats matching the glob are shown\n"
+	"                          (repeatable); the headline still weighs them all\n"
 	"      --color WHEN        colour the text's verdicts: auto (a terminal), always,\n"
 	"                          never; never in an email, JSON or HTML\n"
 	"      --bisect ID         the report of bisection ID (perfbot bisect): the\n"
@@ -98,12 +102,13 @@ static const char report_usage[] =
 	"the commits, the database cannot be read or sending failed, 2 bad usage or\n"
 	"unknown commit.\n";
 
-enum format { FORMAT_TEXT, FORMAT_EMAIL, FORMAT_HTML, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_EMAIL, FORMAT_HTML, FORMAT_JSON, FORMAT_TABULAR };
 
 struct report_args {
 	struct cmpopts sel;	/* -s, --testbox, --repo, --min-change, --alpha */
 	int64_t bisect;		/* --bisect ID: that bisection's report; 0: none */
 	enum format format;
+	enum tabular_format tabular;	/* FORMAT_TABULAR's */
 	bool all, send;
 	const char *branch, *from, *to, *reported_by, *link, *sendmail;
 	const char *subsystem;		/* --subsystem; NULL: derived */
@@ -137,9 +142,11 @@ static int own_option(int c, const char *arg, void *ctx)
 			a->format = FORMAT_HTML;
 		else if (!strcmp(arg, "json"))
 			a->format = FORMAT_JSON;
+		else if (tabular_format_parse(arg, &a->tabular))
+			a->format = FORMAT_TABULAR;
 		else
-			return usage_error("invalid --format '%s': expected text, email, html or json",
-					   arg);
+			return usage_error("invalid --format '%s': expected text, email, html, json,"
+					   " csv or markdown", arg);
 		return 0;
 	case OPT_ALL:
 		a->all = true;
@@ -235,6 +242,10 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return usage_error("--send and --sendmail need --format email");
 	if (a->headline_testbox && a->bisect)
 		return usage_error("--headline-testbox takes no --bisect: the bisection names its box");
+	if (a->bisect && a->sel.nr_stats)
+		return usage_error("--stat takes no --bisect: a bisection's report has no stat table");
+	if (a->bisect && a->format == FORMAT_TABULAR)
+		return usage_error("--format csv and markdown are for a comparison, not --bisect");
 	if ((a->subsystem || a->evidence.len) && (a->format != FORMAT_EMAIL || a->bisect))
 		return usage_error("--subsystem and --evidence-file need --format email (not --bisect)");
 	a->given = argv + optind;
@@ -295,6 +306,8 @@ static int write_report(FILE *out, const struct report_args *a, const struct rep
 		return report_html(out, r);
 	case FORMAT_JSON:
 		return report_json(out, r);
+	case FORMAT_TABULAR:
+		return report_tabular(out, r, a->tabular, 0);
 	default:
 		return report_text(out, r);
 	}
@@ -424,6 +437,8 @@ static int run_report(struct store *s, const struct report_args *a)
 	ga.report.colour = a->format == FORMAT_TEXT && !a->send &&
 			   colour_for(a->sel.colour, stdout);
 	ga.report.headline_testbox = a->headline_testbox;
+	cmpopts_apply_stats(&a->sel, &ga.report);
+	cmpopts_warn_no_stat(&a->sel, &ga.report);
 	ga.report.repo = a->sel.repo;
 	ga.report.evidence = a->evidence.len ? a->evidence.buf : NULL;
 	if (a->subsystem) {

@@ -7,6 +7,8 @@
 #include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
 #include "record/record.h"
+#include "report/report.h"
+#include "report/tabular.h"
 #include "stats/summary.h"
 #include "store/store.h"
 #include "util/parse.h"
@@ -29,8 +31,9 @@
 
 static const char results_usage[] =
 	"usage: perfbot results [--db PATH] [--testcase T] [--commit C] [--job NAME]\n"
-	"                       [--testbox HOST] [--json]\n"
-	"       perfbot results show RUN_ID [--db PATH] [--json]\n"
+	"                       [--testbox HOST] [--json | --format FMT]\n"
+	"       perfbot results show RUN_ID [--db PATH] [--json | --format FMT]\n"
+	"                       [--stat PATTERN ...]\n"
 	"       perfbot results delete [RUN_ID ...] [--commit C [--testcase T]\n"
 	"                       [--job NAME] [--testbox HOST]] [-n | --yes] [--db PATH]\n"
 	"\n"
@@ -56,6 +59,10 @@ static const char results_usage[] =
 	"      --job NAME        only runs of the atomic job NAME\n"
 	"      --testbox HOST    only runs on HOST\n"
 	"      --json            print JSON instead of text\n"
+	"      --format FMT      text (default), json, csv or markdown (a table:\n"
+	"                        the list, or show's stats)\n"
+	"      --stat PATTERN    show: only the stats matching the glob PATTERN\n"
+	"                        (repeatable: any of them)\n"
 	"  -n, --dry-run         delete: list what would be deleted, delete nothing\n"
 	"      --yes             delete: delete what is listed\n"
 	"  -h, --help            show this help\n"
@@ -75,6 +82,12 @@ static const char results_usage[] =
 struct results_opts {
 	struct store_filter filter;
 	bool json;
+	bool tabular;		/* --format csv|markdown */
+	enum tabular_format format;
+	const char *format_name;
+	/* show --stat: globs into argv */
+	const char **stats;
+	size_t nr_stats;
 	bool show;
 	int64_t run_id;
 	/* delete */
@@ -107,20 +120,26 @@ static int parse_delete(int argc, char **argv, struct results_opts *o,
 		return usage_error("delete %s needs --commit: which commit's runs?", filter_opt);
 	if (o->yes && o->dry_run)
 		return usage_error("--yes and -n contradict each other");
-	if (o->json)
-		return usage_error("--json is for listing and show, not for delete");
+	if (o->json || o->tabular)
+		return usage_error("%s is for listing and show, not for delete",
+				   o->json ? "--json" : "--format");
+	if (o->nr_stats)
+		return usage_error("--stat is for show, not for delete");
 	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct results_opts *o)
 {
-	enum { OPT_TESTCASE = 256, OPT_COMMIT, OPT_JOB, OPT_TESTBOX, OPT_JSON, OPT_YES };
+	enum { OPT_TESTCASE = 256, OPT_COMMIT, OPT_JOB, OPT_TESTBOX, OPT_JSON, OPT_YES,
+	       OPT_FORMAT, OPT_STAT };
 	static const struct option longopts[] = {
 		{ "testcase", required_argument, NULL, OPT_TESTCASE },
 		{ "commit", required_argument, NULL, OPT_COMMIT },
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "testbox", required_argument, NULL, OPT_TESTBOX },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "stat", required_argument, NULL, OPT_STAT },
 		{ "yes", no_argument, NULL, OPT_YES },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -153,6 +172,26 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 		case OPT_JSON:
 			o->json = true;
 			break;
+		case OPT_FORMAT: {
+			bool json;
+			int f;
+
+			if (cmd_parse_format("results", optarg, &json, &f))
+				return EXIT_USAGE;
+			o->format_name = optarg;
+			o->json |= json;
+			o->tabular = f >= 0;
+			o->format = f >= 0 ? (enum tabular_format)f : o->format;
+			break;
+		}
+		case OPT_STAT:
+			if (!*optarg)
+				return usage_error("invalid --stat '%s': expected a stat name or a"
+						   " glob (will-it-scale.*)", optarg);
+			if (!o->stats && !(o->stats = calloc(argc, sizeof(*o->stats))))
+				return failure("out of memory");
+			o->stats[o->nr_stats++] = optarg;
+			break;
 		case OPT_YES:
 			o->yes = true;
 			break;
@@ -168,6 +207,8 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (o->json && o->tabular)
+		return usage_error("--json and --format %s do not go together", o->format_name);
 	if (optind < argc && !strcmp(argv[optind], "delete"))
 		return parse_delete(argc, argv, o, filter_opt);
 	if (o->yes || o->dry_run)
@@ -187,6 +228,8 @@ static int parse_args(int argc, char **argv, struct results_opts *o)
 		if (filter_opt)
 			return usage_error("%s is for listing, not for show", filter_opt);
 	}
+	if (!o->show && o->nr_stats)
+		return usage_error("--stat is for show: perfbot results show RUN_ID --stat PATTERN");
 	return 0;
 }
 
@@ -367,6 +410,46 @@ static int print_groups_text(const struct group_line *lines, size_t n)
 	return 0;
 }
 
+/* The list as a table: the JSON's fields, a column each. */
+static int print_groups_tabular(const struct group_line *lines, size_t n,
+				enum tabular_format f)
+{
+	static const struct tabular_column cols[] = {
+		{ "testbox", false }, { "testcase", false }, { "job", false },
+		{ "commit", false }, { "runs_complete", true }, { "runs_failed", true },
+		{ "runs_incomplete", true }, { "runs_unsupported", true },
+		{ "last_run_id", true }, { "kpi", false }, { "kpi_n", true },
+		{ "kpi_mean", true }, { "kpi_stddev", true }, { "kpi_stddev_pct", true },
+		{ "unsupported", false },
+	};
+	struct tabular t;
+
+	tabular_begin(&t, stdout, f, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t i = 0; i < n; i++) {
+		const struct store_group *g = lines[i].g;
+		const struct kpi *k = &lines[i].kpi;
+		bool have = k->name && k->sum.n;
+
+		tabular_cell(&t, g->testbox);
+		tabular_cell(&t, g->testcase);
+		tabular_cell(&t, g->job);
+		tabular_cell(&t, g->commit);
+		tabular_cellf(&t, "%zu", g->runs_complete);
+		tabular_cellf(&t, "%zu", g->runs_failed);
+		tabular_cellf(&t, "%zu", g->runs_incomplete);
+		tabular_cellf(&t, "%zu", g->runs_unsupported);
+		tabular_cellf(&t, "%lld", (long long)g->last_run_id);
+		tabular_cell(&t, k->name);
+		tabular_cellf(&t, "%zu", k->name ? k->sum.n : 0);
+		tabular_number(&t, have ? k->sum.mean : NAN);
+		tabular_number(&t, have ? k->sum.stddev : NAN);
+		tabular_number(&t, have ? pct_stddev(&k->sum) : NAN);
+		tabular_cell(&t, k->unsupported);
+		tabular_end_row(&t);
+	}
+	return tabular_finish(&t);
+}
+
 static json_t *number_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
@@ -472,6 +555,11 @@ static int list_results(struct store *s, struct results_opts *o)
 			failure("cannot write JSON");
 			goto out;
 		}
+	} else if (o->tabular) {
+		if (print_groups_tabular(lines, n, o->format)) {
+			failure("cannot write the table: %s", strerror(EIO));
+			goto out;
+		}
 	} else if (n && print_groups_text(lines, n)) {
 		failure("out of memory");
 		goto out;
@@ -525,7 +613,14 @@ static void print_field(const char *label, const char *value)
 	putchar('\n');
 }
 
-static void print_run_text(int64_t id, const struct run_record *r)
+/* Is stat i of the run one --stat lists (every one without --stat)? */
+static bool stat_listed(const struct results_opts *o, const struct run_record *r, size_t i)
+{
+	return report_stat_listed(&(struct report){ .stats = o->stats, .nr_stats = o->nr_stats },
+				  r->stats.v[i].name);
+}
+
+static void print_run_text(const struct results_opts *o, int64_t id, const struct run_record *r)
 {
 	char when[64];
 	int w = 0;
@@ -551,9 +646,19 @@ static void print_run_text(int64_t id, const struct run_record *r)
 
 		w = k > w ? k : w;
 	}
-	printf("\nstats (%zu)\n", r->stats.n);
+	printf("\nstats (%zu", r->stats.n);
+	if (o->nr_stats) {
+		size_t listed = 0;
+
+		for (size_t i = 0; i < r->stats.n; i++)
+			listed += stat_listed(o, r, i);
+		printf(", %zu shown", listed);
+	}
+	printf(")\n");
 	for (size_t i = 0; i < r->stats.n; i++)
 	{
+		if (!stat_listed(o, r, i))
+			continue;
 		fputs("  ", stdout);
 		quote_fpad(r->stats.v[i].name, (size_t)w, stdout);
 		printf("  %.15g\n", r->stats.v[i].value);
@@ -585,13 +690,32 @@ static json_t *strmap_json(const struct strmap *m)
 	return o;
 }
 
-static int print_run_json(int64_t id, const struct run_record *r)
+/* The run's (listed) stats as a table of name and value, unrounded. */
+static int print_run_tabular(const struct results_opts *o, const struct run_record *r)
+{
+	static const struct tabular_column cols[] = { { "stat", false }, { "value", true } };
+	struct tabular t;
+
+	tabular_begin(&t, stdout, o->format, cols, 2);
+	t.precision = 17;	/* the stored value, as --json writes it */
+	for (size_t i = 0; i < r->stats.n; i++) {
+		if (!stat_listed(o, r, i))
+			continue;
+		tabular_cell(&t, r->stats.v[i].name);
+		tabular_number(&t, r->stats.v[i].value);
+		tabular_end_row(&t);
+	}
+	return tabular_finish(&t);
+}
+
+static int print_run_json(const struct results_opts *o, int64_t id, const struct run_record *r)
 {
 	json_t *stats = json_object(), *root;
 	int err;
 
 	for (size_t i = 0; stats && i < r->stats.n; i++)
-		json_object_set_lossy(stats, r->stats.v[i].name,
+		if (stat_listed(o, r, i))
+			json_object_set_lossy(stats, r->stats.v[i].name,
 				      number_or_null(r->stats.v[i].value));
 	/* whatever an old database holds is shown, bad bytes as U+FFFD */
 	root = json_pack("{s:I, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
@@ -620,12 +744,31 @@ static int show_run(struct store *s, const struct results_opts *o)
 		return usage_error("%s", store_error(s));
 	if (err)
 		return failure("%s", store_error(s));
+	if (o->nr_stats) {
+		size_t listed = 0;
+
+		for (size_t i = 0; i < r.stats.n; i++)
+			listed += stat_listed(o, &r, i);
+		if (!listed) {
+			fprintf(stderr, "perfbot: results: run %lld has no stat matching --stat",
+				(long long)o->run_id);
+			for (size_t i = 0; i < o->nr_stats; i++) {
+				fputs(i ? ", " : " ", stderr);
+				quote_fputs(o->stats[i], stderr);
+			}
+			fputc('\n', stderr);
+		}
+	}
 	if (o->json) {
-		err = print_run_json(o->run_id, &r);
+		err = print_run_json(o, o->run_id, &r);
 		if (err)
 			failure("cannot write JSON");
+	} else if (o->tabular) {
+		err = print_run_tabular(o, &r);
+		if (err)
+			failure("cannot write the table: %s", strerror(EIO));
 	} else {
-		print_run_text(o->run_id, &r);
+		print_run_text(o, o->run_id, &r);
 	}
 	run_record_release(&r);
 	return err ? EXIT_FAILED : EXIT_OK;
@@ -774,6 +917,7 @@ int cmd_results(int argc, char **argv)
 
 	if (ret) {
 		vec_free(&o.ids);
+		free(o.stats);
 		return ret < 0 ? EXIT_OK : ret;
 	}
 	ret = cmd_store_open("results", STORE_READ, &s);
@@ -785,5 +929,6 @@ int cmd_results(int argc, char **argv)
 	}
 	store_close(s);
 	vec_free(&o.ids);
+	free(o.stats);
 	return ret;
 }

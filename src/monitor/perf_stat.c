@@ -9,6 +9,7 @@
  * unavailable in env and the others are still measured.
  */
 #include "monitor/monitor_type.h"
+#include "util/perfevent.h"
 #include "util/timeutil.h"
 
 #include <errno.h>
@@ -17,21 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-static const struct perf_event_def {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-} perf_events[] = {
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+/* The events it counts, perfbot's names and codes (util/perfevent.h). */
+static const enum perfevent_id perf_events[] = {
+	PE_CYCLES, PE_INSTRUCTIONS, PE_CACHE_MISSES, PE_BRANCH_MISSES,
+	PE_CONTEXT_SWITCHES, PE_CPU_MIGRATIONS, PE_PAGE_FAULTS,
 };
 
 #define NEVENTS (sizeof(perf_events) / sizeof(perf_events[0]))
@@ -47,10 +39,9 @@ struct perf_stat_state {
 	double t0;
 };
 
-static long perf_open(struct perf_event_attr *attr, int cpu)
+static const struct perfevent *event(size_t e)
 {
-	return syscall(SYS_perf_event_open, attr, -1, cpu, -1,
-		       PERF_FLAG_FD_CLOEXEC);
+	return &perfevent_table[perf_events[e]];
 }
 
 static void close_event(struct perf_stat_state *s, struct perf_counter *c)
@@ -75,7 +66,6 @@ static void perf_stat_close(void *state)
 static int open_event(struct perf_stat_state *s, size_t e)
 {
 	struct perf_counter *c = &s->ev[e];
-	struct perf_event_attr attr;
 	size_t opened = 0;
 
 	c->fds = malloc(s->ncpus * sizeof(*c->fds));
@@ -83,25 +73,17 @@ static int open_event(struct perf_stat_state *s, size_t e)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->ncpus; i++)
 		c->fds[i] = -1;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = perf_events[e].type;
-	attr.config = perf_events[e].config;
-	attr.disabled = 1;
-	/* more events than counters get multiplexed: scale by these times */
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
 	for (size_t i = 0; i < s->ncpus; i++) {
-		long fd = perf_open(&attr, (int)i);
+		int fd = perfevent_open_cpu(event(e), (int)i);
 
 		if (fd < 0) {
-			if (errno == ENODEV)	/* an offline CPU */
+			if (fd == -ENODEV)	/* an offline CPU */
 				continue;
-			c->err = errno;
+			c->err = -fd;
 			close_event(s, c);
 			return 0;
 		}
-		c->fds[i] = (int)fd;
+		c->fds[i] = fd;
 		opened++;
 	}
 	if (!opened) {
@@ -109,21 +91,6 @@ static int open_event(struct perf_stat_state *s, size_t e)
 		close_event(s, c);
 	}
 	return 0;
-}
-
-static const char *why_not(size_t e, int err)
-{
-	if (err == ENODATA)
-		return "never counted (no free counter)";
-	if (perf_events[e].type == PERF_TYPE_HARDWARE &&
-	    (err == ENOENT || err == EOPNOTSUPP))
-		return "no hardware counter for it (no PMU, as in most VMs)";
-	if (err == EACCES || err == EPERM)
-		return "not permitted (kernel.perf_event_paranoid, CAP_PERFMON)";
-	if (err == EMFILE)
-		/* one descriptor per event per CPU: 7 x nr_cpus */
-		return "too many open files (raise ulimit -n)";
-	return strerror(err);
 }
 
 static int perf_stat_open(const struct monitor_ctx *ctx, void **state,
@@ -148,7 +115,7 @@ static int perf_stat_open(const struct monitor_ctx *ctx, void **state,
 	if (!working) {
 		/* a software event's reason: it is not about the PMU */
 		strbuf_setf(why, "perf_event_open: %s",
-			 why_not(NEVENTS - 1, s->ev[NEVENTS - 1].err));
+			 perfevent_why(event(NEVENTS - 1), s->ev[NEVENTS - 1].err));
 		rc = -ENOTSUP;
 	}
 out:
@@ -186,17 +153,16 @@ static int read_event(struct perf_stat_state *s, size_t e, double *total)
 
 	*total = 0;
 	for (size_t i = 0; i < s->ncpus; i++) {
-		uint64_t v[3];	/* value, time enabled, time running */
+		struct perfevent_count c;
 		int fd = s->ev[e].fds[i];
 
 		if (fd < 0)
 			continue;
 		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-		if (read(fd, v, sizeof(v)) != (ssize_t)sizeof(v))
+		if (perfevent_read(fd, &c))
 			return -EIO;
-		if (v[2])
-			*total += (double)v[0] * ((double)v[1] / (double)v[2]);
-		running_sum += v[2];
+		*total += perfevent_scaled(&c);
+		running_sum += c.running;
 	}
 	/* opened but never scheduled on a counter: not counted at all */
 	return running_sum ? 0 : -ENODATA;
@@ -212,7 +178,7 @@ static int perf_stat_stop(void *state, const struct monitor_end *end,
 
 	(void)end;
 	for (size_t e = 0; e < NEVENTS; e++) {
-		const char *name = perf_events[e].name;
+		const char *name = event(e)->name;
 		double total;
 		int err = s->ev[e].err;
 
@@ -226,7 +192,7 @@ static int perf_stat_stop(void *state, const struct monitor_end *end,
 
 			strbuf_addf(&key, "monitor.perf-stat.%s", name);
 			rc |= strbuf_error(&key) ||
-			      strmap_setf(env, key.buf, "unavailable: %s", why_not(e, err));
+			      strmap_setf(env, key.buf, "unavailable: %s", perfevent_why(event(e), err));
 			strbuf_release(&key);
 			continue;
 		}

@@ -102,6 +102,13 @@ size_t report_history_find(const struct history *h, const char *sha);
  * the alerts listed.
  */
 int report_history_text(FILE *out, const struct history *h);
+/*
+ * A row per point as a CSV or Markdown table (report/tabular.h; format
+ * an enum tabular_format): seq, commit, base, subject, tested, n, mean,
+ * stddev, min, max as the JSON has them, and the change point before it
+ * (change_pct; change "change" or "tentative").
+ */
+int report_history_tabular(FILE *out, const struct history *h, int format);
 /* The document of docs/history.md, every run's value in it. */
 int report_history_json(FILE *out, const struct history *h);
 /*

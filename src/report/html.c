@@ -135,7 +135,7 @@ static void put_verdict(FILE *out, const struct stat_row *row, size_t col)
 static bool row_shown(const struct report *r, const struct report_job *j,
 		      const struct stat_row *row)
 {
-	return report_table_show_all(r, j) || report_row_shown(r, j, row);
+	return report_row_listed(r, j, row);
 }
 
 static void put_fails(FILE *out, unsigned fails, unsigned runs)

@@ -144,8 +144,10 @@ static json_t *job_json(const struct report *r, const struct report_job *j)
 		append(&runs, json_integer(j->sets[c].nr_runs));
 		append(&unsupported, str(j->unsupported ? j->unsupported[c] : NULL));
 	}
+	/* every row, but only the stats --stat names */
 	for (size_t i = 0; i < j->nr_rows; i++)
-		append(&rows, row_json(r, j, &j->rows[i]));
+		if (report_stat_listed(r, j->rows[i].name))
+			append(&rows, row_json(r, j, &j->rows[i]));
 	for (size_t c = 0; c + 1 < r->ncommits; c++) {
 		struct compare_disturbance d;
 

@@ -121,6 +121,13 @@ struct report {
 	 */
 	const char *headline_testbox;
 	/*
+	 * --stat: only the rows whose stat name matches one of these globs
+	 * (fnmatch) are shown, in every format; the headline, the verdicts
+	 * and the email's lead still weigh every row.  nr_stats 0: all.
+	 */
+	const char *const *stats;
+	size_t nr_stats;
+	/*
 	 * The terminal's text (report_text(), report_write_job()): verdicts
 	 * and their %change in colour (report_verdict_colour()), widths
 	 * computed on the plain text.  The caller decides it for its stream
@@ -161,6 +168,23 @@ int report_row_changed(const struct stat_row *row, size_t ncols);
  */
 bool report_row_shown(const struct report *r, const struct report_job *j,
 		      const struct stat_row *row);
+/* Does name match r->stats (true when there are none)? */
+bool report_stat_listed(const struct report *r, const char *name);
+/*
+ * Is the row in a job's table: listed (report_stat_listed()) and every
+ * row when the table shows all (--all, too few runs), else
+ * report_row_shown()'s.  Text, HTML, CSV and Markdown alike.
+ */
+bool report_row_listed(const struct report *r, const struct report_job *j,
+		       const struct stat_row *row);
+/*
+ * The comparison as one CSV or Markdown table (report/tabular.h): a row
+ * per (job, listed stat), the base's mean, then for each other commit its
+ * %change, mean and verdict (with_ci: the interval and p too); the
+ * columns are docs/compare.md's ("CSV and Markdown").  format is an enum
+ * tabular_format.
+ */
+int report_tabular(FILE *out, const struct report *r, int format, int with_ci);
 /*
  * The verdict of column col (0: the first commit after the base) in
  * words, appended to sb: "improvement" or "regression" (or "changed"

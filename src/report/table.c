@@ -10,6 +10,7 @@
 #include "util/vec.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -644,6 +645,7 @@ static size_t print_block(FILE *out, const struct report *rp,
 		const struct stat_row *r = &jb->rows[i];
 
 		if ((r->family == FAMILY_FAILURE) != b->failure ||
+		    !report_stat_listed(rp, r->name) ||
 		    !(show_all || report_row_shown(rp, jb, r)))
 			continue;
 		if (!shown) {
@@ -660,6 +662,21 @@ static size_t print_block(FILE *out, const struct report *rp,
 		shown++;
 	}
 	return shown;
+}
+
+bool report_stat_listed(const struct report *r, const char *name)
+{
+	for (size_t i = 0; i < r->nr_stats; i++)
+		if (!fnmatch(r->stats[i], name, 0))
+			return true;
+	return !r->nr_stats;
+}
+
+bool report_row_listed(const struct report *r, const struct report_job *j,
+		       const struct stat_row *row)
+{
+	return report_stat_listed(r, row->name) &&
+	       (report_table_show_all(r, j) || report_row_shown(r, j, row));
 }
 
 bool report_table_show_all(const struct report *r, const struct report_job *j)
@@ -684,7 +701,10 @@ int report_write_table(FILE *out, const struct report *rp,
 	print_commits(out, rp);
 	for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++)
 		shown += print_block(out, rp, jb, with_ci, show_all, &blocks[b]);
-	if (!shown)
+	if (!shown && rp->nr_stats)
+		fprintf(out, "no stat matching --stat changed (%zu compared; --all shows them)\n",
+			jb->nr_rows);
+	else if (!shown)
 		fprintf(out, "no stat changed (%zu compared; --all shows them)\n",
 			jb->nr_rows);
 	return report_write_disturbed(out, rp, jb);

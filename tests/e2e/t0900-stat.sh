@@ -136,5 +136,15 @@ bad_input "invalid timeout '0'" --timeout 0 -- true
 bad_input "unterminated quote" --vs "sh -c 'oops" -- true
 bad_input "no command to run" -r 3
 bad_input "unknown option '--frob'" --frob -- true
+# issue 18: -n, -e, --no-counters, --progress (their use: t0910-stat-ux.sh)
+bad_input "-n 'c': 3 names for 2 commands" -n a -n b -n c --vs true -- true
+bad_input "-n 'b': 2 names for 1 command" -n a -n b -- true
+bad_input "-n '': a name cannot be empty" -n '' -- true
+bad_input "option '-n' needs a value" -n
+bad_input "-e cycles,cycels: unknown event 'cycels' (did you mean 'cycles'?)" -e cycles,cycels -- true
+bad_input "unknown event 'frobs'; perfbot counts task-clock, context-switches" -e frobs -- true
+bad_input "unknown event ''" -e task-clock, -- true
+bad_input "-e and --no-counters: choose one" -e task-clock --no-counters -- true
+bad_input "invalid --progress 'sometimes': expected auto, always or never" --progress=sometimes -- true
 check_nothing_left "stat"
 finish

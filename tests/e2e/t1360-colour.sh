@@ -79,6 +79,11 @@ for f in email json html; do
 	check "report --format $f --color=always: never a code" bash -c \
 		'[ "$1" -eq 0 ] && [ -s "$2" ] && ! grep -qF "$3" "$2"' _ "$rc" "$SANDBOX/out" "$esc"
 done
+for f in csv markdown; do
+	run_perfbot 20 compare --db "$db" --format "$f" --all --color=always base worse better
+	check "compare --format $f --color=always: never a code" bash -c \
+		'[ "$1" -eq 0 ] && grep -q regression "$2" && ! grep -qF "$3" "$2"' _ "$rc" "$SANDBOX/out" "$esc"
+done
 run_perfbot 20 compare --db "$db" --json --color=always base worse
 check "compare --json --color=always: never a code" bash -c \
 	'[ "$1" -eq 0 ] && jq -e . "$2" >/dev/null && ! grep -qF "$3" "$2"' _ "$rc" "$SANDBOX/out" "$esc"

@@ -133,6 +133,37 @@ for p in d["points"]:
     assert groups[p["commit"]]["runs_complete"] == p["n"], (p["commit"], p["n"])
 ' history.json "$out"
 
+# ---- csv and markdown (issue 18): the JSON's numbers, a row a point ----
+h bisect-demo --branch main --format csv
+cp "$SANDBOX/out" history.csv
+check "csv: exit 0 (got $rc: $err)" [ "$rc" -eq 0 ]
+pycheck "csv: a row a point, the JSON's numbers, the change point on its point" '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+d = json.load(open(sys.argv[2]))
+assert len(rows) == len(d["points"]), (len(rows), len(d["points"]))
+for r, p in zip(rows, d["points"]):
+    assert int(r["seq"]) == p["seq"] and r["commit"] == p["commit"] and int(r["n"]) == p["n"], (r, p)
+    for k in ("mean", "stddev", "min", "max"):
+        assert (float(r[k]) if r[k] else None) == p[k], (k, r[k], p[k])
+after = {c["commit_after"]: c for c in d["changes"]}
+assert all((r["commit"] in after) == (r["change"] != "") for r in rows), rows
+' history.csv history.json
+h bisect-demo --branch main --format markdown
+cp "$SANDBOX/out" history.md
+check "markdown: exit 0 (got $rc: $err)" [ "$rc" -eq 0 ]
+pycheck "markdown: the header, the separator, a row a point with the header's cells" '
+import json, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+d = json.load(open(sys.argv[2]))
+cells = lambda l: re.split(r"(?<!\\) \| ", l[2:-2])
+assert lines[1] == "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |", lines[1]
+assert len(lines) == len(d["points"]) + 2, len(lines)
+assert all(l.startswith("| ") and l.endswith(" |") and len(cells(l)) == 12 for l in lines[:1] + lines[2:]), lines
+' history.md history.json
+h bisect-demo --branch main --format tsv
+check "--format tsv: exit 2 naming it" bash -c '[ "$1" -eq 2 ] && grep -qF "unknown format '"'"'tsv'"'"' (text, html, json, csv or markdown)" <<<"$2"' _ "$rc" "$err"
+
 # ---- html ----
 h bisect-demo --branch main --format html
 cp "$SANDBOX/out" history.html
