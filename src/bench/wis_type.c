@@ -129,7 +129,7 @@ static const struct bench_param params[] = {
 	[WIS_P_SVG] = {
 		.key = "svg", .type = BENCH_PATH, .flags = BENCH_CLI_ONLY,
 		.long_opt = "svg", .metavar = "FILE",
-		.help = "also draw the sweep as will-it-scale's plot (SVG) into FILE",
+		.help = "also draw will-it-scale's plot of the sweep into FILE (SVG)",
 	},
 };
 
