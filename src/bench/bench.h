@@ -61,6 +61,7 @@ enum bench_param_type {
 	BENCH_SIZE,	/* bytes: N, or N with K (1024), M (2^20), k (1000), m (10^6); in [min, max] */
 	BENCH_ENUM,	/* one of the choices, by its name or an alias */
 	BENCH_BOOL,	/* a switch: on the command line a flag that sets the opposite of the default */
+	BENCH_PATH,	/* a file name, not empty: the value is bench_arg.text (NULL: none given) */
 };
 
 /* A row's flags. */

@@ -251,6 +251,10 @@ static enum bench_param_status parse_value(const struct bench_args *a,
 							   : BENCH_PARAM_BAD_CHOICE;
 	case BENCH_BOOL:
 		return parse_bool(text, &v->on);
+	case BENCH_PATH:
+		/* what the file is, its writer says when it opens it */
+		v->n = 0;
+		return *text ? BENCH_PARAM_OK : BENCH_PARAM_SYNTAX;
 	}
 	return BENCH_PARAM_SYNTAX;
 }
@@ -483,6 +487,7 @@ static void add_syntax(struct strbuf *sb, const struct bench_param *p,
 		[BENCH_SIZE] = "bytes, or a number with K, M, k or m",
 		[BENCH_ENUM] = "one of its values",
 		[BENCH_BOOL] = "true or false",
+		[BENCH_PATH] = "a file name",
 	};
 
 	strbuf_addf(sb, "invalid %s '%s': expected %s", name, text,

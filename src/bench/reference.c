@@ -194,6 +194,7 @@ static const char *type_name(enum bench_param_type type)
 		[BENCH_COUNT] = "count", [BENCH_TASKS] = "task count",
 		[BENCH_DURATION] = "duration", [BENCH_SIZE] = "size",
 		[BENCH_ENUM] = "choice", [BENCH_BOOL] = "switch",
+		[BENCH_PATH] = "file",
 	};
 
 	return names[type];
@@ -303,6 +304,9 @@ static void fill_cells(const struct bench_type *t, const struct bench_param *p,
 		break;
 	case BENCH_BOOL:
 		strbuf_addstr(&c->values, p->flags & BENCH_CLI_ONLY ? "a flag" : "true or false");
+		break;
+	case BENCH_PATH:
+		strbuf_addstr(&c->values, "a file name");
 		break;
 	case BENCH_ENUM:
 		if (long_choice_list(p)) {

@@ -126,6 +126,11 @@ static const struct bench_param params[] = {
 		.def = WIS_FORMAT_TEXT,
 		.help = "the sweep table: text, csv or markdown",
 	},
+	[WIS_P_SVG] = {
+		.key = "svg", .type = BENCH_PATH, .flags = BENCH_CLI_ONLY,
+		.long_opt = "svg", .metavar = "FILE",
+		.help = "also draw will-it-scale's plot of the sweep into FILE (SVG)",
+	},
 };
 
 _Static_assert(sizeof(params) / sizeof(params[0]) == WIS_NR_PARAMS,
@@ -180,10 +185,12 @@ static int check(const struct bench_args *a, int *row, struct strbuf *why)
 		strbuf_addstr(why, "-t and --sweep do not go together: the sweep runs 1..--max tasks");
 		return -1;
 	}
-	if (!sweep && (v[WIS_P_MAX].given || v[WIS_P_CSV].given || v[WIS_P_FORMAT].given)) {
+	if (!sweep && (v[WIS_P_MAX].given || v[WIS_P_CSV].given || v[WIS_P_FORMAT].given ||
+		       v[WIS_P_SVG].given)) {
 		strbuf_addf(why, "%s is only for --sweep",
 			    v[WIS_P_CSV].given ? "--csv" :
-			    v[WIS_P_FORMAT].given ? "--format" : "--max");
+			    v[WIS_P_FORMAT].given ? "--format" :
+			    v[WIS_P_SVG].given ? "--svg" : "--max");
 		return -1;
 	}
 	if (v[WIS_P_CSV].given && v[WIS_P_FORMAT].given &&
@@ -290,7 +297,8 @@ const struct bench_type bench_type_wis = {
 	.synopsis =
 		"perfbot bench                      list the tests\n"
 		"   or: perfbot bench TEST [options]       run one test\n"
-		"   or: perfbot bench TEST --sweep [--max N] [-m process|thread|both] [--csv]\n",
+		"   or: perfbot bench TEST --sweep [--max N] [-m process|thread|both] [--csv]\n"
+		"                                  [--svg FILE]\n",
 	.notes =
 		"TIME is seconds, or a number with ms, s, m or h.  Exit status: 0 done,\n"
 		"1 the run failed, 2 bad usage, 77 the test is unsupported here,\n"

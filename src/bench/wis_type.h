@@ -27,6 +27,7 @@ enum wis_row {
 	WIS_P_MAX,
 	WIS_P_CSV,
 	WIS_P_FORMAT,
+	WIS_P_SVG,
 	WIS_NR_PARAMS,
 };
 

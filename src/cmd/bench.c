@@ -266,6 +266,8 @@ static json_t *param_json(const struct bench_args *a, size_t i)
 		return json_string(bench_args_choice_name(a, (int)i));
 	case BENCH_BOOL:
 		return json_boolean(v->on);
+	case BENCH_PATH:
+		return a->v[i].text ? json_string(a->v[i].text) : json_null();
 	default:
 		return json_integer((json_int_t)v->n);
 	}

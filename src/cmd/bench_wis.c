@@ -12,11 +12,13 @@
 #include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
 #include "report/tabular.h"
+#include "report/sweep_svg.h"
 #include "util/cpus.h"
 #include "util/interrupt.h"
 #include "util/strbuf.h"
 #include "version.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +217,54 @@ static void print_sweep(const struct wis_sweep_row *rows, size_t n, size_t forma
 	}
 }
 
+/*
+ * The sweep as will-it-scale's plot into svg (report/sweep_svg.h): the
+ * modes measured, total ops/s, and linear.  0 or EXIT_FAILED after
+ * saying why; svg is closed either way.
+ */
+static int write_sweep_svg(FILE *svg, const char *path, const struct wis_config *cfg,
+			   const struct wis_sweep_row *rows, size_t n, bool both_modes)
+{
+	static const char *const names[2] = { "processes", "threads" };
+	unsigned *tasks = calloc(n ? n : 1, sizeof(*tasks));
+	double *v = calloc(3 * (n ? n : 1), sizeof(*v));
+	struct report_sweep_series series[2];
+	struct strbuf title = STRBUF_INIT;
+	struct report_sweep s = { .tasks = tasks, .n = n, .series = series };
+	int err = tasks && v ? 0 : -ENOMEM;
+
+	for (int m = 0; !err && m < 2; m++) {
+		double *ops = v + (size_t)m * n;
+
+		if (!both_modes && (enum wis_mode)m != cfg->mode)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			ops[i] = rows[i].have[m] ? rows[i].ops[m] : NAN;
+		series[s.nr_series++] = (struct report_sweep_series){ names[m], ops };
+	}
+	for (size_t i = 0; !err && i < n; i++) {
+		tasks[i] = rows[i].tasks;
+		v[2 * n + i] = rows[i].linear;
+	}
+	s.linear = v ? v + 2 * n : NULL;
+	strbuf_addf(&title, "will-it-scale %s: %s", cfg->test->name, cfg->test->desc);
+	s.title = strbuf_error(&title) ? cfg->test->name : title.buf;
+	if (!err)
+		err = report_sweep_svg(svg, &s);
+	if (fclose(svg) && !err)
+		err = -EIO;
+	strbuf_release(&title);
+	free(tasks);
+	free(v);
+	if (err) {
+		fprintf(stderr, "perfbot: bench: cannot write the plot to %s: %s\n", path,
+			err == -EINVAL ? "nothing was measured" : strerror(-err));
+		unlink(path);
+		return EXIT_FAILED;
+	}
+	return 0;
+}
+
 static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 		     bool json, const struct wis_json_context *ctx)
 {
@@ -230,12 +280,20 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 	enum wis_status st = WIS_OK;
 	enum bench_status bst = BENCH_OK;	/* the exit status's, as st */
 	struct strbuf why = STRBUF_INIT;
+	const char *svg_path = v[WIS_P_SVG].text;
+	FILE *svg = NULL;
 	size_t n = 0;
 	int ret = 0;
 
 	if (!rows) {
 		fprintf(stderr, "perfbot: bench: out of memory\n");
 		return EXIT_FAILED;
+	}
+	/* a plot that cannot be written is known before minutes of measuring */
+	if (svg_path && !(svg = fopen(svg_path, "w"))) {
+		ret = usage_error("cannot write --svg '%s': %s", svg_path, strerror(errno));
+		free(rows);
+		return ret;
 	}
 	wis_config_from_args(args, &cfg);
 	for (unsigned tasks = 1; tasks <= max_tasks && st == WIS_OK; tasks++) {
@@ -280,6 +338,8 @@ static int run_sweep(const struct bench_type *t, const struct bench_args *args,
 		ret = cmd_print_json("bench", wis_sweep_json(&cfg, rows, n, st, why.buf, ctx));
 	else if (n)
 		print_sweep(rows, n, v[WIS_P_CSV].v.on ? WIS_FORMAT_CSV : v[WIS_P_FORMAT].v.choice);
+	if (svg && write_sweep_svg(svg, svg_path, &cfg, rows, n, both_modes) && !ret)
+		ret = -1;
 	if (st != WIS_OK)
 		fprintf(stderr, "perfbot: bench: sweep %s: %s%s\n",
 			wis_status_name(st),

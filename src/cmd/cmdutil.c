@@ -81,6 +81,14 @@ int cmd_parse_duration(const char *who, const char *what, const char *arg,
 	}
 }
 
+int cmd_colour_option(const char *who, const char *arg, enum colour_when *out)
+{
+	if (colour_parse(arg, out))
+		return cmd_usage_error(who, "invalid --color '%s': expected auto, always or never",
+				       arg);
+	return 0;
+}
+
 int cmd_failure(const char *who, const char *fmt, ...)
 {
 	va_list ap;

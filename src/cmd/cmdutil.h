@@ -16,6 +16,7 @@
 
 #include "job/job.h"
 #include "store/store.h"
+#include "util/colour.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -51,6 +52,15 @@ int cmd_parse_duration(const char *who, const char *what, const char *arg,
  * the accepted values printed and EXIT_USAGE.
  */
 int cmd_parse_format(const char *who, const char *arg, bool *json, int *tabular);
+/*
+ * --color WHEN (util/colour.h): 0, or the usage error "invalid --color
+ * '<arg>': expected auto, always or never" printed and EXIT_USAGE.
+ */
+int cmd_colour_option(const char *who, const char *arg, enum colour_when *out);
+/* The --color line of every command's help that has it. */
+#define CMD_COLOR_USAGE \
+	"      --color WHEN      colour verdicts: auto (a terminal, unless NO_COLOR\n" \
+	"                        is set or TERM=dumb; the default), always, never\n"
 int cmd_print_json(const char *who, json_t *j);
 /*
  * Unix time t as every command prints a time: "2026-12-02 15:50:01 UTC"

@@ -65,6 +65,8 @@ static int cmpopts_option(struct cmpopts *o, int c, const char *arg)
 					       " (will-it-scale.*)", arg);
 		o->stats[o->nr_stats++] = arg;
 		return 0;
+	case CMPOPT_COLOR:
+		return cmd_colour_option(o->who, arg, &o->colour);
 	}
 	return -1;
 }

@@ -1,7 +1,7 @@
 /*
  * cmpopts.h - the options of every command that compares stored results
  * (perfbot compare, perfbot report): -s/--set, --testbox, --repo,
- * --min-change, --alpha, --stat (--db is main()'s: cmdutil.h).  One parser, so that they accept and refuse the
+ * --min-change, --alpha, --stat, --color (--db is main()'s: cmdutil.h).  One parser, so that they accept and refuse the
  * same values with the same messages.
  *
  * A command lists CMPOPTS_LONGOPTS in its getopt_long() table and hands
@@ -15,6 +15,7 @@
 #include "report/report.h"
 #include "stats/compare.h"
 #include "store/store.h"
+#include "util/colour.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -26,6 +27,7 @@ enum {
 	CMPOPT_MIN_CHANGE,
 	CMPOPT_ALPHA,
 	CMPOPT_STAT,
+	CMPOPT_COLOR,
 };
 
 #define CMPOPTS_LONGOPTS \
@@ -34,7 +36,8 @@ enum {
 	{ "repo", required_argument, NULL, CMPOPT_REPO }, \
 	{ "min-change", required_argument, NULL, CMPOPT_MIN_CHANGE }, \
 	{ "alpha", required_argument, NULL, CMPOPT_ALPHA }, \
-	{ "stat", required_argument, NULL, CMPOPT_STAT }
+	{ "stat", required_argument, NULL, CMPOPT_STAT }, \
+	{ "color", required_argument, NULL, CMPOPT_COLOR }
 
 struct cmpopts {
 	const char *who;		/* the command, for messages */
@@ -51,6 +54,7 @@ struct cmpopts {
 	/* --stat PATTERN: globs, into argv; the rows shown (struct report's stats) */
 	const char **stats;
 	size_t nr_stats;
+	enum colour_when colour;	/* --color; the terminal's text only */
 };
 
 /* Ready for argc arguments; EXIT_FAILED (printed) when out of memory. */

@@ -45,7 +45,7 @@
 static const char compare_usage[] =
 	"usage: perfbot compare [--db PATH] [-s KEY=VALUE ...] [--testbox HOST] [--repo DIR]\n"
 	"                       [--all] [--ci] [--json] [--min-change [PATTERN=]PCT ...]\n"
-	"                       [--alpha A] [--stat PATTERN ...]\n"
+	"                       [--alpha A] [--stat PATTERN ...] [--color WHEN]\n"
 	"                       [--format text|perf-stat|csv|markdown] BASE OTHER [OTHER ...]\n"
 	"   or: perfbot compare --measure --repo DIR [--tip BRANCH ...] [--runs N]\n"
 	"                       [--max-runs N] [options above] JOB.yaml BASE [OTHER ...]\n"
@@ -81,6 +81,7 @@ static const char compare_usage[] =
 	"      --format FMT      text (LKP's table, default), perf-stat (each\n"
 	"                        KPI as perf stat -r prints it, and the ratios),\n"
 	"                        csv or markdown (the table's rows, one table)\n"
+	CMD_COLOR_USAGE
 	"      --tip BRANCH      add BRANCH's head in --repo as a column\n"
 	"                        (repeatable): is it still there at the tip?\n"
 	"\n"
@@ -274,7 +275,7 @@ static bool is_time(const struct stat_row *r)
 }
 
 static void print_perf_stat(const struct report *rp, const struct report_job *jb,
-			    const struct compare_opts *o)
+			    const struct compare_opts *o, bool colour)
 {
 	size_t shown = 0;
 
@@ -303,13 +304,18 @@ static void print_perf_stat(const struct report *rp, const struct report_job *jb
 				word = ri.ratio > 1 ? "slowdown" : "speedup";
 			else
 				word = report_better_word(r->better, ri.ratio - 1);
-			printf("%.5g / %.5g = %.4f ( %.2f%% ) %s", s->mean, r->base.mean,
-			       ri.ratio, 100 * (ri.ratio - 1), word ? word : "change");
+			enum colour c = report_verdict_colour(r->better, v);
+
+			printf("%.5g / %.5g = %.4f ( %.2f%% ) ", s->mean, r->base.mean,
+			       ri.ratio, 100 * (ri.ratio - 1));
+			colour_fputs(stdout, colour, c, word ? word : "change");
 			/* the verdict's own interval, never one that contradicts it */
 			if (isfinite(v->change.low) && !v->change.absolute)
 				printf(", %g%% interval of the change %+.2f%% .. %+.2f%%",
 				       100 * o->level, v->change.low, v->change.high);
-			printf(" [%s]\n", verdict_name(v->verdict));
+			fputs(" [", stdout);
+			colour_fputs(stdout, colour, c, verdict_name(v->verdict));
+			fputs("]\n", stdout);
 		}
 		shown++;
 	}
@@ -359,7 +365,7 @@ static int print_job(const struct compare_args *a, const struct report *r,
 	else {
 		report_write_job_header(stdout, jb, 0);
 		if (!report_write_unsupported(stdout, r, jb))
-			print_perf_stat(r, jb, o);
+			print_perf_stat(r, jb, o, r->colour);
 		report_write_few_runs(stdout, r, jb);
 	}
 	if (err || ferror(stdout))
@@ -391,6 +397,9 @@ static int run_compare(struct store *s, const struct compare_args *a)
 	ga.report.opts = &o;
 	ga.report.show_all = a->all;
 	cmpopts_apply_stats(&a->sel, &ga.report);
+	/* the terminal's text only: never JSON, CSV or Markdown */
+	ga.report.colour = !a->json && a->format != FORMAT_TABULAR &&
+			   colour_for(a->sel.colour, stdout);
 	if (a->labels && !a->json && a->format == FORMAT_TEXT)
 		print_commits(a, &ga);
 	/* a job at a time, so a long comparison shows what it has */

@@ -47,6 +47,7 @@
 static const char history_usage[] =
 	"usage: perfbot history JOB [--metric M] [--branch B] [--tree T] [--testbox T]\n"
 	"                       [--format text|html|json|csv|markdown] [--repo DIR] [--db PATH]\n"
+	"                       [--color WHEN]\n"
 	"\n"
 	"A metric over a branch's history as perfbot watch tested it: each head\n"
 	"the robot tested on the branch, in order, with every run's value of the\n"
@@ -62,6 +63,7 @@ static const char history_usage[] =
 	"                        an SVG plot), json (\"schema\": \"perfbot-history\"),\n"
 	"                        csv or markdown (a row per point)\n"
 	"      --repo DIR        the repository: the commits' subjects are shown\n"
+	CMD_COLOR_USAGE
 	CMD_DB_USAGE
 	"  -h, --help            show this help\n"
 	"\n"
@@ -75,6 +77,7 @@ struct opts {
 	const char *job, *metric, *branch, *tree, *testbox, *repo;
 	enum format format;
 	enum tabular_format tabular;	/* FORMAT_TABULAR's */
+	enum colour_when colour;	/* --color: the text's change points */
 };
 
 /* Distinct strings, in the order first seen (borrowed). */
@@ -120,6 +123,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "testbox", required_argument, NULL, 'x' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "repo", required_argument, NULL, 'r' },
+		{ "color", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -152,6 +156,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			else
 				return usage_error("unknown format '%s' (text, html, json, csv or"
 						   " markdown)", optarg);
+			break;
+		case 'C':
+			if (cmd_colour_option(WHO, optarg, &o->colour))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(history_usage, stdout);
@@ -427,11 +435,14 @@ static int pick_metric(struct ctx *c)
 	return c->metric ? 0 : failure("out of memory");
 }
 
-static int write_out(const struct opts *o, const struct history *h)
+static int write_out(const struct opts *o, const struct history *hist)
 {
+	struct history coloured = *hist;
+	const struct history *h = &coloured;
 	const char *why = NULL;
 	int ret;
 
+	coloured.colour = o->format == FORMAT_TEXT && colour_for(o->colour, stdout);
 	if (report_history_check(h, &why))
 		return failure("the history does not hold together: %s", why);
 	ret = o->format == FORMAT_HTML ? report_history_html(stdout, h) :

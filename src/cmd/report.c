@@ -89,6 +89,8 @@ static const char report_usage[] =
 	"      --alpha A           the tests' alpha (as perfbot compare; default %g)\n"
 	"      --stat PATTERN      only the stats matching the glob are shown\n"
 	"                          (repeatable); the headline still weighs them all\n"
+	"      --color WHEN        colour the text's verdicts: auto (a terminal), always,\n"
+	"                          never; never in an email, JSON or HTML\n"
 	"      --bisect ID         the report of bisection ID (perfbot bisect): the\n"
 	"                          culprit, how sure, and the confirmation's evidence\n"
 	"  -h, --help              show this help\n"
@@ -431,6 +433,9 @@ static int run_report(struct store *s, const struct report_args *a)
 	ga.report.link = a->link;
 	ga.report.opts = &o;
 	ga.report.show_all = a->all;
+	/* the terminal's text only: never an email, JSON or HTML */
+	ga.report.colour = a->format == FORMAT_TEXT && !a->send &&
+			   colour_for(a->sel.colour, stdout);
 	ga.report.headline_testbox = a->headline_testbox;
 	cmpopts_apply_stats(&a->sel, &ga.report);
 	cmpopts_warn_no_stat(&a->sel, &ga.report);

@@ -6,6 +6,7 @@
 #include "bench/exec.h"
 #include "cmd/cmdutil.h"
 #include "cmd/cmds.h"
+#include "report/report.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
@@ -76,6 +77,8 @@ static const char stat_usage[] =
 	"      --json          print every run and the summaries as JSON\n"
 	"      --format FMT    text (default), json, csv or markdown (a row per\n"
 	"                      command and measure or event: the JSON's summaries)\n"
+	"      --color WHEN    colour the verdicts: auto (a terminal, unless\n"
+	"                      NO_COLOR is set or TERM=dumb), always, never\n"
 	"  -h, --help          show this help\n"
 	"\n"
 	"A run that exits non-zero, is killed by a signal or times out is\n"
@@ -121,6 +124,7 @@ struct stat_opts {
 	bool fail_fast, show_output, json, no_counters;
 	int tabular;		/* --format csv|markdown: an enum tabular_format; -1 none */
 	enum progress_mode progress_mode;
+	enum colour_when colour;	/* --color: the verdicts on a terminal */
 	size_t nr_variants;
 	struct variant v[MAX_VARIANTS];
 	const char *names[MAX_VARIANTS];	/* -n, in order */
@@ -233,7 +237,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 		      char **vs, size_t *nr_vs)
 {
 	enum { OPT_VS = 256, OPT_TIMEOUT, OPT_FAIL_FAST, OPT_SHOW, OPT_JSON,
-	       OPT_NO_COUNTERS, OPT_PROGRESS, OPT_FORMAT };
+	       OPT_NO_COUNTERS, OPT_PROGRESS, OPT_FORMAT, OPT_COLOR };
 	static const struct option longopts[] = {
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' },
@@ -247,6 +251,7 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 		{ "show-output", no_argument, NULL, OPT_SHOW },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -324,6 +329,10 @@ static int parse_args(int argc, char **argv, struct stat_opts *o,
 			break;
 		case OPT_FORMAT:
 			if (cmd_parse_format("stat", optarg, &o->json, &o->tabular))
+				return EXIT_USAGE;
+			break;
+		case OPT_COLOR:
+			if (cmd_colour_option("stat", optarg, &o->colour))
 				return EXIT_USAGE;
 			break;
 		case 'h':
@@ -883,6 +892,7 @@ out:
 static void print_comparisons(const struct stat_opts *o)
 {
 	const struct variant *base = &o->v[0];
+	bool colour = colour_for(o->colour, stdout);
 
 	printf("\n Compared with '%s':\n\n", shown(base));
 	for (size_t i = 1; i < o->nr_variants; i++) {
@@ -917,7 +927,9 @@ static void print_comparisons(const struct stat_opts *o)
 		       100 * COMPARE_LEVEL, c.v.change.low, c.v.change.high, c.v.p);
 		if (isfinite(c.v.mwu_p))
 			printf(", Mann-Whitney p = %.3g", c.v.mwu_p);
-		printf(": %s", verdict_name(c.v.verdict));
+		fputs(": ", stdout);
+		colour_fputs(stdout, colour, report_verdict_colour(STAT_BETTER_LOWER, &c.v),
+			     verdict_name(c.v.verdict));
 		if (c.v.verdict == VERDICT_FEW_RUNS)
 			printf(" (a verdict needs %d runs of each)", COMPARE_MIN_RUNS);
 		putchar('\n');

@@ -128,6 +128,15 @@ static void text_marks(struct strbuf *sb, const struct history *h, size_t i)
 			strbuf_addf(sb, "%sA%" PRId64, sb->len ? " " : "", h->alerts[a].id);
 }
 
+/* A point's marks: coloured as the first change point there, if any. */
+static enum colour point_colour(const struct history *h, size_t i)
+{
+	for (size_t c = 0; c < h->nr_changes; c++)
+		if (h->changes[c].index == i)
+			return report_change_colour(h->better, h->changes[c].pct);
+	return COLOUR_PLAIN;
+}
+
 static void text_field(FILE *out, const char *label, const char *value)
 {
 	fprintf(out, "%-9s ", label);
@@ -187,9 +196,14 @@ static void text_change(FILE *out, const struct history *h, const struct history
 	char b[64], a[64];
 	bool any = false;
 
+	char pct[64];
+
 	num(b, sizeof(b), c->before);
 	num(a, sizeof(a), c->after);
-	fprintf(out, "  %+.1f%%  ", c->pct);
+	snprintf(pct, sizeof(pct), "%+.1f%%", c->pct);
+	fputs("  ", out);
+	colour_fputs(out, h->colour, report_change_colour(h->better, c->pct), pct);
+	fputs("  ", out);
 	text_point_ref(out, h, h->points[c->index - 1].sha);
 	fputs(" -> ", out);
 	text_point_ref(out, h, h->points[c->index].sha);
@@ -292,7 +306,14 @@ int report_history_text(FILE *out, const struct history *h)
 		} else {
 			strbuf_addf(&row, "  %4d  %12s   %-10s  %-23s", 0, "-", "", "no run of it");
 		}
-		strbuf_addf(&row, "  %-*s", (int)marks_w, marks[i].buf);
+		strbuf_addstr(&row, "  ");
+		/* the codes around the marks, the padding after: widths are the plain text's */
+		if (h->colour && marks[i].len && point_colour(h, i) != COLOUR_PLAIN)
+			strbuf_addf(&row, "%s%s%s", colour_start(point_colour(h, i)),
+				    marks[i].buf, COLOUR_RESET);
+		else
+			strbuf_addstr(&row, marks[i].buf);
+		strbuf_addchars(&row, ' ', marks_w - marks[i].len);
 		/* no blanks at the end of a line */
 		if (!p->subject)
 			strbuf_rtrim(&row);

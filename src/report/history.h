@@ -72,6 +72,13 @@ struct history {
 	size_t nr_alerts;
 	/* the detector's parameters (for the JSON and the page); may be NULL */
 	const struct cp_opts *detector;
+	/*
+	 * The text writer colours the change points' marks and %change
+	 * (report_change_colour(): red worse, green better, bold yellow
+	 * with no better direction); the caller decides it for its
+	 * terminal (util/colour.h).  The JSON and HTML writers ignore it.
+	 */
+	bool colour;
 };
 
 /*

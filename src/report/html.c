@@ -348,17 +348,28 @@ void report_axis_pad(struct report_axis *a)
 	}
 }
 
-void report_svg_begin(FILE *out, const char *title)
+static void svg_begin(FILE *out, const char *title, bool file)
 {
-	/* HTML5 parses inline SVG without xmlns: no URL in the file at all */
-	fprintf(out, "<svg viewBox=\"0 0 %d %d\" "
-		"width=\"%d\" height=\"%d\" role=\"img\"><title>", PLOT_W, PLOT_H,
+	/* HTML5 parses inline SVG without xmlns: no URL in a page at all */
+	fprintf(out, "<svg %sviewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%d\" role=\"img\"><title>",
+		file ? "xmlns=\"http://www.w3.org/2000/svg\" " : "", PLOT_W, PLOT_H,
 		PLOT_W, PLOT_H);
 	report_html_puts(out, title);
 	fputs("</title>\n", out);
 	fprintf(out, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
 		MARGIN_L, MARGIN_T, PLOT_W - MARGIN_L - MARGIN_R,
 		PLOT_H - MARGIN_T - MARGIN_B);
+}
+
+void report_svg_begin(FILE *out, const char *title)
+{
+	svg_begin(out, title, false);
+}
+
+void report_svg_begin_file(FILE *out, const char *title)
+{
+	svg_begin(out, title, true);
 }
 
 void report_svg_axis_labels(FILE *out, const char *x, const char *y, const char *unit)

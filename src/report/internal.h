@@ -184,6 +184,8 @@ void report_svg_y_ticks(FILE *out, const struct report_axis *a);
 double report_nice_step(double range);
 /* <svg ...><title>title</title> and the plot's frame; close with </svg>. */
 void report_svg_begin(FILE *out, const char *title);
+/* The same for an SVG file of its own: with xmlns (it has no HTML parser). */
+void report_svg_begin_file(FILE *out, const char *title);
 /*
  * The axes' names: x centred under the tick labels; y, the stat's name
  * and " (unit)" when unit is neither NULL nor "", up the left side

@@ -13,6 +13,7 @@
 
 #include "record/record.h"
 #include "stats/compare.h"
+#include "util/colour.h"
 #include "util/strbuf.h"
 
 #include <jansson.h>
@@ -126,6 +127,13 @@ struct report {
 	 */
 	const char *const *stats;
 	size_t nr_stats;
+	/*
+	 * The terminal's text (report_text(), report_write_job()): verdicts
+	 * and their %change in colour (report_verdict_colour()), widths
+	 * computed on the plain text.  The caller decides it for its stream
+	 * (util/colour.h); report_email() and the other formats ignore it.
+	 */
+	bool colour;
 };
 
 /*
@@ -139,6 +147,15 @@ const char *report_better_word(int better, double change);
  * its direction by record.h's stat_rule_better().  Rows carry theirs.
  */
 const char *report_direction_word(const char *name, double change);
+/*
+ * How a verdict is coloured on a terminal (docs/compare.md, "Colour"):
+ * changed red for a regression, green for an improvement, bold yellow
+ * where neither way is better, as are new and gone; same dim; small,
+ * unknown and few runs plain.  better: enum stat_better.
+ */
+enum colour report_verdict_colour(int better, const struct stat_vs *v);
+/* A change known to be one (a change point): red, green or bold yellow. */
+enum colour report_change_colour(int better, double change);
 /* Did the row change against any of the other commits? */
 int report_row_changed(const struct stat_row *row, size_t ncols);
 /*

@@ -99,6 +99,30 @@ const char *report_direction_word(const char *name, double change)
 	return report_better_word(stat_rule_better(name), change);
 }
 
+enum colour report_change_colour(int better, double change)
+{
+	const char *w = report_better_word(better, change);
+
+	if (!w)
+		return COLOUR_CHANGE;
+	return !strcmp(w, "regression") ? COLOUR_BAD : COLOUR_GOOD;
+}
+
+enum colour report_verdict_colour(int better, const struct stat_vs *v)
+{
+	switch (v->verdict) {
+	case VERDICT_CHANGED:
+		return report_change_colour(better, v->change.pct);
+	case VERDICT_NEW:
+	case VERDICT_GONE:
+		return COLOUR_CHANGE;
+	case VERDICT_SAME:
+		return COLOUR_DIM;
+	default:
+		return COLOUR_PLAIN;
+	}
+}
+
 int report_row_changed(const struct stat_row *r, size_t ncols)
 {
 	for (size_t j = 0; j < ncols; j++)
@@ -505,7 +529,9 @@ static void print_mark(FILE *out, const struct report *rp, int with_ci,
 
 		strbuf_reset(&sb);
 		report_verdict_words(&sb, r, j, rp->show_all);
-		fprintf(out, "%s  %s", j ? "  |" : "", sb.len ? sb.buf : "?");
+		fprintf(out, "%s  ", j ? "  |" : "");
+		colour_fputs(out, rp->colour, report_verdict_colour(r->better, v),
+			     sb.len ? sb.buf : "?");
 		if (with_ci) {
 			const char *unit = v->change.absolute ? "" : "%";
 
@@ -554,9 +580,12 @@ static void print_failure_row(FILE *out, const struct report *rp, int with_ci,
 		const struct stat_vs *v = &r->vs[j];
 		char rep[64];
 
+		char cellbuf[80];
+
 		report_format_reproduction(rep, sizeof(rep), v->reproduction);
 		/* "%10.0f%% ": the number in 10 columns, then "% " */
-		fprintf(out, "%11s ", rep);
+		snprintf(cellbuf, sizeof(cellbuf), "%11s ", rep);
+		colour_fputs(out, rp->colour, report_verdict_colour(r->better, v), cellbuf);
 		print_fails(out, v->fails, v->runs);
 	}
 	fputs("  ", out);
@@ -575,11 +604,16 @@ static void print_numeric_row(FILE *out, const struct report *rp, int with_ci,
 		const struct pct_change *c = &table;
 
 		/* "%+10.1f%% " or, for a difference, "%+10.1f  " */
+		char cellbuf[80];
+
 		report_format_change(change, sizeof(change), c);
 		if (c->absolute || !isfinite(c->pct))
-			fprintf(out, "%10s  ", change);
+			snprintf(cellbuf, sizeof(cellbuf), "%10s  ", change);
 		else
-			fprintf(out, "%11s ", change);
+			snprintf(cellbuf, sizeof(cellbuf), "%11s ", change);
+		/* the padding is the plain text's; only the number is coloured */
+		colour_fputs(out, rp->colour, report_verdict_colour(r->better, &r->vs[j]),
+			     cellbuf);
 		print_mean(out, &r->vs[j].s);
 	}
 	fputs("  ", out);

@@ -567,14 +567,18 @@ int report_email_message(FILE *out, const char *from, const char *to, const char
 	return ferror(out) ? -EIO : 0;
 }
 
-int report_email(FILE *out, const struct report *r)
+int report_email(FILE *out, const struct report *rp)
 {
+	/* a message is never coloured, whatever the terminal's text is */
+	struct report plain = *rp;
+	const struct report *r = &plain;
 	size_t headline = r->njobs, col = 0, len = 0;
 	struct strbuf subj = STRBUF_INIT;
 	char *body = NULL;
 	FILE *mem;
 	int err;
 
+	plain.colour = false;
 	if (r->ncommits < 2 || !r->njobs)
 		return -EINVAL;
 	if (!report_lead(r, &headline, &col, NULL))
