@@ -76,6 +76,9 @@ check "pass 1: the head is the branch's first point" \
 push "${C[11]}"
 watch "$DB" registry.yaml
 cp "$SANDBOX/err" pass2.err
+# the robot's decisions, whole (the diag above is cut at 1500 characters):
+# what a wrong culprit would be explained by
+diag "pass 2 decisions: $(grep -E 'alert [0-9]+|bisect [0-9]+: (baseline|found|confirm|level|[0-9]+ of [0-9]+ candidates)|changed|explains' pass2.err | grep -Ev 'bisect [0-9]+: run ' | sed 's/^[^ ]* perfbot watch: //' | tail -40 | tr '\n' '|')"
 check "pass 2: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "pass 2: exactly one report" [ "$(messages)" -eq 1 ]
 msg=$(ls outbox/new/* 2>/dev/null | head -1)
