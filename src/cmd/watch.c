@@ -849,14 +849,37 @@ out:
 /* ---- culprits ---- */
 
 /* The deepest culprit a bisection found (inside a merge when it went there). */
-static const char *culprit_of(const struct bisect_level *lv)
+static const struct bisect_level *culprit_level(const struct bisect_level *lv)
 {
-	const char *found = NULL;
+	const struct bisect_level *found = NULL;
 
 	for (; lv; lv = lv->merge ? lv->merge->inner : NULL)
 		if (lv->status == BISECT_STATUS_FOUND && lv->have_culprit)
-			found = lv->culprit.commit.sha;
+			found = lv;
 	return found;
+}
+
+/*
+ * Did the culprit's confirmation -- it against its parent, measured
+ * alternately -- show the alert's change, "changed" the same way?  A
+ * bisection on a drifting machine can end on a commit that only time
+ * separated from the runs it was compared with; the robot mails no such
+ * culprit.  *why: the confirmation's words when it did not.
+ */
+static bool confirmed(const struct bisect_level *lv, const struct store_alert *a,
+		      struct strbuf *why)
+{
+	const struct bisect_change *c = &lv->confirmation.change;
+
+	if (lv->confirmation.present && c->present && c->verdict &&
+	    !strcmp(c->verdict, "changed") && (c->pct > 0) == (a->pct > 0))
+		return true;
+	if (!lv->confirmation.present || !c->present || !c->verdict)
+		strbuf_setf(why, "the culprit was not confirmed against its parent");
+	else
+		strbuf_setf(why, "the culprit's confirmation against its parent says %s (%+.2f%%),"
+			    " not the alert's change", c->verdict, c->pct);
+	return false;
 }
 
 static void hook_note(void *ctx, const char *line)
@@ -918,9 +941,20 @@ static int bisect_alert(struct watcher *w, const struct registry_tree *t,
 		strbuf_release(&err);
 		return alert_update(w, a, "no-culprit", "the bisection failed");
 	}
+	const struct bisect_level *found = culprit_level(&result.level);
+
+	if (found && !confirmed(found, a, &err)) {
+		say("%s: alert %" PRId64 ": bisect %" PRId64 " named %s, refused: %s", t->name,
+		    a->id, a->bisect_id, short12(found->culprit.commit.sha), err.buf);
+		ret = alert_update(w, a, "no-culprit",
+				   strbuf_error(&err) ? "the culprit was not confirmed" : err.buf);
+		strbuf_release(&err);
+		bisect_result_release(&result);
+		return ret;
+	}
 	strbuf_release(&err);
-	if (culprit_of(&result.level))
-		*culprit = strdup(culprit_of(&result.level));
+	if (found)
+		*culprit = strdup(found->culprit.commit.sha);
 	bisect_result_release(&result);
 	if (!*culprit)
 		return alert_update(w, a, "no-culprit", "the bisection named no commit");
