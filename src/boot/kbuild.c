@@ -41,13 +41,6 @@ struct kb {
 	int lock_fd;
 };
 
-static char *path_join(const char *a, const char *b)
-{
-	char *p;
-
-	return asprintf(&p, "%s/%s", a, b) < 0 ? NULL : p;
-}
-
 static bool exists(const char *path)
 {
 	struct stat st;

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "record/lkp_result.h"
 #include "job/job.h"
+#include "util/fsutil.h"
 #include "util/vec.h"
 
 #include <ctype.h>
@@ -74,14 +75,6 @@ static int from_job_error(struct lkp_result_error *err, int ret, const struct jo
 	err->job_file = true;
 	/* a job.yaml found that cannot be read is no missing DIR */
 	return ret == -ENOMEM || ret == -EINVAL ? ret : -EIO;
-}
-
-static char *path_join(const char *dir, const char *name)
-{
-	char *p;
-
-	return asprintf(&p, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name) < 0 ?
-	       NULL : p;
 }
 
 static bool is_file(const char *dir, const char *name)

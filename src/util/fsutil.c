@@ -159,3 +159,12 @@ void file_tail(const char *path, unsigned lines_wanted, struct strbuf *out)
 		strbuf_addch(out, buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t' ||
 				  !buf[i] ? ' ' : buf[i]);
 }
+
+char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	char *p;
+
+	return asprintf(&p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name) < 0 ?
+	       NULL : p;
+}

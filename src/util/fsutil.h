@@ -23,11 +23,10 @@ int remove_tree(const char *path);
 /* mkdir -p: path and every missing parent; -ENOTDIR when a part is a file. */
 int make_dirs(const char *path);
 /*
- * len bytes of data to path through tmp (NULL: "<path>.tmp") and a
- * rename: a reader sees the whole file or none, never a part, also after
- * a crash.  sync: fsync before the rename (a message handed on must
- * survive a power loss).  tmp is removed on failure.
+ * "dir/name", malloc'd (NULL: out of memory); no second '/' when dir
+ * ends with one, so a path given as "DIR/" reads back as the user wrote it.
  */
+char *path_join(const char *dir, const char *name);
 /*
  * The last `lines` lines of the file at path (of its last FILE_TAIL_MAX
  * bytes: a build log's end), newlines and tabs as blanks, onto out; "..."
@@ -38,6 +37,12 @@ int make_dirs(const char *path);
 struct strbuf;
 void file_tail(const char *path, unsigned lines, struct strbuf *out);
 
+/*
+ * len bytes of data to path through tmp (NULL: "<path>.tmp") and a
+ * rename: a reader sees the whole file or none, never a part, also after
+ * a crash.  sync: fsync before the rename (a message handed on must
+ * survive a power loss).  tmp is removed on failure.
+ */
 int write_file_atomic(const char *path, const char *tmp, const void *data, size_t len,
 		      bool sync);
 
