@@ -49,7 +49,7 @@ struct bisect_spec {
 	char *build;			/* --build, or NULL: the job's build: */
 	char *testbox;
 	double confidence;		/* 0.5 < confidence < 1 */
-	unsigned max_runs;		/* runs on the candidates of one level, >= 1 */
+	unsigned max_runs;		/* the budget: runs of the whole bisection, >= 1 */
 };
 
 /* Compact JSON, unset fields absent; -EINVAL for a spec missing a field. */

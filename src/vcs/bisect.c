@@ -447,6 +447,8 @@ int bisect_run(struct bisect *b, const struct bisect_search *s,
 		if (s->progress)
 			s->progress(s->ctx, b, out);
 		ret = s->measure(s->ctx, out->commit, &value);
+		if (ret == BISECT_STOP)
+			return 0;
 		if (ret == BISECT_SKIP) {
 			/* the sides were measured before: they cannot be skipped */
 			if (out->commit >= b->n)

@@ -111,14 +111,17 @@ void bisect_next(struct bisect *b, double confidence, struct bisect_step *out);
  * The search with a measurement callback: measure(ctx, i, &value) returns
  * 0 with a sample of commit i, BISECT_SKIP when commit i cannot be
  * measured (skipped from then on; for BISECT_GOOD or BISECT_BAD the
- * search ends with -EINVAL), or a negative errno to abort (the
- * error is returned; every sample so far stays in b).  progress, if not
- * NULL, is called before each measurement and at the end.
+ * search ends with -EINVAL), BISECT_STOP when the caller's budget is
+ * spent (the search ends as at max_samples, below), or a negative errno
+ * to abort (the error is returned; every sample so far stays in b).
+ * progress, if not NULL, is called before each measurement and at the
+ * end.
  * The search ends at FOUND or FOUND_RANGE, or when
  * bisect_total_samples() reaches max_samples (0: no limit): then
  * *out is the state reached with state BISECT_MEASURE.
  */
 #define BISECT_SKIP 1
+#define BISECT_STOP 2
 
 struct bisect_search {
 	double confidence;

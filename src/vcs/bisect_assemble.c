@@ -82,8 +82,15 @@ int assemble_sample(struct session *ss, const struct side *sd, struct bisect_sam
 	return copy_values(ss, sd->v, sd->n, &out->values);
 }
 
+void assemble_sample_clear(struct bisect_sample *out)
+{
+	free(out->sha);
+	free(out->values.v);
+	*out = (struct bisect_sample){ .n = BISECT_UNKNOWN, .mean = NAN, .stddev = NAN };
+}
+
 int assemble_judge(struct session *ss, const struct side *a, const struct side *b,
-		   struct bisect_change *out, enum verdict *v)
+		   double alpha, struct bisect_change *out, enum verdict *v)
 {
 	struct summary sa, sb;
 	struct pct_change c;
@@ -99,8 +106,11 @@ int assemble_judge(struct session *ss, const struct side *a, const struct side *
 	w = yuen_test(&sa, &sb);
 	*v = decide(&(struct verdict_input){
 			.a = &sa, .b = &sb, .p = w.p, .min_size_pct = COMPARE_KPI_MIN_PCT,
-			.alpha = COMPARE_ALPHA, .level = COMPARE_LEVEL,
+			.alpha = alpha,
+			.level = alpha == COMPARE_ALPHA ? COMPARE_LEVEL : 1 - alpha,
 		}, &c);
+	if (alpha != COMPARE_ALPHA)
+		c = pct_change_interval(&sa, &sb, COMPARE_LEVEL);
 	free(out->verdict);
 	/* what cannot be computed reads as no change, p = 1 */
 	*out = (struct bisect_change){

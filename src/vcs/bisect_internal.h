@@ -113,9 +113,16 @@ struct level {
 int assemble_commit(struct session *ss, const char *sha, struct bisect_commit *out);
 /* n, mean, stddev and values of a side. */
 int assemble_sample(struct session *ss, const struct side *sd, struct bisect_sample *out);
-/* Yuen's trimmed-mean test and the KPI family's verdict (decide()) of b against a, in *out. */
+/*
+ * Yuen's trimmed-mean test and the KPI family's verdict (decide()) of b
+ * against a, in *out.  alpha is the look's: COMPARE_ALPHA for one look,
+ * less for a test repeated as runs come in (the verdict's interval is at
+ * 1 - alpha; the one recorded in *out is always COMPARE_LEVEL's).
+ */
 int assemble_judge(struct session *ss, const struct side *a, const struct side *b,
-		   struct bisect_change *out, enum verdict *v);
+		   double alpha, struct bisect_change *out, enum verdict *v);
+/* An assembled sample emptied, to be assembled again. */
+void assemble_sample_clear(struct bisect_sample *out);
 /* The candidates measured or skipped, in commit order, for the plot. */
 int assemble_commits(struct session *ss, struct level *lv, struct bisect_entries *out);
 /* The most probable candidates, best first, at most 5 above 0.1%. */

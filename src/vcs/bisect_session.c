@@ -9,6 +9,7 @@
 #include "vcs/bisect_internal.h"
 #include "vcs/git.h"
 #include "run/env.h"
+#include "stats/compare.h"
 #include "store/store.h"
 #include "util/bug.h"
 #include "util/interrupt.h"
@@ -23,19 +24,45 @@
 /* runs a side before the baseline's verdict, and at most */
 #define BASELINE_MIN 3
 #define BASELINE_MAX 10
+/*
+ * The baseline looks at its verdict after each pair of runs, up to
+ * BASELINE_LOOKS times: each look at COMPARE_ALPHA would call noise a
+ * change far more often than 5% of the time (8 looks: about 15%), so each
+ * is made at COMPARE_ALPHA / BASELINE_LOOKS (Bonferroni: at most 5% in
+ * all).  A step worth bisecting is decided at the first look anyway.
+ */
+#define BASELINE_LOOKS (BASELINE_MAX - BASELINE_MIN + 1)
 /* runs of the culprit and of the commit before it, for the evidence */
 #define CONFIRM_RUNS 5
+/* the runs of --max-runs the search leaves to the confirmation */
+#define CONFIRM_RESERVE (2 * CONFIRM_RUNS)
 /* runs of the commit under test in bisect_session_classify(), at most */
 #define CLASSIFY_MAX 10
 /* merges bisected inside, one inside the other */
 #define MERGE_DEPTH 1
+
+/*
+ * What is left of --max-runs (0: no limit), the budget of the whole
+ * bisection: every run its verdicts rest on counts, the stored ones it
+ * reused too (measure_runs_used(), what its status calls its runs).
+ */
+static size_t budget_left(struct session *ss)
+{
+	size_t used, max = ss->spec->max_runs;
+
+	if (!max)
+		return SIZE_MAX;
+	used = measure_runs_used(ss);
+	return used < max ? max - used : 0;
+}
 
 /* ---- baseline ---- */
 
 /*
  * The baseline: runs of good and bad until the verdict on the metric is
  * "changed" (*changed true), "same", or still open after BASELINE_MAX
- * runs a side.  The sides are alternated so drift hits both.
+ * runs a side or when only the confirmation's share of the budget is
+ * left.  The sides are alternated so drift hits both.
  */
 static int baseline(struct session *ss, struct side *g, struct side *b, bool *changed,
 		    struct bisect_baseline *out)
@@ -51,11 +78,12 @@ static int baseline(struct session *ss, struct side *g, struct side *b, bool *ch
 			return ret;
 	}
 	for (;;) {
-		ret = assemble_judge(ss, g, b, &out->change, &v);
+		ret = assemble_judge(ss, g, b, COMPARE_ALPHA / BASELINE_LOOKS, &out->change, &v);
 		if (ret)
 			return ret;
 		if (v == VERDICT_CHANGED || v == VERDICT_SAME ||
-		    (g->n >= BASELINE_MAX && b->n >= BASELINE_MAX))
+		    (g->n >= BASELINE_MAX && b->n >= BASELINE_MAX) ||
+		    budget_left(ss) <= CONFIRM_RESERVE)
 			break;
 		if (g->n < BASELINE_MAX && (ret = side_grow(ss, g, "good")))
 			return ret;
@@ -66,6 +94,60 @@ static int baseline(struct session *ss, struct side *g, struct side *b, bool *ch
 	out->present = true;
 	ret = assemble_sample(ss, g, &out->good);
 	return ret ? ret : assemble_sample(ss, b, &out->bad);
+}
+
+/*
+ * A search that ended undecided: does the baseline's change still hold on
+ * every run of G and B, those the search added included (one more look, at
+ * COMPARE_ALPHA)?  When it does not (*held false), the baseline is that
+ * judgement and the level's message says what became of the first one:
+ * noise that the first runs happened to separate is no change to bisect.
+ */
+static int rejudge(struct session *ss, const char *good, const char *bad, bool *held,
+		   struct bisect_level *out)
+{
+	struct bisect_baseline *base = &out->baseline;
+	struct bisect_change first = base->change, again = { 0 };
+	struct side g = { 0 }, b = { 0 };
+	struct strbuf msg = STRBUF_INIT;
+	long first_g = base->good.n, first_b = base->bad.n;
+	enum verdict v;
+	int ret;
+
+	*held = true;
+	ret = side_load(ss, &g, good);
+	if (!ret)
+		ret = side_load(ss, &b, bad);
+	if (!ret)
+		ret = assemble_judge(ss, &g, &b, COMPARE_ALPHA, &again, &v);
+	if (ret || v == VERDICT_CHANGED)
+		goto out;
+	*held = false;
+	strbuf_addf(&msg, "the baseline's %+.2f%% (p = %.3g) after %ld + %ld runs did not hold:"
+		    " %+.2f%% (p = %.3g, %s) on all %zu + %zu runs of the good and bad commits",
+		    first.pct, first.p, first_g, first_b, again.pct, again.p, again.verdict,
+		    g.n, b.n);
+	if (strbuf_error(&msg)) {
+		ret = session_fail(ss, -ENOMEM, "out of memory");
+		goto out;
+	}
+	session_say(ss, true, "%s", msg.buf);
+	free(out->message);
+	out->message = strbuf_detach(&msg, NULL);
+	free(base->change.verdict);
+	base->change = again;
+	again.verdict = NULL;
+	assemble_sample_clear(&base->good);
+	assemble_sample_clear(&base->bad);
+	ret = assemble_sample(ss, &g, &base->good);
+	if (!ret)
+		ret = assemble_sample(ss, &b, &base->bad);
+out:
+	free(again.verdict);
+	strbuf_release(&msg);
+	side_release(&g);
+	side_release(&b);
+	return ret;
 }
 
 /* ---- one level: G..B along the first parents ---- */
@@ -197,7 +279,11 @@ size_t bisect_candidates_left(struct bisect *b, size_t prev)
 static int level_measure(void *ctx, size_t i, double *value)
 {
 	struct level *lv = ((struct search_ctx *)ctx)->lv;
-	int ret = measure_run(lv->ss, level_sha(lv, i), value);
+	int ret;
+
+	if (budget_left(lv->ss) <= CONFIRM_RESERVE)
+		return BISECT_STOP;
+	ret = measure_run(lv->ss, level_sha(lv, i), value);
 
 	if (ret == BISECT_SKIP && (i == BISECT_GOOD || i == BISECT_BAD))
 		return session_fail(lv->ss, -ENOEXEC,
@@ -247,14 +333,14 @@ static int confirm(struct session *ss, struct level *lv, size_t culprit,
 	ret = side_load(ss, &parent, before == lv->n ? g->sha : lv->cands[before]);
 	if (!ret)
 		ret = side_load(ss, &bad, lv->cands[culprit]);
-	while (!ret && (parent.n < CONFIRM_RUNS || bad.n < CONFIRM_RUNS)) {
+	while (!ret && (parent.n < CONFIRM_RUNS || bad.n < CONFIRM_RUNS) && budget_left(ss)) {
 		if (parent.n < CONFIRM_RUNS)
 			ret = side_grow(ss, &parent, "parent");
 		if (!ret && bad.n < CONFIRM_RUNS)
 			ret = side_grow(ss, &bad, "culprit");
 	}
 	if (!ret)
-		ret = assemble_judge(ss, &parent, &bad, &out->change, &v);
+		ret = assemble_judge(ss, &parent, &bad, COMPARE_ALPHA, &out->change, &v);
 	if (!ret) {
 		session_say(ss, true, "confirm %s against %s: %s, %s%+.2f%%",
 			    short_sha(bad.sha), short_sha(parent.sha), verdict_name(v),
@@ -445,6 +531,15 @@ static int run_level(struct session *ss, const char *good, const char *bad,
 	if (ret)
 		goto out;
 	if (step.state == BISECT_MEASURE) {
+		bool held;
+
+		ret = rejudge(ss, good, bad, &held, out);
+		if (ret)
+			goto out;
+		if (!held) {
+			out->status = BISECT_STATUS_NO_CHANGE;
+			goto out;
+		}
 		session_say(ss, true, "undecided after %zu runs: best %s at %.1f%%",
 			    bisect_total_samples(lv.engine), short_sha(lv.cands[step.best]),
 			    100 * step.best_p);

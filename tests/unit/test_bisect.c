@@ -206,6 +206,23 @@ static int measure_fails(void *ctx, size_t i, double *value)
 	return -EINTR;
 }
 
+/* A budget the caller keeps: 3 measurements, then BISECT_STOP. */
+struct budget {
+	struct sim sim;
+	unsigned left, asked;
+};
+
+static int measure_on_budget(void *ctx, size_t i, double *value)
+{
+	struct budget *bg = ctx;
+
+	bg->asked++;
+	if (!bg->left)
+		return BISECT_STOP;
+	bg->left--;
+	return measure(&bg->sim, i, value);
+}
+
 static void searches_find_the_culprit(void **state)
 {
 	struct bisect_model m = unit_gauss;
@@ -293,6 +310,22 @@ static void search_around_a_skip_and_stops(void **state)
 	assert_int_equal(st.state, BISECT_MEASURE);
 	assert_int_equal(bisect_total_samples(b), 25);
 	bisect_free(b);
+
+	/* the caller's budget (BISECT_STOP) ends it too, undecided, nothing added */
+	{
+		struct budget bg = { .sim = { .d = 3, .rng = 11, .culprit = 500,
+					      .skip_at = -1 }, .left = 3 };
+
+		m = unit_gauss;
+		b = bisect_new(1000, &m);
+		s = (struct bisect_search){ .confidence = 0.99, .measure = measure_on_budget,
+					    .ctx = &bg };
+		assert_int_equal(bisect_run(b, &s, &st), 0);
+		assert_int_equal(st.state, BISECT_MEASURE);
+		assert_int_equal(bisect_total_samples(b), 3);
+		assert_int_equal(bg.asked, 4);
+		bisect_free(b);
+	}
 
 	/* an error from the measurement aborts, samples kept */
 	b = bisect_new(10, &m);
