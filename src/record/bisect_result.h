@@ -49,7 +49,7 @@ struct bisect_spec {
 	char *build;			/* --build, or NULL: the job's build: */
 	char *testbox;
 	double confidence;		/* 0.5 < confidence < 1 */
-	unsigned max_runs;		/* the budget: runs of the whole bisection, >= 1 */
+	unsigned max_runs;		/* the budget: runs the bisection makes, >= 1 */
 };
 
 /* Compact JSON, unset fields absent; -EINVAL for a spec missing a field. */
@@ -106,6 +106,12 @@ struct bisect_sample {
 	long n;				/* BISECT_UNKNOWN */
 	double mean, stddev;		/* NaN: unknown */
 	struct bisect_values values;
+	/*
+	 * How disturbed the machine was while these runs ran: the mean per
+	 * run of record.h's STAT_DISTURBANCE_CPU and _STEAL, in CPUs; NaN
+	 * when not every run recorded it (stored runs reused, older runs).
+	 */
+	double others_cpu, steal;
 };
 
 /* b against a, as compare judges a KPI. */
@@ -126,6 +132,11 @@ struct bisect_confirmation {
 	bool present;
 	struct bisect_change change;	/* culprit against parent */
 	struct bisect_sample parent, culprit;
+	/*
+	 * NULL, or why the verdict is no more than "unknown": the two sides'
+	 * runs were disturbed differently (stats/compare.h's limits).
+	 */
+	char *disturbed;
 };
 
 enum bisect_commit_state {

@@ -35,6 +35,8 @@ static const struct field sample_fields[] = {
 	FIELD(struct bisect_sample, "mean", FK_NUMBER, mean),
 	FIELD(struct bisect_sample, "stddev", FK_NUMBER, stddev),
 	FIELD(struct bisect_sample, "values", FK_VALUES, values),
+	FIELD(struct bisect_sample, "others_cpu", FK_NUMBER, others_cpu),
+	FIELD(struct bisect_sample, "steal", FK_NUMBER, steal),
 };
 static const struct shape sample_shape = { sample_fields, N(sample_fields), true };
 
@@ -58,6 +60,7 @@ static const struct field confirmation_fields[] = {
 	FIELD(struct bisect_confirmation, NULL, FK_INLINE, change, .sub = &change_shape),
 	FIELD(struct bisect_confirmation, "parent", FK_OBJECT, parent, .sub = &sample_shape),
 	FIELD(struct bisect_confirmation, "culprit", FK_OBJECT, culprit, .sub = &sample_shape),
+	FIELD(struct bisect_confirmation, "disturbed", FK_STRING, disturbed),
 };
 static const struct shape confirmation_shape = {
 	confirmation_fields, N(confirmation_fields), true

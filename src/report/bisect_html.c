@@ -157,6 +157,14 @@ static void html_confirmation(FILE *out, const struct bisect_view *v,
 	fputs("</table>\n", out);
 	html_change_table(out, v, &c->change);
 	html_median_change(out, &c->parent, &c->culprit);
+	if (isfinite(c->parent.others_cpu) && isfinite(c->culprit.others_cpu))
+		fprintf(out, "<p>Other processes' CPU while they ran: %.2f and %.2f CPUs, mean a run.</p>\n",
+			c->parent.others_cpu, c->culprit.others_cpu);
+	if (c->disturbed) {
+		fputs("<p class=\"warn\">The two were disturbed differently (", out);
+		report_html_puts(out, c->disturbed);
+		fputs("): no verdict.</p>\n", out);
+	}
 }
 
 static void html_entries(FILE *out, const struct bisect_entries *a)

@@ -237,6 +237,17 @@ static void put_confirmation(FILE *out, const struct bisect_view *v,
 	}
 	fputc('\n', out);
 	put_median_change(out, &c->parent, &c->culprit, indent);
+	/* how disturbed the machine was: the verdict stands only when alike */
+	if (isfinite(c->parent.others_cpu) && isfinite(c->culprit.others_cpu)) {
+		fprintf(out, "%smachine  other processes' CPU %.2f and %.2f", indent,
+			c->parent.others_cpu, c->culprit.others_cpu);
+		if (isfinite(c->parent.steal) && isfinite(c->culprit.steal))
+			fprintf(out, ", steal %.2f and %.2f", c->parent.steal, c->culprit.steal);
+		fputs(" (CPUs, mean a run)\n", out);
+	}
+	if (c->disturbed)
+		fprintf(out, "%sthe two were disturbed differently (%s): no verdict\n", indent,
+			c->disturbed);
 }
 
 static void put_end(FILE *out, const struct bisect_view *v, const char *what,

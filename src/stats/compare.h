@@ -212,6 +212,11 @@ void compare_disturbance(const struct sample_set *base,
  * both sides were measured in (from the later first start to the earlier
  * last one): ten runs of A taken yesterday and then ten A B pairs today
  * switch sides 21 times, but half of A's runs are from another day.
+ * Inside that stretch, neither side may hold a streak of more than
+ * compare_order_outside_max(n) runs with none of the other's between:
+ * A B A B, then twenty runs of B for another comparison, then A B A B
+ * again spans the same stretch and switches often enough, but B's twenty
+ * ran at a time A did not, and a machine that drifted then moves B alone.
  * APART otherwise; UNKNOWN when a side has no start times, fewer than 2
  * runs, or all its runs share one start time (an imported file's runs
  * are stored with the time of the import).
@@ -228,6 +233,8 @@ struct compare_order_info {
 	unsigned needed;	/* min(n_base, n_other) */
 	/* each side's runs outside the stretch both were measured in */
 	unsigned base_outside, other_outside;
+	/* each side's longest streak of runs inside it, none of the other's between */
+	unsigned base_block, other_block;
 	/* the first and last start of each side (Unix s); NaN when UNKNOWN */
 	double base_first, base_last, other_first, other_last;
 };

@@ -53,10 +53,28 @@ void compare_order(const struct sample_set *base, const struct sample_set *other
 			out->base_outside += base->started[i] < from || base->started[i] > to;
 		for (j = 0; j < nb; j++)
 			out->other_outside += other->started[j] < from || other->started[j] > to;
+		/* the streaks inside it: the merge again, runs outside skipped */
+		unsigned streak = 0;
+
+		last = -1;
+		for (i = j = 0; i < na || j < nb;) {
+			int side = j >= nb || (i < na && base->started[i] <= other->started[j]) ? 0 : 1;
+			double t = side ? other->started[j++] : base->started[i++];
+			unsigned *block = side ? &out->other_block : &out->base_block;
+
+			if (t < from || t > to)
+				continue;
+			streak = side == last ? streak + 1 : 1;
+			last = side;
+			if (streak > *block)
+				*block = streak;
+		}
 	}
 	out->order = out->switches >= out->needed &&
 		     out->base_outside <= compare_order_outside_max(na) &&
-		     out->other_outside <= compare_order_outside_max(nb)
+		     out->other_outside <= compare_order_outside_max(nb) &&
+		     out->base_block <= compare_order_outside_max(na) &&
+		     out->other_block <= compare_order_outside_max(nb)
 		     ? COMPARE_ORDER_INTERLEAVED : COMPARE_ORDER_APART;
 }
 

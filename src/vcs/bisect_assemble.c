@@ -62,9 +62,22 @@ static int copy_values(struct session *ss, const double *v, size_t n,
 	out->present = true;
 	if (vec_reserve(out, n))
 		return nomem(ss);
-	memcpy(out->v, v, n * sizeof(*v));
+	if (n)
+		memcpy(out->v, v, n * sizeof(*v));
 	out->n = n;
 	return 0;
+}
+
+/* The mean of a side's disturbance values when every run has one, else NaN. */
+static double every_run_mean(const struct side *sd, const struct side_values *dv)
+{
+	double sum = 0;
+
+	if (!sd->n || dv->n != sd->n)
+		return NAN;
+	for (size_t i = 0; i < dv->n; i++)
+		sum += dv->v[i];
+	return sum / (double)dv->n;
 }
 
 int assemble_sample(struct session *ss, const struct side *sd, struct bisect_sample *out)
@@ -77,6 +90,8 @@ int assemble_sample(struct session *ss, const struct side *sd, struct bisect_sam
 	out->n = (long)sd->n;
 	out->mean = s.mean;
 	out->stddev = s.stddev;
+	out->others_cpu = every_run_mean(sd, &sd->cpu);
+	out->steal = every_run_mean(sd, &sd->steal);
 	if (!out->sha)
 		return nomem(ss);
 	return copy_values(ss, sd->v, sd->n, &out->values);
@@ -86,7 +101,8 @@ void assemble_sample_clear(struct bisect_sample *out)
 {
 	free(out->sha);
 	free(out->values.v);
-	*out = (struct bisect_sample){ .n = BISECT_UNKNOWN, .mean = NAN, .stddev = NAN };
+	*out = (struct bisect_sample){ .n = BISECT_UNKNOWN, .mean = NAN, .stddev = NAN,
+				       .others_cpu = NAN, .steal = NAN };
 }
 
 int assemble_judge(struct session *ss, const struct side *a, const struct side *b,

@@ -49,6 +49,7 @@ struct session {
 	int better;			/* enum stat_better, once declared_better */
 	bool declared_better;		/* a run declared the metric's direction */
 	struct sha_list touched;	/* shas whose samples this bisection used */
+	double created;			/* when the bisection was created (Unix s); 0: no id */
 	struct strbuf *err;		/* the caller's */
 };
 
@@ -63,11 +64,27 @@ const char *short_sha(const char *sha);
 
 /* ---- bisect_measure.c ---- */
 
-/* The runs of one commit: a baseline or confirmation side. */
+/* How disturbed the machine was during one run (NaN: not recorded). */
+struct run_disturbance {
+	double others_cpu, steal;
+};
+
+/* Values, one a run: the disturbance of a side's runs measured here. */
+struct side_values {
+	double *v;
+	size_t n, cap;
+};
+
+/*
+ * The runs of one commit: a baseline or confirmation side.  cpu and steal
+ * hold what the runs side_grow() made recorded (record.h's
+ * STAT_DISTURBANCE_CPU and _STEAL); stored runs side_load() read add none.
+ */
 struct side {
 	const char *sha;
 	double *v;
 	size_t n, cap;
+	struct side_values cpu, steal;
 };
 
 /* The build command and a directory for worktrees; session_fail() style. */
@@ -82,15 +99,23 @@ int measure_load(struct session *ss, const char *sha, double **v, size_t *n);
 /*
  * One run of sha into the store: 0 with its value, BISECT_SKIP when the
  * commit cannot be measured (build or benchmark failed; marked in the
- * store with the reason, in ss->err), -EINTR, or another error.
+ * store with the reason, in ss->err), -EINTR, or another error.  dist,
+ * if not NULL, gets how disturbed the machine was during the run.
  */
-int measure_run(struct session *ss, const char *sha, double *value);
+int measure_run(struct session *ss, const char *sha, double *value,
+		struct run_disturbance *dist);
 /* The metric, once known: the spec's, the job's, else this run's KPI. */
 int measure_settle_metric(struct session *ss, const struct run_record *r);
 /* A run that declares the metric's direction (its meta) settles it. */
 void measure_note_direction(struct session *ss, const struct run_record *r);
 /* Every run this bisection used, each stored run once. */
 size_t measure_runs_used(struct session *ss);
+/*
+ * The runs it made: those it used that started once it was created - the
+ * same count when a resumed session replays it (stored runs it reused,
+ * a robot's runs of G and B, cost it nothing).
+ */
+size_t measure_runs_made(struct session *ss);
 
 /* sd: sha's stored runs (sd->sha borrows sha). */
 int side_load(struct session *ss, struct side *sd, const char *sha);

@@ -130,6 +130,23 @@ size_t measure_runs_used(struct session *ss)
 	return total;
 }
 
+size_t measure_runs_made(struct session *ss)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < ss->touched.n; i++) {
+		struct store_samples sm = { 0 };
+
+		if (store_load_samples(ss->s, ss->spec->testbox, ss->job->name, ss->touched.v[i],
+				       &sm))
+			continue;
+		for (size_t k = 0; k < sm.nr_runs; k++)
+			total += !sm.started || sm.started[k] >= ss->created;
+		store_samples_release(&sm);
+	}
+	return total;
+}
+
 /* ---- built checkouts ---- */
 
 /* A commit that does not build (here, or on the fleet's box): logged, the commit skipped. */
@@ -216,7 +233,16 @@ static int run_failed(struct session *ss, const char *sha, int64_t run_id,
 	return BISECT_SKIP;
 }
 
-int measure_run(struct session *ss, const char *sha, double *value)
+/* A stat of the run, NaN when it has none. */
+static double stat_or_nan(const struct run_record *r, const char *name)
+{
+	const double *v = statmap_get(&r->stats, name);
+
+	return v && isfinite(*v) ? *v : NAN;
+}
+
+int measure_run(struct session *ss, const char *sha, double *value,
+		struct run_disturbance *dist)
 {
 	struct runner_opts ro = { .commit = sha, .monitors = true, .stop = &interrupted };
 	struct run_record rec;
@@ -294,6 +320,11 @@ int measure_run(struct session *ss, const char *sha, double *value)
 		goto out;
 	}
 	*value = *v;
+	if (dist)
+		*dist = (struct run_disturbance){
+			.others_cpu = stat_or_nan(&rec, STAT_DISTURBANCE_CPU),
+			.steal = stat_or_nan(&rec, STAT_DISTURBANCE_STEAL),
+		};
 	touch(ss, sha);
 	session_say(ss, true, "run %" PRId64 " %s: %s = %.6g", run_id, short_sha(sha),
 		    ss->metric, *v);
@@ -317,15 +348,18 @@ int side_load(struct session *ss, struct side *sd, const char *sha)
 
 int side_grow(struct session *ss, struct side *sd, const char *what)
 {
+	struct run_disturbance dist;
 	double value;
-	int ret = measure_run(ss, sd->sha, &value);
+	int ret = measure_run(ss, sd->sha, &value, &dist);
 
 	if (ret == BISECT_SKIP)
 		return session_fail(ss, -ENOEXEC, "the %s commit %s cannot be measured: %s",
 				    what, short_sha(sd->sha), ss->err->buf);
 	if (ret)
 		return ret;
-	if (vec_push(sd, value))
+	if (vec_push(sd, value) ||
+	    (isfinite(dist.others_cpu) && vec_push(&sd->cpu, dist.others_cpu)) ||
+	    (isfinite(dist.steal) && vec_push(&sd->steal, dist.steal)))
 		return session_fail(ss, -ENOMEM, "out of memory");
 	return 0;
 }
@@ -333,6 +367,8 @@ int side_grow(struct session *ss, struct side *sd, const char *what)
 void side_release(struct side *sd)
 {
 	vec_free(sd);
+	vec_free(&sd->cpu);
+	vec_free(&sd->steal);
 	sd->sha = NULL;
 }
 

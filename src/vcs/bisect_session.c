@@ -21,17 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* runs a side before the baseline's verdict, and at most */
-#define BASELINE_MIN 3
-#define BASELINE_MAX 10
 /*
- * The baseline looks at its verdict after each pair of runs, up to
- * BASELINE_LOOKS times: each look at COMPARE_ALPHA would call noise a
- * change far more often than 5% of the time (8 looks: about 15%), so each
- * is made at COMPARE_ALPHA / BASELINE_LOOKS (Bonferroni: at most 5% in
- * all).  A step worth bisecting is decided at the first look anyway.
+ * The baseline looks at its verdict when each side has BASELINE_LOOKS[k]
+ * runs: 3 decide a step worth bisecting, 20 a 5% step on a machine whose
+ * runs spread by 4%.  Each look is made at COMPARE_ALPHA / (the number of
+ * looks): looking after every pair at 0.05 called noise a change 11-16%
+ * of the time, these 4 looks 2-3.5% (bench/baseline_looks, RESULTS.md).
  */
-#define BASELINE_LOOKS (BASELINE_MAX - BASELINE_MIN + 1)
+static const size_t BASELINE_LOOKS[] = { 3, 5, 10, 20 };
+#define BASELINE_NLOOKS (sizeof(BASELINE_LOOKS) / sizeof(*BASELINE_LOOKS))
 /* runs of the culprit and of the commit before it, for the evidence */
 #define CONFIRM_RUNS 5
 /* the runs of --max-runs the search leaves to the confirmation */
@@ -43,52 +41,52 @@
 
 /*
  * What is left of --max-runs (0: no limit), the budget of the whole
- * bisection: every run its verdicts rest on counts, the stored ones it
- * reused too (measure_runs_used(), what its status calls its runs).
+ * bisection: every run it made counts (measure_runs_made()); stored runs
+ * it reused, made before it, do not.
  */
 static size_t budget_left(struct session *ss)
 {
-	size_t used, max = ss->spec->max_runs;
+	size_t made, max = ss->spec->max_runs;
 
 	if (!max)
 		return SIZE_MAX;
-	used = measure_runs_used(ss);
-	return used < max ? max - used : 0;
+	made = measure_runs_made(ss);
+	return made < max ? max - made : 0;
 }
 
 /* ---- baseline ---- */
 
 /*
- * The baseline: runs of good and bad until the verdict on the metric is
- * "changed" (*changed true), "same", or still open after BASELINE_MAX
- * runs a side or when only the confirmation's share of the budget is
- * left.  The sides are alternated so drift hits both.
+ * The baseline: runs of good and bad, alternating so that drift hits
+ * both, judged at each of BASELINE_LOOKS until the verdict on the metric
+ * is "changed" (*changed true) or "same", or the looks are spent, or only
+ * the confirmation's share of the budget is left (after the first look).
  */
 static int baseline(struct session *ss, struct side *g, struct side *b, bool *changed,
 		    struct bisect_baseline *out)
 {
-	enum verdict v;
+	enum verdict v = VERDICT_UNKNOWN;
 	int ret;
 
 	*changed = false;
-	while (g->n < BASELINE_MIN || b->n < BASELINE_MIN) {
-		if (g->n < BASELINE_MIN && (ret = side_grow(ss, g, "good")))
-			return ret;
-		if (b->n < BASELINE_MIN && (ret = side_grow(ss, b, "bad")))
-			return ret;
-	}
-	for (;;) {
-		ret = assemble_judge(ss, g, b, COMPARE_ALPHA / BASELINE_LOOKS, &out->change, &v);
+	for (size_t k = 0; k < BASELINE_NLOOKS; k++) {
+		size_t want = BASELINE_LOOKS[k];
+
+		if (k && budget_left(ss) <= CONFIRM_RESERVE)
+			break;
+		while (g->n < want || b->n < want) {
+			if (g->n < want && (ret = side_grow(ss, g, "good")))
+				return ret;
+			if (b->n < want && (ret = side_grow(ss, b, "bad")))
+				return ret;
+			if (k && budget_left(ss) <= CONFIRM_RESERVE)
+				break;
+		}
+		ret = assemble_judge(ss, g, b, COMPARE_ALPHA / BASELINE_NLOOKS, &out->change, &v);
 		if (ret)
 			return ret;
-		if (v == VERDICT_CHANGED || v == VERDICT_SAME ||
-		    (g->n >= BASELINE_MAX && b->n >= BASELINE_MAX) ||
-		    budget_left(ss) <= CONFIRM_RESERVE)
+		if (v == VERDICT_CHANGED || v == VERDICT_SAME)
 			break;
-		if (g->n < BASELINE_MAX && (ret = side_grow(ss, g, "good")))
-			return ret;
-		if (b->n < BASELINE_MAX && (ret = side_grow(ss, b, "bad")))
-			return ret;
 	}
 	*changed = v == VERDICT_CHANGED;
 	out->present = true;
@@ -283,7 +281,7 @@ static int level_measure(void *ctx, size_t i, double *value)
 
 	if (budget_left(lv->ss) <= CONFIRM_RESERVE)
 		return BISECT_STOP;
-	ret = measure_run(lv->ss, level_sha(lv, i), value);
+	ret = measure_run(lv->ss, level_sha(lv, i), value, NULL);
 
 	if (ret == BISECT_SKIP && (i == BISECT_GOOD || i == BISECT_BAD))
 		return session_fail(lv->ss, -ENOEXEC,
@@ -319,37 +317,83 @@ static void level_progress(void *ctx, struct bisect *b, const struct bisect_step
 /* ---- confirmation ---- */
 
 /*
+ * A side's disturbance as compare's sample sets hold it, so that
+ * compare_disturbance() judges it with its own limits: names sorted.
+ */
+static void disturbance_set(const struct side *sd, struct sample_set *set, char **names,
+			    double **values, size_t *counts)
+{
+	names[0] = STAT_DISTURBANCE_CPU;
+	names[1] = STAT_DISTURBANCE_STEAL;
+	values[0] = sd->cpu.v;
+	values[1] = sd->steal.v;
+	counts[0] = sd->cpu.n;
+	counts[1] = sd->steal.n;
+	*set = (struct sample_set){ .commit = sd->sha, .nr = 2, .names = names,
+				    .values = values, .counts = counts, .nr_runs = sd->n };
+}
+
+/*
  * The evidence: the culprit and the commit before it (G when the culprit
- * is the first candidate) brought to CONFIRM_RUNS runs each, alternating,
- * and judged as compare judges a KPI (assemble_judge(): Yuen and decide()).
+ * is the first candidate), CONFIRM_RUNS fresh runs each, alternating, so
+ * that the two are measured side by side in time - the runs the search
+ * made of them are hours apart on a long bisection, and drift between
+ * them would read as the change.  Judged as compare judges a KPI
+ * (assemble_judge(): Yuen and decide()) and, as compare does, no more
+ * than "unknown" when the two sides' runs were disturbed differently.
  */
 static int confirm(struct session *ss, struct level *lv, size_t culprit,
 		   size_t before, const struct side *g, struct bisect_confirmation *out)
 {
-	struct side parent = { 0 }, bad = { 0 };
+	struct side parent = { .sha = before == lv->n ? g->sha : lv->cands[before] };
+	struct side bad = { .sha = lv->cands[culprit] };
+	char *pn[2], *bn[2];
+	double *pv[2], *bv[2];
+	size_t pc[2], bc[2];
+	struct sample_set ps, bs;
+	struct compare_disturbance d;
 	enum verdict v;
-	int ret;
+	int ret = 0;
 
-	ret = side_load(ss, &parent, before == lv->n ? g->sha : lv->cands[before]);
-	if (!ret)
-		ret = side_load(ss, &bad, lv->cands[culprit]);
 	while (!ret && (parent.n < CONFIRM_RUNS || bad.n < CONFIRM_RUNS) && budget_left(ss)) {
 		if (parent.n < CONFIRM_RUNS)
 			ret = side_grow(ss, &parent, "parent");
-		if (!ret && bad.n < CONFIRM_RUNS)
+		if (!ret && bad.n < CONFIRM_RUNS && budget_left(ss))
 			ret = side_grow(ss, &bad, "culprit");
 	}
 	if (!ret)
 		ret = assemble_judge(ss, &parent, &bad, COMPARE_ALPHA, &out->change, &v);
-	if (!ret) {
-		session_say(ss, true, "confirm %s against %s: %s, %s%+.2f%%",
-			    short_sha(bad.sha), short_sha(parent.sha), verdict_name(v),
-			    ss->metric, out->change.pct);
-		out->present = true;
-		ret = assemble_sample(ss, &parent, &out->parent);
+	if (ret)
+		goto out;
+	disturbance_set(&parent, &ps, pn, pv, pc);
+	disturbance_set(&bad, &bs, bn, bv, bc);
+	compare_disturbance(&ps, &bs, &d);
+	if (d.differs && (v == VERDICT_CHANGED || v == VERDICT_SMALL)) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addf(&why, "%s %.2f against %.2f CPUs, more than %.2f apart", d.what,
+			    d.base, d.other, d.limit);
+		free(out->change.verdict);
+		out->change.verdict = strdup(verdict_name(VERDICT_UNKNOWN));
+		if (strbuf_error(&why) || !out->change.verdict) {
+			strbuf_release(&why);
+			ret = session_fail(ss, -ENOMEM, "out of memory");
+			goto out;
+		}
+		free(out->disturbed);
+		out->disturbed = strbuf_detach(&why, NULL);
+		v = VERDICT_UNKNOWN;
 	}
+	session_say(ss, true, "confirm %s against %s: %s, %s%+.2f%% on %zu + %zu fresh runs%s%s",
+		    short_sha(bad.sha), short_sha(parent.sha), verdict_name(v), ss->metric,
+		    out->change.pct, parent.n, bad.n,
+		    out->disturbed ? "; disturbed differently: " : "",
+		    out->disturbed ? out->disturbed : "");
+	out->present = true;
+	ret = assemble_sample(ss, &parent, &out->parent);
 	if (!ret)
 		ret = assemble_sample(ss, &bad, &out->culprit);
+out:
 	side_release(&parent);
 	side_release(&bad);
 	return ret;
@@ -605,6 +649,14 @@ static int session_init(struct session *ss, struct store *s, int64_t id,
 		.s = s, .id = id, .spec = spec, .job = job, .hooks = hooks,
 		.metric = spec->metric ? spec->metric : job->kpi, .err = err,
 	};
+	if (id) {
+		struct store_bisect b = { 0 };
+
+		if (store_bisect_get(s, id, &b))
+			return session_fail(ss, -EIO, "%s", store_error(s));
+		ss->created = b.created;
+		store_bisect_release(&b);
+	}
 	ret = measure_init(ss);
 	return ret || ss->metric ? ret : from_stored_run(ss, false);
 }
@@ -830,7 +882,7 @@ static int classify(struct session *ss, struct bisect *two, const char *sha,
 		if (*p_bad >= spec->confidence || 1 - *p_bad >= spec->confidence ||
 		    bisect_samples(two, 0) >= CLASSIFY_MAX)
 			break;
-		ret = measure_run(ss, sha, &value);
+		ret = measure_run(ss, sha, &value, NULL);
 		if (ret == BISECT_SKIP) {
 			*skip = true;
 			return 0;

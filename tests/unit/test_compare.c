@@ -744,6 +744,54 @@ static void run_order_lead_in(void **state)
 	assert_int_equal(oi.base_outside, 3);
 	assert_int_equal(oi.order, COMPARE_ORDER_APART);
 	assert_int_equal(compare_order_outside_max(12), 2);
+	/*
+	 * A B A B (0..9), then ten of B alone (10..19) for another comparison,
+	 * then A B A B again (20..29): the same stretch, 19 switches, nothing
+	 * outside but A's first -- but B's ten ran while A did not: apart.
+	 * Five of B in a row of 17 (at most 3) are apart too; three of 16
+	 * stay interleaved.
+	 */
+	na = nb = 0;
+	for (int t = 0; t < 30; t++) {
+		if (t >= 10 && t < 20)
+			b_t[nb++] = t;
+		else if (t % 2)
+			b_t[nb++] = t;
+		else
+			a_t[na++] = t;
+	}
+	a = (struct sample_set){ .started = a_t, .nr_runs = na };
+	b = (struct sample_set){ .started = b_t, .nr_runs = nb };
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.base_outside, 1);	/* A's first, at 0 */
+	assert_true(oi.switches >= oi.needed);
+	assert_int_equal(oi.other_block, 11);
+	assert_int_equal(oi.base_block, 1);
+	assert_int_equal(oi.order, COMPARE_ORDER_APART);
+	na = nb = 0;
+	for (int t = 0; t < 30; t++) {
+		if (t % 2 || t == 12 || t == 14)
+			b_t[nb++] = t;
+		else
+			a_t[na++] = t;
+	}
+	a.nr_runs = na;
+	b.nr_runs = nb;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.other_block, 5);
+	assert_int_equal(oi.order, COMPARE_ORDER_APART);
+	na = nb = 0;
+	for (int t = 0; t < 30; t++) {
+		if (t % 2 || t == 12)
+			b_t[nb++] = t;
+		else
+			a_t[na++] = t;
+	}
+	a.nr_runs = na;
+	b.nr_runs = nb;
+	compare_order(&a, &b, &oi);
+	assert_int_equal(oi.other_block, 3);
+	assert_int_equal(oi.order, COMPARE_ORDER_INTERLEAVED);
 	assert_int_equal(compare_order_outside_max(15), 3);
 	assert_int_equal(compare_order_outside_max(40), 8);
 }
