@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench_rng.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
@@ -41,21 +42,12 @@ static const struct schedule schedules[] = {
 };
 #define RUNS_MAX 20
 
-/* own PRNG, xorshift64* + Box-Muller: same numbers on every libc */
-static uint64_t rng_state = 0x5eedba5e;
-
-static double uniform(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((double)((rng_state * 0x2545F4914F6CDD1DULL) >> 11) + 0.5) /
-	       9007199254740992.0;
-}
+/* seeded: the same table on every run (bench_rng.h) */
+static struct bench_rng rng = { .state = 0x5eedba5e };
 
 static double normal(void)
 {
-	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+	return bench_normal(&rng);
 }
 
 /* One look, as bisect_assemble.c's assemble_judge() makes it. */

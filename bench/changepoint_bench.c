@@ -41,6 +41,7 @@
 #include <time.h>
 
 #include "stats/changepoint.h"
+#include "bench_rng.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
@@ -52,32 +53,17 @@
 #define CONFIRM_RUNS 10
 #define MAX_STEPS 3
 
-static uint64_t rng_state = 0x5eedc4a9e;
+/* seeded: the same table on every run (bench_rng.h) */
+static struct bench_rng rng = { .state = 0x5eedc4a9e };
 
 static double uniform(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((double)((rng_state * 0x2545F4914F6CDD1DULL) >> 11) + 0.5) /
-	       9007199254740992.0;
+	return bench_uniform(&rng);
 }
 
 static double normal(void)
 {
-	static double spare;
-	static bool has_spare;
-	double m, v;
-
-	if (has_spare) {
-		has_spare = false;
-		return spare;
-	}
-	m = sqrt(-2 * log(uniform()));
-	v = 2 * M_PI * uniform();
-	spare = m * sin(v);
-	has_spare = true;
-	return m * cos(v);
+	return bench_normal(&rng);
 }
 
 static size_t pick(size_t lo, size_t hi)	/* uniform in [lo, hi] */

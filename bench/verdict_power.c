@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_rng.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "stats/ttest.h"
@@ -45,33 +46,17 @@
 #define CV 0.01
 #define MAX_RUNS 10
 
-/* own PRNG, xorshift64* + Box-Muller: same numbers on every libc */
-static uint64_t rng_state = 0x5eedbe4c;
+/* seeded: the same table on every run (bench_rng.h) */
+static struct bench_rng rng = { .state = 0x5eedbe4c };
 
 static double uniform(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((double)((rng_state * 0x2545F4914F6CDD1DULL) >> 11) + 0.5) /
-	       9007199254740992.0;
+	return bench_uniform(&rng);
 }
 
 static double normal(void)
 {
-	static double spare;
-	static bool has_spare;
-	double m, v;
-
-	if (has_spare) {
-		has_spare = false;
-		return spare;
-	}
-	m = sqrt(-2 * log(uniform()));
-	v = 2 * M_PI * uniform();
-	spare = m * sin(v);
-	has_spare = true;
-	return m * cos(v);
+	return bench_normal(&rng);
 }
 
 /* Poisson(lambda) by inversion from the mode outwards: ~sqrt(lambda) steps */

@@ -25,8 +25,8 @@
  * The baseline looks at its verdict when each side has BASELINE_LOOKS[k]
  * runs: 3 decide a step worth bisecting, 20 a 5% step on a machine whose
  * runs spread by 4%.  Each look is made at COMPARE_ALPHA / (the number of
- * looks): looking after every pair at 0.05 called noise a change 11-16%
- * of the time, these 4 looks 2-3.5% (bench/baseline_looks, RESULTS.md).
+ * looks): looking after every pair at 0.05 called noise a change 11-15%
+ * of the time, these 4 looks 2.3-3.7% (bench/baseline_looks, RESULTS.md).
  */
 static const size_t BASELINE_LOOKS[] = { 3, 5, 10, 20 };
 #define BASELINE_NLOOKS (sizeof(BASELINE_LOOKS) / sizeof(*BASELINE_LOOKS))
