@@ -138,7 +138,7 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, err;
 
 	a->confidence = DEFAULT_CONFIDENCE;
 	a->max_runs = DEFAULT_MAX_RUNS;
@@ -195,8 +195,8 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 			a->on = optarg;
 			break;
 		case 's':
-			if (!strchr(optarg, '=') || *optarg == '=')
-				return usage_error("invalid -s '%s': expected KEY=VALUE", optarg);
+			if ((err = cmd_check_set("bisect", optarg)))
+				return err;
 			a->sets[a->nr_sets++] = optarg;
 			break;
 		case 'h':

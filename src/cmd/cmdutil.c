@@ -81,6 +81,13 @@ int cmd_parse_duration(const char *who, const char *what, const char *arg,
 	}
 }
 
+int cmd_check_set(const char *who, const char *arg)
+{
+	if (!strchr(arg, '=') || *arg == '=')
+		return cmd_usage_error(who, "invalid -s '%s': expected KEY=VALUE", arg);
+	return 0;
+}
+
 int cmd_colour_option(const char *who, const char *arg, enum colour_when *out)
 {
 	if (colour_parse(arg, out))

@@ -53,6 +53,13 @@ int cmd_parse_duration(const char *who, const char *what, const char *arg,
  */
 int cmd_parse_format(const char *who, const char *arg, bool *json, int *tabular);
 /*
+ * -s KEY=VALUE, a job parameter set on the command line (job_load()'s
+ * overrides): 0, or the usage error "invalid -s '<arg>': expected
+ * KEY=VALUE" printed and EXIT_USAGE when there is no '=' or nothing
+ * before it.  Every command that takes -s says it the same way.
+ */
+int cmd_check_set(const char *who, const char *arg);
+/*
  * --color WHEN (util/colour.h): 0, or the usage error "invalid --color
  * '<arg>': expected auto, always or never" printed and EXIT_USAGE.
  */

@@ -28,8 +28,8 @@ static int cmpopts_option(struct cmpopts *o, int c, const char *arg)
 
 	switch (c) {
 	case 's':
-		if (!strchr(arg, '=') || *arg == '=')
-			return cmd_usage_error(o->who, "invalid -s '%s': expected KEY=VALUE", arg);
+		if ((err = cmd_check_set(o->who, arg)))
+			return err;
 		o->sets[o->nr_sets++] = (char *)arg;
 		return 0;
 	case CMPOPT_TESTBOX:

@@ -68,7 +68,7 @@ int cmd_install(int argc, char **argv)
 	struct atomic_job *jobs = NULL;
 	struct job_error jerr = { 0 };
 	char **apt = NULL;
-	int c, ret = EXIT_OK;
+	int c, err, ret = EXIT_OK;
 
 	opterr = 0;
 	optind = 1;
@@ -78,8 +78,8 @@ int cmd_install(int argc, char **argv)
 			fputs(install_usage, stdout);
 			return EXIT_OK;
 		case 's':
-			if (!strchr(optarg, '='))
-				return usage_error("-s '%s': expected KEY=VALUE", optarg);
+			if ((err = cmd_check_set("install", optarg)))
+				return err;
 			if (nr_overrides == MAX_OVERRIDES)
 				return usage_error("at most %d -s", MAX_OVERRIDES);
 			overrides[nr_overrides++] = optarg;

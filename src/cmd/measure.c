@@ -108,36 +108,11 @@ static size_t runs_of(const struct commit_runs *c)
 
 /* ---- the window: the stored runs that alternate between the commits ---- */
 
-/*
- * Do the runs of the base and of one other commit that started at `cut`
- * or later alternate?  Both have 2 runs or more and compare_order() finds
- * them interleaved with at most 2 of each side's runs outside the stretch
- * both span (tighter than compare's fifth: a window excludes a lead-in);
- * or they are the start of an alternation (at most 2 runs a side, their
- * counts at most 1 apart).
- */
+/* Do the base's and one other commit's runs from `cut` on alternate (stats/compare.h)? */
 static bool alternate_from(const struct commit_runs *a, const struct commit_runs *b,
 			   double cut)
 {
-	size_t ka = 0, kb = 0, na, nb;
-	struct sample_set sa = { 0 }, sb = { 0 };
-	struct compare_order_info oi;
-
-	while (ka < a->nr_started && a->started[ka] < cut)
-		ka++;
-	while (kb < b->nr_started && b->started[kb] < cut)
-		kb++;
-	na = a->nr_started - ka;
-	nb = b->nr_started - kb;
-	if (na <= 2 && nb <= 2)
-		return (na > nb ? na - nb : nb - na) <= 1;
-	if (na < 2 || nb < 2)
-		return false;
-	sa = (struct sample_set){ .nr_runs = na, .started = a->started + ka };
-	sb = (struct sample_set){ .nr_runs = nb, .started = b->started + kb };
-	compare_order(&sa, &sb, &oi);
-	return oi.order == COMPARE_ORDER_INTERLEAVED && oi.base_outside <= 2 &&
-	       oi.other_outside <= 2;
+	return compare_alternate_from(a->started, a->nr_started, b->started, b->nr_started, cut);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -78,7 +78,7 @@ static int parse_args(int argc, char **argv, struct submit_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, err;
 
 	opterr = 0;
 	optind = 1;
@@ -90,8 +90,8 @@ static int parse_args(int argc, char **argv, struct submit_opts *o)
 						   optarg);
 			break;
 		case 's':
-			if (!strchr(optarg, '='))
-				return usage_error("-s '%s': expected KEY=VALUE", optarg);
+			if ((err = cmd_check_set("submit", optarg)))
+				return err;
 			if (o->nr_overrides == MAX_OVERRIDES)
 				return usage_error("at most %d -s", MAX_OVERRIDES);
 			o->overrides[o->nr_overrides++] = optarg;

@@ -250,6 +250,27 @@ void compare_order(const struct sample_set *base, const struct sample_set *other
  */
 unsigned compare_order_outside_max(size_t n);
 
+/*
+ * Do the runs of a and of b (start times, ascending) that started at
+ * `cut` or later alternate?  Both have 2 runs or more and compare_order()
+ * finds them interleaved with at most 2 of each side's runs outside the
+ * stretch both span (tighter than compare's fifth: a window excludes a
+ * lead-in); or they are the start of an alternation (at most 2 runs a
+ * side, their counts at most 1 apart).  What a measurement that adds
+ * runs A B A B ... may judge on: compare --measure's window, a
+ * bisection's confirmation.
+ */
+bool compare_alternate_from(const double *a, size_t na, const double *b, size_t nb,
+			    double cut);
+/*
+ * The earliest start time (of a's and b's) from which their runs
+ * alternate (compare_alternate_from()): the window at the end of two
+ * commits' runs that a verdict may take as interleaved.  At worst the
+ * last run alone (an alternation starts there); with no run, a time
+ * after every run.  The caller loads the runs since.
+ */
+double compare_window_start(const double *a, size_t na, const double *b, size_t nb);
+
 /* "interleaved", "apart", "unknown" */
 const char *compare_order_name(enum compare_order o);
 

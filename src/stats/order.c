@@ -78,6 +78,46 @@ void compare_order(const struct sample_set *base, const struct sample_set *other
 		     ? COMPARE_ORDER_INTERLEAVED : COMPARE_ORDER_APART;
 }
 
+bool compare_alternate_from(const double *a, size_t na, const double *b, size_t nb,
+			    double cut)
+{
+	size_t ka = 0, kb = 0;
+	struct sample_set sa, sb;
+	struct compare_order_info oi;
+
+	while (ka < na && a[ka] < cut)
+		ka++;
+	while (kb < nb && b[kb] < cut)
+		kb++;
+	na -= ka;
+	nb -= kb;
+	if (na <= 2 && nb <= 2)
+		return (na > nb ? na - nb : nb - na) <= 1;
+	if (na < 2 || nb < 2)
+		return false;
+	sa = (struct sample_set){ .nr_runs = na, .started = a + ka };
+	sb = (struct sample_set){ .nr_runs = nb, .started = b + kb };
+	compare_order(&sa, &sb, &oi);
+	return oi.order == COMPARE_ORDER_INTERLEAVED && oi.base_outside <= 2 &&
+	       oi.other_outside <= 2;
+}
+
+double compare_window_start(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+	double last = -INFINITY;
+
+	/* every start time, ascending: the first from which they alternate */
+	while (i < na || j < nb) {
+		double t = j >= nb || (i < na && a[i] <= b[j]) ? a[i++] : b[j++];
+
+		if (t > last && compare_alternate_from(a, na, b, nb, t))
+			return t;
+		last = t;
+	}
+	return (na || nb ? last : 0) + 1e-3;
+}
+
 unsigned compare_order_outside_max(size_t n)
 {
 	return n / 5 > 2 ? (unsigned)(n / 5) : 2;

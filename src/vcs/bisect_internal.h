@@ -119,6 +119,13 @@ size_t measure_runs_made(struct session *ss);
 
 /* sd: sha's stored runs (sd->sha borrows sha). */
 int side_load(struct session *ss, struct side *sd, const char *sha);
+/*
+ * sd: sha's stored complete runs that started at `since` or later, with
+ * their disturbance where they recorded it (sd->sha borrows sha).
+ */
+int side_load_since(struct session *ss, struct side *sd, const char *sha, double since);
+/* The starts of sha's stored complete runs, ascending (*t the caller's to free). */
+int measure_starts(struct session *ss, const char *sha, double **t, size_t *n);
 /* One more run of a side; one that cannot be measured is an error. */
 int side_grow(struct session *ss, struct side *sd, const char *what);
 void side_release(struct side *sd);

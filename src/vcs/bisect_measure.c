@@ -346,6 +346,64 @@ int side_load(struct session *ss, struct side *sd, const char *sha)
 	return ret;
 }
 
+/* *out: a copy of the stored stat `name`'s values (none: empty). */
+static int copy_stat(const struct store_samples *sm, const char *name, double **v, size_t *n,
+		     size_t *cap)
+{
+	for (size_t i = 0; name && i < sm->nr; i++) {
+		if (strcmp(sm->names[i], name))
+			continue;
+		*v = malloc((sm->counts[i] ? sm->counts[i] : 1) * sizeof(**v));
+		if (!*v)
+			return -ENOMEM;
+		if (sm->counts[i])
+			memcpy(*v, sm->values[i], sm->counts[i] * sizeof(**v));
+		*n = *cap = sm->counts[i];
+		break;
+	}
+	return 0;
+}
+
+int side_load_since(struct session *ss, struct side *sd, const char *sha, double since)
+{
+	struct store_samples sm = { 0 };
+	int ret;
+
+	side_release(sd);
+	sd->sha = sha;
+	ret = store_load_samples_since(ss->s, ss->spec->testbox, ss->job->name, sha, since, &sm);
+	if (ret)
+		return session_fail(ss, ret, "%s", store_error(ss->s));
+	if (copy_stat(&sm, ss->metric, &sd->v, &sd->n, &sd->cap) ||
+	    copy_stat(&sm, STAT_DISTURBANCE_CPU, &sd->cpu.v, &sd->cpu.n, &sd->cpu.cap) ||
+	    copy_stat(&sm, STAT_DISTURBANCE_STEAL, &sd->steal.v, &sd->steal.n, &sd->steal.cap))
+		ret = session_fail(ss, -ENOMEM, "out of memory");
+	store_samples_release(&sm);
+	if (!ret && sd->n)
+		touch(ss, sha);
+	return ret;
+}
+
+int measure_starts(struct session *ss, const char *sha, double **t, size_t *n)
+{
+	struct store_samples sm = { 0 };
+	int ret;
+
+	*t = NULL;
+	*n = 0;
+	ret = store_load_samples(ss->s, ss->spec->testbox, ss->job->name, sha, &sm);
+	if (ret)
+		return session_fail(ss, ret, "%s", store_error(ss->s));
+	*t = malloc((sm.nr_runs ? sm.nr_runs : 1) * sizeof(**t));
+	if (!*t)
+		ret = session_fail(ss, -ENOMEM, "out of memory");
+	else if (sm.started && sm.nr_runs)
+		memcpy(*t, sm.started, sm.nr_runs * sizeof(**t));
+	*n = *t && sm.started ? sm.nr_runs : 0;
+	store_samples_release(&sm);
+	return ret;
+}
+
 int side_grow(struct session *ss, struct side *sd, const char *what)
 {
 	struct run_disturbance dist;

@@ -334,13 +334,44 @@ static void disturbance_set(const struct side *sd, struct sample_set *set, char 
 }
 
 /*
+ * The window of the confirmation: the runs at the end of parent's and
+ * culprit's that alternate (compare_window_start()), loaded into the two
+ * sides; *parent_next when the parent's last run is not the later one
+ * (the next run keeps the alternation).  From the store alone, so a
+ * session resumed after ^C or a kexec boot finds the runs it made before
+ * and goes on from them.
+ */
+static int confirm_window(struct session *ss, struct side *parent, struct side *bad,
+			  bool *parent_next)
+{
+	double *pt = NULL, *bt = NULL, since;
+	size_t np = 0, nb = 0;
+	int ret = measure_starts(ss, parent->sha, &pt, &np);
+
+	if (!ret)
+		ret = measure_starts(ss, bad->sha, &bt, &nb);
+	if (!ret) {
+		*parent_next = !np || (nb && bt[nb - 1] >= pt[np - 1]);
+		since = compare_window_start(pt, np, bt, nb);
+		ret = side_load_since(ss, parent, parent->sha, since);
+	}
+	if (!ret)
+		ret = side_load_since(ss, bad, bad->sha, since);
+	free(pt);
+	free(bt);
+	return ret;
+}
+
+/*
  * The evidence: the culprit and the commit before it (G when the culprit
- * is the first candidate), CONFIRM_RUNS fresh runs each, alternating, so
+ * is the first candidate), CONFIRM_RUNS runs each taken alternately, so
  * that the two are measured side by side in time - the runs the search
- * made of them are hours apart on a long bisection, and drift between
- * them would read as the change.  Judged as compare judges a KPI
- * (assemble_judge(): Yuen and decide()) and, as compare does, no more
- * than "unknown" when the two sides' runs were disturbed differently.
+ * made of them can be hours apart on a long bisection, and drift between
+ * them would read as the change.  Only the runs at the end of theirs that
+ * alternate count (confirm_window()), and the next run goes to the side
+ * that did not run last.  Judged as compare judges a KPI (assemble_judge(): Yuen and
+ * decide()) and, as compare does, no more than "unknown" when the two
+ * sides' runs were disturbed differently.
  */
 static int confirm(struct session *ss, struct level *lv, size_t culprit,
 		   size_t before, const struct side *g, struct bisect_confirmation *out)
@@ -352,14 +383,20 @@ static int confirm(struct session *ss, struct level *lv, size_t culprit,
 	size_t pc[2], bc[2];
 	struct sample_set ps, bs;
 	struct compare_disturbance d;
+	bool parent_next;
 	enum verdict v;
-	int ret = 0;
+	int ret;
 
-	while (!ret && (parent.n < CONFIRM_RUNS || bad.n < CONFIRM_RUNS) && budget_left(ss)) {
-		if (parent.n < CONFIRM_RUNS)
+	for (;;) {
+		ret = confirm_window(ss, &parent, &bad, &parent_next);
+		if (ret || (parent.n >= CONFIRM_RUNS && bad.n >= CONFIRM_RUNS) || !budget_left(ss))
+			break;
+		if (parent_next)
 			ret = side_grow(ss, &parent, "parent");
-		if (!ret && bad.n < CONFIRM_RUNS && budget_left(ss))
+		else
 			ret = side_grow(ss, &bad, "culprit");
+		if (ret)
+			break;
 	}
 	if (!ret)
 		ret = assemble_judge(ss, &parent, &bad, COMPARE_ALPHA, &out->change, &v);
@@ -384,7 +421,7 @@ static int confirm(struct session *ss, struct level *lv, size_t culprit,
 		out->disturbed = strbuf_detach(&why, NULL);
 		v = VERDICT_UNKNOWN;
 	}
-	session_say(ss, true, "confirm %s against %s: %s, %s%+.2f%% on %zu + %zu fresh runs%s%s",
+	session_say(ss, true, "confirm %s against %s: %s, %s%+.2f%% on %zu + %zu alternating runs%s%s",
 		    short_sha(bad.sha), short_sha(parent.sha), verdict_name(v), ss->metric,
 		    out->change.pct, parent.n, bad.n,
 		    out->disturbed ? "; disturbed differently: " : "",

@@ -300,5 +300,16 @@ run_perfbot 10 run
 check "run without a job file: exit 2" bash -c '[ "$2" -eq 2 ] && grep -q "no job file" "$1"' _ "$SANDBOX/err" "$rc"
 run_perfbot 10 run wis.yaml -r 0
 check "run -r 0: exit 2, the value named" bash -c '[ "$2" -eq 2 ] && grep -q "invalid repeat count .0." "$1"' _ "$SANDBOX/err" "$rc"
+# -s says one thing in every command that takes it: no '=', or no key
+for cmd in "run wis.yaml" "install pkg.yaml" "submit wis.yaml" \
+	"bisect start --repo . --good A --bad B wis.yaml" "compare A B" "report A B"; do
+	for bad in nr_task =1; do
+		# shellcheck disable=SC2086 # the command's words
+		run_perfbot 10 $cmd -s "$bad"
+		check "${cmd%% *} -s $bad: exit 2, the one message for -s" bash -c \
+			'[ "$2" -eq 2 ] && grep -q "^perfbot: $3: invalid -s .$4.: expected KEY=VALUE$" "$1"' \
+			_ "$SANDBOX/err" "$rc" "${cmd%% *}" "$bad"
+	done
+done
 check_nothing_left "run"
 finish

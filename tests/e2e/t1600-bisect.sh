@@ -63,29 +63,34 @@ assert 0.4 * planted < c["pct"] < 2 * planted, (planted, c)
 assert 0 <= c["p"] < 0.05, c
 assert c["parent"]["n"] >= 2 and c["culprit"]["n"] >= 2, c
 ' "$SANDBOX/status.json" "$BISECT_SLOWDOWN_PCT"
-# the search measured both at least twice; the confirmation then ran 5 of
-# each, side by side in time, rather than reuse runs taken hours apart:
-# each commit's stored runs are the search's (its entry) and 5 more
-runs_of() {
-	"$PERFBOT" results --db "$DB" --json --commit "$1" 2>/dev/null |
-		python3 -c 'import json, sys; print(sum(g["runs_complete"] for g in json.load(sys.stdin)))'
-}
-conf_sha() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["confirmation"][sys.argv[2]]["sha"])' "$SANDBOX/status.json" "$1"; }
-parent_sha=$(conf_sha parent) culprit_sha=$(conf_sha culprit)
-pycheck "status --json: confirmation on 5 + 5 fresh runs beside the search's" '
-import json, sys
+# the confirmation judges the last runs of the culprit and its parent,
+# taken alternately (the search's, when they alternate, and new ones up
+# to 5 each), never runs of theirs taken apart: in the log's order of the
+# runs, its runs are the last ones of the two, with no streak of one side
+"$PERFBOT" bisect log --db "$DB" > log.txt 2>&1
+pycheck "status --json: confirmation on the last runs of the two, 5 or more each, alternating" '
+import json, re, sys
 d = json.load(open(sys.argv[1]))
 c = d["confirmation"]
-assert c["parent"]["n"] == 5 and c["culprit"]["n"] == 5, c
-searched = {e["sha"]: e["n"] for e in d["commits"]}
-for side, stored in (("parent", int(sys.argv[2])), ("culprit", int(sys.argv[3]))):
-    sha = c[side]["sha"]
-    assert searched.get(sha, 0) >= 2, (side, sha, searched.get(sha))
-    assert stored == searched[sha] + 5, (side, sha, stored, searched[sha])
+p, q = c["parent"]["sha"][:12], c["culprit"]["sha"][:12]
+pn, qn = c["parent"]["n"], c["culprit"]["n"]
+assert pn >= 5 and qn >= 5, c
+order = [m.group(1) for m in re.finditer(r"run \d+ ([0-9a-f]{12}): ", open(sys.argv[2]).read())
+         if m.group(1) in (p, q)]
+tail = order[-(pn + qn):]
+assert tail.count(p) == pn and tail.count(q) == qn, (pn, qn, tail)
+streak = longest = 1
+for a, b in zip(tail, tail[1:]):
+    streak = streak + 1 if a == b else 1
+    longest = max(longest, streak)
+assert longest <= 2, tail
+for side in ("parent", "culprit"):
     # prog runs ~0.1 s: too short for /proc/stat jiffies, often unrecorded
     assert 0 <= c[side].get("others_cpu", 0) < 64, c[side]
 assert not c.get("disturbed"), c
-' "$SANDBOX/status.json" "$(runs_of "$parent_sha")" "$(runs_of "$culprit_sha")"
+assert re.search(r"confirm %s against %s: changed, .* on %d \+ %d alternating runs" % (q, p, pn, qn),
+                 open(sys.argv[2]).read()), "no confirm line"
+' "$SANDBOX/status.json" log.txt
 pycheck "status --json: runs = the complete runs in the store ($store_runs): none unused, none counted twice" '
 import json, sys
 d = json.load(open(sys.argv[1]))

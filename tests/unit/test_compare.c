@@ -796,11 +796,39 @@ static void run_order_lead_in(void **state)
 	assert_int_equal(compare_order_outside_max(40), 8);
 }
 
+/*
+ * compare_window_start(): where the runs at the end of two commits'
+ * start to alternate.  A's 0..4 alone, then A B A B from 10: from 4 (A's
+ * 4 and 10 are the two lead-in runs a window tolerates).  B's five in a
+ * row after A's last: B's last alone (an alternation may start there).
+ * A's 0 1 2, B's 10 11 12, A's 20: from B's 11 (B B A: the start of an
+ * alternation).  No run at all: a time after every run.
+ */
+static void window_start(void **state)
+{
+	double a1[] = { 0, 1, 2, 3, 4, 10, 12, 14, 16 }, b1[] = { 11, 13, 15, 17 };
+	double a2[] = { 0, 2, 4 }, b2[] = { 5, 6, 7, 8, 9 };
+	double a3[] = { 0, 1, 2, 20 }, b3[] = { 10, 11, 12 };
+
+	(void)state;
+	/* A's 4 and 10 lie before B's first: two outside, as the window allows */
+	assert_true(compare_window_start(a1, 9, b1, 4) == 4);
+	assert_false(compare_alternate_from(a1, 9, b1, 4, 3));
+	assert_true(compare_window_start(a2, 3, b2, 5) == 9);
+	assert_true(compare_window_start(a2, 0, b2, 0) > 0);
+	assert_true(compare_window_start(a3, 4, b3, 3) == 11);
+	assert_true(compare_alternate_from(a3, 4, b3, 3, 11));
+	assert_false(compare_alternate_from(a3, 4, b3, 3, 10));
+	/* from 2, A's 2 and 20 span B's three in a row: a streak, apart */
+	assert_false(compare_alternate_from(a3, 4, b3, 3, 2));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(run_order),
 		cmocka_unit_test(run_order_lead_in),
+		cmocka_unit_test(window_start),
 		cmocka_unit_test(seed_001),
 		cmocka_unit_test(directions),
 		cmocka_unit_test(defaults),
