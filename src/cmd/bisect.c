@@ -77,7 +77,7 @@ static const char bisect_usage[] =
 	"      --confidence P    stop when one commit is first bad with this\n"
 	"                        probability (default 0.99)\n"
 	"      --max-runs N      the bisection's budget: it makes at most N runs in\n"
-	"                        all (default 200); stored runs it reuses are free\n"
+	"                        all (default 200); it judges its own runs only\n"
 	"      --on TESTBOX      start: every run queued for that box's worker (or\n"
 	"                        any box of that class) and waited for, one at a\n"
 	"                        time (a PostgreSQL store: docs/fleet.md); resume\n"

@@ -50,6 +50,12 @@ struct session {
 	bool declared_better;		/* a run declared the metric's direction */
 	struct sha_list touched;	/* shas whose samples this bisection used */
 	double created;			/* when the bisection was created (Unix s); 0: no id */
+	/*
+	 * measure_runs_made()'s count, kept while no sha is touched anew
+	 * (each counted again then): the budget is asked before every run.
+	 */
+	size_t made, made_touched;
+	bool made_known;
 	struct strbuf *err;		/* the caller's */
 };
 
@@ -92,8 +98,9 @@ int measure_init(struct session *ss);
 /* Worktrees removed, the directory too. */
 void measure_release(struct session *ss);
 /*
- * The metric's values in the stored complete runs of sha (any number,
- * *v the caller's to free).
+ * The metric's values in the bisection's own stored complete runs of sha
+ * (those that started once it was created; any number, *v the caller's
+ * to free).
  */
 int measure_load(struct session *ss, const char *sha, double **v, size_t *n);
 /*
@@ -111,9 +118,8 @@ void measure_note_direction(struct session *ss, const struct run_record *r);
 /* Every run this bisection used, each stored run once. */
 size_t measure_runs_used(struct session *ss);
 /*
- * The runs it made: those it used that started once it was created - the
- * same count when a resumed session replays it (stored runs it reused,
- * a robot's runs of G and B, cost it nothing).
+ * The runs it made (every run it uses is its own: own_since()), the
+ * count its budget is spent against.
  */
 size_t measure_runs_made(struct session *ss);
 

@@ -74,6 +74,18 @@ const char *short_sha(const char *sha)
 
 /* ---- the runs of a commit ---- */
 
+/*
+ * The runs a bisection may use: those that started once it was created
+ * (every run when it has no id).  Runs stored before it - a robot's runs
+ * of G and B, an earlier bisection's - were taken at another time, and
+ * the model of good and bad would take the machine's drift since then
+ * for the change; its own runs come back after ^C or a boot.
+ */
+static double own_since(const struct session *ss)
+{
+	return ss->created > 0 ? ss->created : STORE_ALL_TIME;
+}
+
 static void touch(struct session *ss, const char *sha)
 {
 	char *copy;
@@ -87,32 +99,51 @@ static void touch(struct session *ss, const char *sha)
 		free(copy);
 }
 
+/* *out: a copy of the stored stat `name`'s values (none: empty). */
+static int copy_stat(const struct store_samples *sm, const char *name, double **v, size_t *n,
+		     size_t *cap)
+{
+	for (size_t i = 0; name && i < sm->nr; i++) {
+		if (strcmp(sm->names[i], name))
+			continue;
+		*v = malloc((sm->counts[i] ? sm->counts[i] : 1) * sizeof(**v));
+		if (!*v)
+			return -ENOMEM;
+		if (sm->counts[i])
+			memcpy(*v, sm->values[i], sm->counts[i] * sizeof(**v));
+		*n = *cap = sm->counts[i];
+		break;
+	}
+	return 0;
+}
+
+/* sha's stored complete runs that started at `since` or later, into *sm. */
+static int load_since(struct session *ss, const char *sha, double since,
+		      struct store_samples *sm)
+{
+	int ret = store_load_samples_since(ss->s, ss->spec->testbox, ss->job->name, sha, since,
+					   sm);
+
+	return ret ? session_fail(ss, ret, "%s", store_error(ss->s)) : 0;
+}
+
 int measure_load(struct session *ss, const char *sha, double **v, size_t *n)
 {
 	struct store_samples sm = { 0 };
+	size_t cap;
 	int ret;
 
 	*v = NULL;
 	*n = 0;
-	ret = store_load_samples(ss->s, ss->spec->testbox, ss->job->name, sha, &sm);
+	ret = load_since(ss, sha, own_since(ss), &sm);
 	if (ret)
-		return session_fail(ss, ret, "%s", store_error(ss->s));
-	for (size_t i = 0; ss->metric && i < sm.nr; i++) {
-		if (strcmp(sm.names[i], ss->metric))
-			continue;
-		*v = malloc((sm.counts[i] ? sm.counts[i] : 1) * sizeof(**v));
-		if (!*v) {
-			store_samples_release(&sm);
-			return session_fail(ss, -ENOMEM, "out of memory");
-		}
-		memcpy(*v, sm.values[i], sm.counts[i] * sizeof(**v));
-		*n = sm.counts[i];
-		break;
-	}
+		return ret;
+	if (copy_stat(&sm, ss->metric, v, n, &cap))
+		ret = session_fail(ss, -ENOMEM, "out of memory");
 	store_samples_release(&sm);
-	if (*n)
+	if (!ret && *n)
 		touch(ss, sha);
-	return 0;
+	return ret;
 }
 
 size_t measure_runs_used(struct session *ss)
@@ -134,16 +165,20 @@ size_t measure_runs_made(struct session *ss)
 {
 	size_t total = 0;
 
+	if (ss->made_known && ss->made_touched == ss->touched.n)
+		return ss->made;
 	for (size_t i = 0; i < ss->touched.n; i++) {
 		struct store_samples sm = { 0 };
 
-		if (store_load_samples(ss->s, ss->spec->testbox, ss->job->name, ss->touched.v[i],
-				       &sm))
+		if (store_load_samples_since(ss->s, ss->spec->testbox, ss->job->name,
+					     ss->touched.v[i], own_since(ss), &sm))
 			continue;
-		for (size_t k = 0; k < sm.nr_runs; k++)
-			total += !sm.started || sm.started[k] >= ss->created;
+		total += sm.nr_runs;
 		store_samples_release(&sm);
 	}
+	ss->made = total;
+	ss->made_touched = ss->touched.n;
+	ss->made_known = true;
 	return total;
 }
 
@@ -326,6 +361,9 @@ int measure_run(struct session *ss, const char *sha, double *value,
 			.steal = stat_or_nan(&rec, STAT_DISTURBANCE_STEAL),
 		};
 	touch(ss, sha);
+	/* one more complete run made; a sha touched anew is counted afresh */
+	if (ss->made_known && ss->made_touched == ss->touched.n)
+		ss->made++;
 	session_say(ss, true, "run %" PRId64 " %s: %s = %.6g", run_id, short_sha(sha),
 		    ss->metric, *v);
 out:
@@ -346,24 +384,6 @@ int side_load(struct session *ss, struct side *sd, const char *sha)
 	return ret;
 }
 
-/* *out: a copy of the stored stat `name`'s values (none: empty). */
-static int copy_stat(const struct store_samples *sm, const char *name, double **v, size_t *n,
-		     size_t *cap)
-{
-	for (size_t i = 0; name && i < sm->nr; i++) {
-		if (strcmp(sm->names[i], name))
-			continue;
-		*v = malloc((sm->counts[i] ? sm->counts[i] : 1) * sizeof(**v));
-		if (!*v)
-			return -ENOMEM;
-		if (sm->counts[i])
-			memcpy(*v, sm->values[i], sm->counts[i] * sizeof(**v));
-		*n = *cap = sm->counts[i];
-		break;
-	}
-	return 0;
-}
-
 int side_load_since(struct session *ss, struct side *sd, const char *sha, double since)
 {
 	struct store_samples sm = { 0 };
@@ -371,9 +391,9 @@ int side_load_since(struct session *ss, struct side *sd, const char *sha, double
 
 	side_release(sd);
 	sd->sha = sha;
-	ret = store_load_samples_since(ss->s, ss->spec->testbox, ss->job->name, sha, since, &sm);
+	ret = load_since(ss, sha, since, &sm);
 	if (ret)
-		return session_fail(ss, ret, "%s", store_error(ss->s));
+		return ret;
 	if (copy_stat(&sm, ss->metric, &sd->v, &sd->n, &sd->cap) ||
 	    copy_stat(&sm, STAT_DISTURBANCE_CPU, &sd->cpu.v, &sd->cpu.n, &sd->cpu.cap) ||
 	    copy_stat(&sm, STAT_DISTURBANCE_STEAL, &sd->steal.v, &sd->steal.n, &sd->steal.cap))
@@ -391,9 +411,9 @@ int measure_starts(struct session *ss, const char *sha, double **t, size_t *n)
 
 	*t = NULL;
 	*n = 0;
-	ret = store_load_samples(ss->s, ss->spec->testbox, ss->job->name, sha, &sm);
+	ret = load_since(ss, sha, own_since(ss), &sm);
 	if (ret)
-		return session_fail(ss, ret, "%s", store_error(ss->s));
+		return ret;
 	*t = malloc((sm.nr_runs ? sm.nr_runs : 1) * sizeof(**t));
 	if (!*t)
 		ret = session_fail(ss, -ENOMEM, "out of memory");

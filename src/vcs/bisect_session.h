@@ -8,17 +8,23 @@
  * a mark of the bisection, every step a line of its log.  Running a
  * session again - after ^C, a crash or a reboot - reloads all of it and
  * replays the same decisions from the same samples, measuring only what
- * is still missing: nothing is lost or measured twice.
+ * is still missing: nothing is lost or measured twice.  Its samples are
+ * its own runs: those that started once the bisection was created
+ * (bisect_measure.c, own_since()); older stored runs are not used.
  *
  * The phases, per level (the first-parent line G..B, then inside a
  * merged branch when the culprit is a merge):
- *  1. baseline: G and B get runs (3, then one more each, up to 10) until
- *     the compare verdict on the metric is "changed"; "same" or still
- *     undecided is a "no-change" result, with the numbers;
+ *  1. baseline: G and B get runs, alternating, and the compare verdict
+ *     on the metric is looked at with 3, 5, 10 and 20 runs a side (each
+ *     look at alpha / 4) until it is "changed"; "same" or still undecided
+ *     is a "no-change" result, with the numbers;
  *  2. search: the candidates `git rev-list --first-parent G..B` through
- *     bisect_run(), build failures and failed runs skipped;
- *  3. confirmation: the culprit and the commit before it get runs up to
- *     5 each, and the compare verdict is the evidence;
+ *     bisect_run(), build failures and failed runs skipped, until the
+ *     budget (the runs the bisection made) leaves only the confirmation's;
+ *     undecided, G and B are judged again on all their runs;
+ *  3. confirmation: the culprit and the commit before it, on their last
+ *     runs that alternate, one of each added in turn up to 5 each; the
+ *     compare verdict (gated by disturbance) is the evidence;
  *  4. a merge culprit is bisected again from the merge base to its second
  *     parent (once; deeper merges are reported as they are).
  *
