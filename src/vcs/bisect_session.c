@@ -32,6 +32,14 @@ static const size_t BASELINE_LOOKS[] = { 3, 5, 10, 20 };
 #define BASELINE_NLOOKS (sizeof(BASELINE_LOOKS) / sizeof(*BASELINE_LOOKS))
 /* runs of the culprit and of the commit before it, for the evidence */
 #define CONFIRM_RUNS 5
+/*
+ * The confirmation looks at its verdict with 5, 10 and 20 runs a side,
+ * each look at COMPARE_ALPHA / 3: on a machine whose runs spread by 5%,
+ * 5 a side can leave a 10% step undecided, and a true culprit refused
+ * only for want of runs sends the robot bisecting again.
+ */
+static const size_t CONFIRM_LOOKS[] = { CONFIRM_RUNS, 10, 20 };
+#define CONFIRM_NLOOKS (sizeof(CONFIRM_LOOKS) / sizeof(*CONFIRM_LOOKS))
 /* the runs of --max-runs the search leaves to the confirmation */
 #define CONFIRM_RESERVE (2 * CONFIRM_RUNS)
 /* runs of the commit under test in bisect_session_classify(), at most */
@@ -364,7 +372,7 @@ static int confirm_window(struct session *ss, struct side *parent, struct side *
 
 /*
  * The evidence: the culprit and the commit before it (G when the culprit
- * is the first candidate), CONFIRM_RUNS runs each taken alternately, so
+ * is the first candidate), runs of each taken alternately, so
  * that the two are measured side by side in time - the runs the search
  * made of them can be hours apart on a long bisection, and drift between
  * them would read as the change.  Only the runs at the end of theirs that
@@ -387,21 +395,29 @@ static int confirm(struct session *ss, struct level *lv, size_t culprit,
 	enum verdict v;
 	int ret;
 
-	for (;;) {
-		ret = confirm_window(ss, &parent, &bad, &parent_next);
-		if (ret || (parent.n >= CONFIRM_RUNS && bad.n >= CONFIRM_RUNS) || !budget_left(ss))
-			break;
-		if (parent_next)
-			ret = side_grow(ss, &parent, "parent");
-		else
-			ret = side_grow(ss, &bad, "culprit");
+	for (size_t k = 0; k < CONFIRM_NLOOKS; k++) {
+		size_t want = CONFIRM_LOOKS[k];
+
+		for (;;) {
+			ret = confirm_window(ss, &parent, &bad, &parent_next);
+			if (ret || (parent.n >= want && bad.n >= want) || !budget_left(ss))
+				break;
+			if (parent_next)
+				ret = side_grow(ss, &parent, "parent");
+			else
+				ret = side_grow(ss, &bad, "culprit");
+			if (ret)
+				break;
+		}
+		if (!ret)
+			ret = assemble_judge(ss, &parent, &bad, COMPARE_ALPHA / CONFIRM_NLOOKS,
+					     &out->change, &v);
 		if (ret)
+			goto out;
+		if (v == VERDICT_CHANGED || v == VERDICT_SAME || v == VERDICT_SMALL ||
+		    !budget_left(ss))
 			break;
 	}
-	if (!ret)
-		ret = assemble_judge(ss, &parent, &bad, COMPARE_ALPHA, &out->change, &v);
-	if (ret)
-		goto out;
 	disturbance_set(&parent, &ps, pn, pv, pc);
 	disturbance_set(&bad, &bs, bn, bv, bc);
 	compare_disturbance(&ps, &bs, &d);

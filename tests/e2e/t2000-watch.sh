@@ -160,6 +160,7 @@ check "restart: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "restart: exactly one report" [ "$(ls outbox2/new 2>/dev/null | wc -l)" -eq 1 ]
 check "restart: the bisection went on (the same one), not a second" \
 	bash -c '[ "$(sqlite3 "$1" "SELECT count(*) FROM bisect")" -eq 1 ]' _ "$DB2"
+diag "restart decisions: $(grep -E 'alert [0-9]+|bisect [0-9]+: (baseline|found|confirm|level|undecided|the baseline)|explains|refused' resumed.err | grep -Ev 'bisect [0-9]+: run ' | sed 's/^[^ ]* perfbot watch: //' | tail -20 | tr '\n' '|')"
 # every complete run stored was reported by one of the three invocations,
 # once: the restart added to what the cut pass stored
 printed=$(cat base2.err int.err resumed.err | grep -oE '(^run |: run )[0-9]+' | grep -oE '[0-9]+$' | sort -un | wc -l)
