@@ -23,12 +23,16 @@
 
 /*
  * The baseline looks at its verdict when each side has BASELINE_LOOKS[k]
- * runs: 3 decide a step worth bisecting, 20 a 5% step on a machine whose
- * runs spread by 4%.  Each look is made at COMPARE_ALPHA / (the number of
- * looks): looking after every pair at 0.05 called noise a change 11-15%
- * of the time, these 4 looks 2.3-3.7% (bench/baseline_looks, RESULTS.md).
+ * runs, at COMPARE_ALPHA times BASELINE_SHARE[k] (the shares add up to
+ * 1, so noise is called a change at most 5% of the time in all; looking
+ * after every pair at 0.05 called it one 11-15% of the time, these looks
+ * 2.4-3%: bench/baseline_looks, RESULTS.md).  Half of it is spent at the
+ * first look: a step worth bisecting is decided with 3 runs a side even
+ * when one side is noisy (a kernel run is a boot), 20 runs a side see a
+ * 5% step on a machine whose runs spread by 4%.
  */
 static const size_t BASELINE_LOOKS[] = { 3, 5, 10, 20 };
+static const double BASELINE_SHARE[] = { 1 / 2.0, 1 / 4.0, 1 / 8.0, 1 / 8.0 };
 #define BASELINE_NLOOKS (sizeof(BASELINE_LOOKS) / sizeof(*BASELINE_LOOKS))
 /* runs of the culprit and of the commit before it, for the evidence */
 #define CONFIRM_RUNS 5
@@ -90,7 +94,7 @@ static int baseline(struct session *ss, struct side *g, struct side *b, bool *ch
 			if (k && budget_left(ss) <= CONFIRM_RESERVE)
 				break;
 		}
-		ret = assemble_judge(ss, g, b, COMPARE_ALPHA / BASELINE_NLOOKS, &out->change, &v);
+		ret = assemble_judge(ss, g, b, COMPARE_ALPHA * BASELINE_SHARE[k], &out->change, &v);
 		if (ret)
 			return ret;
 		if (v == VERDICT_CHANGED || v == VERDICT_SAME)

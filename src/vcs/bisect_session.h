@@ -15,8 +15,8 @@
  * The phases, per level (the first-parent line G..B, then inside a
  * merged branch when the culprit is a merge):
  *  1. baseline: G and B get runs, alternating, and the compare verdict
- *     on the metric is looked at with 3, 5, 10 and 20 runs a side (each
- *     look at alpha / 4) until it is "changed"; "same" or still undecided
+ *     on the metric is looked at with 3, 5, 10 and 20 runs a side (at
+ *     alpha/2, /4, /8, /8) until it is "changed"; "same" or still undecided
  *     is a "no-change" result, with the numbers;
  *  2. search: the candidates `git rev-list --first-parent G..B` through
  *     bisect_run(), build failures and failed runs skipped, until the
