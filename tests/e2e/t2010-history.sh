@@ -77,7 +77,7 @@ cps = text.split("change points (")[1].split("alerts (")[0]
 assert cps.startswith("1)"), cps
 line = cps.splitlines()[1]
 m = re.search(r"\+(\d+\.\d)%%  seq 4 %s -> seq 5 %s" % (before, after), line)
-assert m and 5 < float(m.group(1)) < 30, line    # the planted 10%, measured under load (+20% seen with the host's drift)
+assert m and 5 < float(m.group(1)) < 30, line    # the planted 10%, measured under load (+20% seen as the host drifted)
 assert "TENTATIVE" not in line, line
 assert re.search(r"alert \d+ \((reported|found|explained)\)", line), line
 alerts = text.split("alerts (")[1]
@@ -113,7 +113,7 @@ cps = [c for c in d["changes"] if not c["tentative"]]
 assert len(cps) == 1, d["changes"]
 c = cps[0]
 assert c["index"] == slow - 1 and c["commit_before"] == shas[slow - 2] and c["commit_after"] == shas[slow - 1], c
-assert 5 < c["pct"] < 30 and c["p"] < 0.001, c    # the planted 10%, measured under load (+20% seen with the host's drift)
+assert 5 < c["pct"] < 30 and c["p"] < 0.001, c    # the planted 10%, measured under load (+20% seen as the host drifted)
 valid = [a for a in d["alerts"] if a["state"] != "invalid"]
 assert len(valid) == 1, d["alerts"]
 assert all(a["note"].startswith("not confirmed") for a in d["alerts"] if a["state"] == "invalid"), d["alerts"]
