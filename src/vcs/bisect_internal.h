@@ -56,6 +56,8 @@ struct session {
 	 */
 	size_t made, made_touched;
 	bool made_known;
+	/* complete runs this process made: a floor of the count above */
+	size_t made_here;
 	struct strbuf *err;		/* the caller's */
 };
 

@@ -361,6 +361,7 @@ int measure_run(struct session *ss, const char *sha, double *value,
 			.steal = stat_or_nan(&rec, STAT_DISTURBANCE_STEAL),
 		};
 	touch(ss, sha);
+	ss->made_here++;
 	/* one more complete run made; a sha touched anew is counted afresh */
 	if (ss->made_known && ss->made_touched == ss->touched.n)
 		ss->made++;

@@ -63,6 +63,13 @@ static size_t budget_left(struct session *ss)
 	if (!max)
 		return SIZE_MAX;
 	made = measure_runs_made(ss);
+	/*
+	 * never fewer than this process made: a fleet's box whose clock is
+	 * behind hides its runs from the store's count, and the budget must
+	 * still end the bisection
+	 */
+	if (made < ss->made_here)
+		made = ss->made_here;
 	return made < max ? max - made : 0;
 }
 
