@@ -117,11 +117,10 @@ int measure_run(struct session *ss, const char *sha, double *value,
 int measure_settle_metric(struct session *ss, const struct run_record *r);
 /* A run that declares the metric's direction (its meta) settles it. */
 void measure_note_direction(struct session *ss, const struct run_record *r);
-/* Every run this bisection used, each stored run once. */
-size_t measure_runs_used(struct session *ss);
 /*
- * The runs it made (every run it uses is its own: own_since()), the
- * count its budget is spent against.
+ * The runs it made, each stored complete run once: every run it uses is
+ * its own (own_since()), so this is also what its status calls its runs,
+ * and the count its budget is spent against.
  */
 size_t measure_runs_made(struct session *ss);
 

@@ -146,21 +146,6 @@ int measure_load(struct session *ss, const char *sha, double **v, size_t *n)
 	return ret;
 }
 
-size_t measure_runs_used(struct session *ss)
-{
-	size_t total = 0;
-
-	for (size_t i = 0; i < ss->touched.n; i++) {
-		double *v;
-		size_t n;
-
-		if (!measure_load(ss, ss->touched.v[i], &v, &n))
-			total += n;
-		free(v);
-	}
-	return total;
-}
-
 size_t measure_runs_made(struct session *ss)
 {
 	size_t total = 0;

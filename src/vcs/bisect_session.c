@@ -859,7 +859,7 @@ static int describe(struct session *ss, struct bisect_result *r)
 	r->id = ss->id;
 	r->level.confidence = sp->confidence;
 	r->level.max_runs = (long)sp->max_runs;
-	r->level.runs = (long)measure_runs_used(ss);
+	r->level.runs = (long)measure_runs_made(ss);
 	r->level.builds = (long)ss->builds.builds;
 	r->level.build_failures = (long)ss->builds.failures;
 	r->higher_is_better = better ? better > 0 : -1;
