@@ -289,7 +289,6 @@ static void give_up(struct measure *m, size_t i, const char *fmt, const char *wh
 	strbuf_release(&what);
 }
 
-/* One run of commit i into the store; 0, or an exit status. */
 /* A class's runs come from its boxes: which ones made them, for the summary. */
 static void tally_box(struct measure_tally *t, const char *box)
 {
@@ -302,6 +301,7 @@ static void tally_box(struct measure_tally *t, const char *box)
 		snprintf(t->boxes + len, sizeof(t->boxes) - len, "%s%s", len ? ", " : "", box);
 }
 
+/* One run of commit i into the store; 0, or an exit status. */
 static int run_one(struct measure *m, size_t i)
 {
 	struct commit_runs *c = &m->c[i];
