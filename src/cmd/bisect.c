@@ -86,9 +86,11 @@ static const char bisect_usage[] =
 	"      --json            status: the result document (docs/bisect.md)\n"
 	"\n"
 	"ID defaults to the latest bisection.  Exit status of start and resume:\n"
-	"0 a culprit named, 1 no reproducible change, undecided or failed, 2 bad\n"
-	"usage, 128 + N interrupted by signal N.  run-step exits 0 (good), 1\n"
-	"(bad), 125 (skip: cannot tell or cannot build) or 128 and above (abort).\n";
+	"0 a culprit named and confirmed against its parent (or a range), 1 no\n"
+	"reproducible change, undecided or failed, 2 bad usage, 3 a culprit named\n"
+	"that its confirmation did not show (a suspect), 128 + N interrupted by\n"
+	"signal N.  run-step exits 0 (good), 1 (bad), 125 (skip: cannot tell or\n"
+	"cannot build) or 128 and above (abort).\n";
 
 struct bisect_args {
 	const char *repo, *good, *bad, *metric, *build, *job_path;
@@ -265,16 +267,30 @@ static const char *str_or_empty(const char *s)
 	return s ? s : "";
 }
 
-static void print_evidence(const struct bisect_level *lv, const char *metric)
+/*
+ * The culprit against its parent; false when that did not show the change
+ * (or was not measured): the culprit is a suspect, and says so.
+ */
+static bool print_evidence(const struct bisect_level *lv, const char *metric)
 {
 	const struct bisect_confirmation *c = &lv->confirmation;
+	bool confirmed = bisect_level_confirmed(lv);
 
-	if (!c->present)
-		return;
-	printf("confirmed: %s %+.2f%% [%+.2f%%, %+.2f%%], p = %.2g: %s, on %.0f runs of the"
-	       " commit before and %.0f of the culprit\n", metric, c->change.pct,
-	       c->change.low, c->change.high, c->change.p, str_or_empty(c->change.verdict),
-	       known_count(c->parent.n), known_count(c->culprit.n));
+	if (!c->present) {
+		printf("not confirmed against its parent: a suspect, not shown to be the cause\n");
+		return false;
+	}
+	printf("%s: %s %+.2f%% [%+.2f%%, %+.2f%%], p = %.2g: %s, on %.0f runs of the"
+	       " commit before and %.0f of the culprit\n", confirmed ? "confirmed" : "not confirmed",
+	       metric, c->change.pct, c->change.low, c->change.high, c->change.p,
+	       str_or_empty(c->change.verdict), known_count(c->parent.n),
+	       known_count(c->culprit.n));
+	if (c->disturbed)
+		printf("the two were disturbed differently (%s): no verdict\n", c->disturbed);
+	if (!confirmed)
+		printf("the culprit against its parent did not show the change: a suspect,"
+		       " not shown to be the cause\n");
+	return confirmed;
 }
 
 static void print_culprit(const struct bisect_level *lv)
@@ -302,6 +318,7 @@ static int print_quoted(const struct bisect_result *r)
 	const struct bisect_level *inner = top->merge ? top->merge->inner : NULL;
 	const struct bisect_baseline *base = &top->baseline;
 	const char *metric = str_or_empty(r->metric);
+	bool confirmed;
 
 	switch (top->status) {
 	case BISECT_STATUS_NO_CHANGE:
@@ -340,10 +357,11 @@ static int print_quoted(const struct bisect_result *r)
 	}
 	printf("probability %.1f%% (stops at %.0f%%)\n", 100 * lead->culprit.probability,
 	       100 * top->confidence);
-	print_evidence(lead, metric);
+	/* a range has no one culprit to set against its parent */
+	confirmed = lead->range.present || print_evidence(lead, metric);
 	printf("spent %.0f runs and %.0f builds (%.0f failed)\n", known_count(top->runs),
 	       known_count(top->builds), known_count(top->build_failures));
-	return EXIT_OK;
+	return confirmed ? EXIT_OK : EXIT_SUSPECT;
 }
 
 /* What the result quotes (subjects, names) is printed escaped. */

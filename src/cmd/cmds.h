@@ -12,6 +12,7 @@ enum perfbot_exit {
 	EXIT_OK = 0,
 	EXIT_FAILED = 1,	/* the benchmark ran and failed, or perfbot did */
 	EXIT_USAGE = 2,		/* bad command line; nothing was started */
+	EXIT_SUSPECT = 3,	/* bisect: a culprit its confirmation did not show */
 	EXIT_UNSUPPORTED = 77,	/* cannot run on this machine (as automake's SKIP) */
 	/* interrupted by signal S: 128 + S, as a shell reports it */
 };

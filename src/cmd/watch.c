@@ -900,8 +900,7 @@ static bool confirmed(const struct bisect_level *lv, const struct store_alert *a
 {
 	const struct bisect_change *c = &lv->confirmation.change;
 
-	if (lv->confirmation.present && c->present && c->verdict &&
-	    !strcmp(c->verdict, "changed") && (c->pct > 0) == (a->pct > 0))
+	if (bisect_level_confirmed(lv) && (c->pct > 0) == (a->pct > 0))
 		return true;
 	if (!lv->confirmation.present || !c->present || !c->verdict)
 		strbuf_setf(why, "the culprit was not confirmed against its parent");

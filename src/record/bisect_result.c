@@ -47,6 +47,16 @@ bool bisect_status_finished(enum bisect_status s)
 	       s == BISECT_STATUS_NO_CHANGE || s == BISECT_STATUS_UNDECIDED;
 }
 
+bool bisect_level_confirmed(const struct bisect_level *lv)
+{
+	const struct bisect_change *c = &lv->confirmation.change;
+	double base = lv->baseline.change.pct;
+
+	if (!lv->confirmation.present || !c->verdict || strcmp(c->verdict, "changed"))
+		return false;
+	return !isfinite(base) || !isfinite(c->pct) || (base > 0) == (c->pct > 0);
+}
+
 /* ---- empty ---- */
 
 /* Every member of the zeroed struct at base "unknown". */

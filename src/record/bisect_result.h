@@ -80,6 +80,14 @@ int bisect_status_parse(const char *name, enum bisect_status *out);
 /* Decided: found, found-range, no-change or undecided. */
 bool bisect_status_finished(enum bisect_status s);
 
+struct bisect_level;
+/*
+ * Did lv's confirmation show its culprit to be the cause: "changed",
+ * culprit against parent, the way the level's baseline changed (when
+ * that is known)?  A culprit whose confirmation did not is a suspect.
+ */
+bool bisect_level_confirmed(const struct bisect_level *lv);
+
 /* The runs of a commit, in the order they were stored. */
 struct bisect_values {
 	double *v;			/* finite */

@@ -166,13 +166,6 @@ bool rb_change_known(const struct bisect_change *c)
 	return isfinite(c->pct);
 }
 
-bool rb_confirmed(const struct bisect_level *lv)
-{
-	const char *v = lv->confirmation.change.verdict;
-
-	return lv->confirmation.present && v && !strcmp(v, "changed");
-}
-
 const struct bisect_level *rb_inner(const struct bisect_level *lv)
 {
 	return lv->merge ? lv->merge->inner : NULL;

@@ -515,7 +515,7 @@ static void html_found(FILE *out, const struct bisect_view *v, const struct bise
 	if (lv->confirmation.present) {
 		fputs("<h3>Confirmation: the commit against its parent</h3>\n", out);
 		html_confirmation(out, v, lv);
-		if (!rb_confirmed(lv))
+		if (!bisect_level_confirmed(lv))
 			fputs("<p class=\"warn\">The confirmation did not show the change: "
 			      "treat this commit as a suspect.</p>\n", out);
 	} else {

@@ -55,8 +55,6 @@ const char *rb_status_line(enum bisect_status s);
 
 /* A change is known when its %change is. */
 bool rb_change_known(const struct bisect_change *c);
-/* The confirmation's verdict is "changed". */
-bool rb_confirmed(const struct bisect_level *lv);
 /* The level inside the merged branch, or NULL. */
 const struct bisect_level *rb_inner(const struct bisect_level *lv);
 /* The level whose culprit the report blames: inside a merge when found. */

@@ -230,7 +230,7 @@ static void put_confirmation(FILE *out, const struct bisect_view *v,
 		const char *w = rb_direction(v, c->change.pct);
 
 		put_change(out, &c->change, true);
-		if (w && rb_confirmed(lv))
+		if (w && bisect_level_confirmed(lv))
 			fprintf(out, " (%s)", w);
 	} else {
 		fputs("not computed", out);
@@ -334,7 +334,7 @@ static void text_found(FILE *out, const struct bisect_view *v, const struct bise
 	if (lv->confirmation.present) {
 		fputs("confirmation, the culprit against its parent:\n", out);
 		put_confirmation(out, v, lv, "  ");
-		if (!rb_confirmed(lv))
+		if (!bisect_level_confirmed(lv))
 			fputs("  the confirmation did not show the change: treat this commit as a suspect\n",
 			      out);
 	} else {
@@ -561,7 +561,7 @@ static void email_how_sure(FILE *out, const struct bisect_view *v,
 		fputs("Double-checked: the commit against its parent, compared directly\n"
 		      "(not through the bisection's model):\n\n", out);
 		put_confirmation(out, v, lv, "  ");
-		if (!rb_confirmed(lv))
+		if (!bisect_level_confirmed(lv))
 			fputs("\nThe confirmation did NOT show the change: treat this commit as a\n"
 			      "suspect, not as the cause.\n", out);
 		fputc('\n', out);

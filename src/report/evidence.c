@@ -78,7 +78,7 @@ int report_bisect_evidence(struct strbuf *sb, const struct bisect_result *r)
 		add_change(sb, &lv->confirmation.change);
 		add_runs(sb, &lv->confirmation.parent, &lv->confirmation.culprit);
 		strbuf_addch(sb, '\n');
-		if (!rb_confirmed(lv))
+		if (!bisect_level_confirmed(lv))
 			strbuf_addstr(sb, "the confirmation did NOT show the change: a suspect, "
 					  "not the cause\n");
 	} else {

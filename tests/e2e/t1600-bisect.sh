@@ -187,6 +187,29 @@ check "report --bisect of no bisection: exit 2, named" bash -c \
 
 bisect_check_reports "$DB" 1 found "found"
 
+# a culprit its confirmation did not show is a suspect, exit 3: the same
+# bisection, its confirmation's verdict made "unknown" in a copy
+cp "$DB" suspect.db
+python3 - suspect.db "$id" <<'PY' || not_ok "unconfirm the copy's result"
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+r = json.loads(db.execute("SELECT result FROM bisect WHERE id = ?", (int(sys.argv[2]),)).fetchone()[0])
+r["confirmation"]["verdict"] = "unknown"
+db.execute("UPDATE bisect SET result = ? WHERE id = ?", (json.dumps(r), int(sys.argv[2])))
+db.commit()
+PY
+run_perfbot 60 bisect resume "$id" --db suspect.db
+check "resume, confirmation unknown: exit 3, a suspect (got $rc)" bash -c '[ "$1" -eq 3 ] &&
+	grep -q "^not confirmed: bisect-demo.time_ms .*: unknown, on" "$2" &&
+	grep -q "did not show the change: a suspect" "$2" && ! grep -q "^confirmed:" "$2"' \
+	_ "$rc" "$SANDBOX/out"
+run_perfbot 60 bisect resume "$id" --db "$DB"
+check "resume, confirmation changed: exit 0, confirmed (got $rc)" bash -c '[ "$1" -eq 0 ] &&
+	grep -q "^confirmed: bisect-demo.time_ms .*: changed, on" "$2" && ! grep -q suspect "$2"' \
+	_ "$rc" "$SANDBOX/out"
+run_perfbot 60 report --db suspect.db --bisect "$id" --format text
+check "report --bisect of the suspect: says so" grep -q "treat this commit as a suspect" "$SANDBOX/out"
+
 # reset: the bisection is marked reset; its runs stay in the store
 run_perfbot 60 bisect reset --db "$DB"
 check "reset: exit 0" [ "$rc" -eq 0 ]

@@ -578,6 +578,30 @@ static void test_quoted(void **state)
 	bisect_result_release(&r);
 }
 
+/* A culprit is confirmed by "changed" the baseline's way, and only so. */
+static void test_level_confirmed(void **state)
+{
+	struct bisect_level lv;
+	char changed[] = "changed", unknown[] = "unknown";
+
+	(void)state;
+	bisect_level_init(&lv);
+	assert_false(bisect_level_confirmed(&lv));	/* not measured */
+	lv.confirmation.present = true;
+	assert_false(bisect_level_confirmed(&lv));	/* no verdict */
+	lv.confirmation.change.verdict = changed;
+	lv.confirmation.change.pct = 4.8;
+	assert_true(bisect_level_confirmed(&lv));	/* baseline unknown */
+	lv.baseline.change.pct = 5.1;
+	assert_true(bisect_level_confirmed(&lv));
+	lv.confirmation.change.pct = -3.0;		/* the other way */
+	assert_false(bisect_level_confirmed(&lv));
+	lv.baseline.change.pct = -40.0;
+	assert_true(bisect_level_confirmed(&lv));
+	lv.confirmation.change.verdict = unknown;	/* undecided, or disturbed */
+	assert_false(bisect_level_confirmed(&lv));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -594,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_quoted),
 		cmocka_unit_test(test_unit),
+		cmocka_unit_test(test_level_confirmed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
