@@ -197,9 +197,9 @@ static int parse_args(int argc, char **argv, struct bisect_args *a,
 			a->on = optarg;
 			break;
 		case 's':
-			if ((err = cmd_check_set("bisect", optarg)))
+			if ((err = cmd_take_set("bisect", optarg, a->sets, &a->nr_sets,
+						 (size_t)argc)))
 				return err;
-			a->sets[a->nr_sets++] = optarg;
 			break;
 		case 'h':
 			fputs(bisect_usage, stdout);

@@ -88,6 +88,18 @@ int cmd_check_set(const char *who, const char *arg)
 	return 0;
 }
 
+int cmd_take_set(const char *who, char *arg, char **sets, size_t *nr, size_t max)
+{
+	int err = cmd_check_set(who, arg);
+
+	if (err)
+		return err;
+	if (*nr >= max)
+		return cmd_usage_error(who, "at most %zu -s", max);
+	sets[(*nr)++] = arg;
+	return 0;
+}
+
 int cmd_colour_option(const char *who, const char *arg, enum colour_when *out)
 {
 	if (colour_parse(arg, out))

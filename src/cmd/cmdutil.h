@@ -60,6 +60,11 @@ int cmd_parse_format(const char *who, const char *arg, bool *json, int *tabular)
  */
 int cmd_check_set(const char *who, const char *arg);
 /*
+ * cmd_check_set(), then arg appended to sets[*nr] (borrowed: argv's
+ * string), at most max of them ("at most <max> -s" otherwise).
+ */
+int cmd_take_set(const char *who, char *arg, char **sets, size_t *nr, size_t max);
+/*
  * --color WHEN (util/colour.h): 0, or the usage error "invalid --color
  * '<arg>': expected auto, always or never" printed and EXIT_USAGE.
  */

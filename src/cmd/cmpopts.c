@@ -12,7 +12,7 @@
 
 int cmpopts_init(struct cmpopts *o, const char *who, int argc)
 {
-	*o = (struct cmpopts){ .who = who, .alpha = COMPARE_ALPHA };
+	*o = (struct cmpopts){ .who = who, .alpha = COMPARE_ALPHA, .max_sets = (size_t)argc };
 	o->sets = calloc(argc + 1, sizeof(*o->sets));
 	o->rules = calloc(argc + 1, sizeof(*o->rules));
 	o->stats = calloc(argc + 1, sizeof(*o->stats));
@@ -28,10 +28,7 @@ static int cmpopts_option(struct cmpopts *o, int c, const char *arg)
 
 	switch (c) {
 	case 's':
-		if ((err = cmd_check_set(o->who, arg)))
-			return err;
-		o->sets[o->nr_sets++] = (char *)arg;
-		return 0;
+		return cmd_take_set(o->who, (char *)arg, o->sets, &o->nr_sets, o->max_sets);
 	case CMPOPT_TESTBOX:
 		o->testbox = arg;
 		return 0;

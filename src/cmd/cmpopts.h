@@ -44,7 +44,7 @@ struct cmpopts {
 	const char *testbox;		/* may be NULL */
 	const char *repo;		/* resolves tags and branches; may be NULL */
 	char **sets;			/* KEY=VALUE */
-	size_t nr_sets;
+	size_t nr_sets, max_sets;	/* max_sets: argc, what sets holds */
 	bool have_min;
 	double min_change;
 	struct min_change_rule *rules;

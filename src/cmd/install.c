@@ -78,11 +78,9 @@ int cmd_install(int argc, char **argv)
 			fputs(install_usage, stdout);
 			return EXIT_OK;
 		case 's':
-			if ((err = cmd_check_set("install", optarg)))
+			if ((err = cmd_take_set("install", optarg, overrides, &nr_overrides,
+						 MAX_OVERRIDES)))
 				return err;
-			if (nr_overrides == MAX_OVERRIDES)
-				return usage_error("at most %d -s", MAX_OVERRIDES);
-			overrides[nr_overrides++] = optarg;
 			break;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);

@@ -109,11 +109,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 						   optarg);
 			break;
 		case 's':
-			if ((err = cmd_check_set("run", optarg)))
+			if ((err = cmd_take_set("run", optarg, o->overrides, &o->nr_overrides,
+						 MAX_OVERRIDES)))
 				return err;
-			if (o->nr_overrides == MAX_OVERRIDES)
-				return usage_error("at most %d -s", MAX_OVERRIDES);
-			o->overrides[o->nr_overrides++] = optarg;
 			break;
 		case OPT_COMMIT:
 			o->commit = optarg;
