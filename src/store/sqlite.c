@@ -14,6 +14,7 @@
 #include "store/sqlite_internal.h"
 #include "util/bug.h"
 #include "util/strbuf.h"
+#include "util/vec.h"
 #include "version.h"
 
 #include <ctype.h>
@@ -991,3 +992,37 @@ static const struct store_ops sqlite_ops = {
 	.meta_add = sqlite_meta_add,
 	/* the fleet's queue: none (NULL), store/queue.c answers -ENOTSUP */
 };
+
+int ss_read_rows(struct sqlite_store *ss, sqlite3_stmt *st, size_t size,
+		 ss_row_fn row, void *ctx, void (*release)(void *v, size_t n),
+		 const char *what, void **out, size_t *nr)
+{
+	char *v = NULL;
+	size_t n = 0, cap = 0;
+	int rc = SQLITE_DONE, err = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!st)
+		return 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (vec_reserve_((void **)&v, &cap, n + 1, size)) {
+			err = store_fail(&ss->base, -ENOMEM, "out of memory");
+			break;
+		}
+		memset(v + n * size, 0, size);
+		err = row(ss, st, ctx, v + n++ * size);
+		if (err)
+			break;
+	}
+	if (!err && rc != SQLITE_DONE)
+		err = ss_db_fail(ss, rc, what);
+	ss_done(st);
+	if (err) {
+		release(v, n);
+		return err;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}

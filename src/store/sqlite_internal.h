@@ -378,6 +378,19 @@ struct col {
 int ss_read_cols(struct sqlite_store *ss, sqlite3_stmt *st, const char *what,
 		 const struct col *cols, size_t n, void *out);
 
+/*
+ * Every row st selects, each read by row() into an array of `size`
+ * bytes per element (zeroed before), into *out and *nr; on failure what
+ * was read is released by release(v, n) and nothing is returned.  st may
+ * be NULL (a file without the tables): no rows.  st is reset (ss_done).
+ * ctx is row()'s own, e.g. the id of the row before, to check an order.
+ */
+typedef int (*ss_row_fn)(struct sqlite_store *ss, sqlite3_stmt *st, void *ctx,
+			 void *elem);
+int ss_read_rows(struct sqlite_store *ss, sqlite3_stmt *st, size_t size,
+		 ss_row_fn row, void *ctx, void (*release)(void *v, size_t n),
+		 const char *what, void **out, size_t *nr);
+
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

@@ -107,41 +107,32 @@ static int kexec_row(struct sqlite_store *ss, sqlite3_stmt *st, struct store_kex
 	return err;
 }
 
+/* One row; *ctx the id of the row before it (0 for none): ids rise. */
+static int kexec_next_row(struct sqlite_store *ss, sqlite3_stmt *st, void *ctx, void *elem)
+{
+	struct store_kexec *k = elem;
+	int64_t *prev = ctx;
+	int err = kexec_row(ss, st, k);
+
+	if (!err && k->id <= *prev)
+		err = ss_damaged(ss, "kexec boot %lld is held twice", (long long)k->id);
+	*prev = k->id;
+	return err;
+}
+
+static void release_kexecs(void *v, size_t n)
+{
+	store_kexecs_release(v, n);
+}
+
 /* Every row st selects into *out, *nr, in the order selected (ids rising). */
 static int read_kexecs(struct sqlite_store *ss, sqlite3_stmt *st, const char *what,
 		       struct store_kexec **out, size_t *nr)
 {
-	struct store_kexec *v = NULL;
-	size_t n = 0, cap = 0;
-	int rc = SQLITE_DONE, err = 0;
+	int64_t prev = 0;
 
-	*out = NULL;
-	*nr = 0;
-	if (!st)
-		return 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (vec_reserve_((void **)&v, &cap, n + 1, sizeof(*v))) {
-			err = store_fail(&ss->base, -ENOMEM, "out of memory");
-			break;
-		}
-		memset(&v[n], 0, sizeof(*v));
-		err = kexec_row(ss, st, &v[n++]);
-		if (!err && n > 1 && v[n - 1].id <= v[n - 2].id)
-			err = ss_damaged(ss, "kexec boot %lld is held twice",
-					 (long long)v[n - 1].id);
-		if (err)
-			break;
-	}
-	if (!err && rc != SQLITE_DONE)
-		err = ss_db_fail(ss, rc, what);
-	ss_done(st);
-	if (err) {
-		store_kexecs_release(v, n);
-		return err;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
+	return ss_read_rows(ss, st, sizeof(**out), kexec_next_row, &prev, release_kexecs, what,
+			    (void **)out, nr);
 }
 
 /* The one row st selects into *out; -ENOENT (no message) when none. */

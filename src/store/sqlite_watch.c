@@ -155,47 +155,6 @@ static int col_ref(struct sqlite_store *ss, sqlite3_stmt *st, int i,
 	return col_id(ss, st, i, what, id);
 }
 
-/*
- * Every row st selects, each read by row() into an array of `size`
- * bytes per element (zeroed before), into *out and *nr; on failure what
- * was read is released by release(v, n) and nothing is returned.  st may
- * be NULL (a file without the tables): no rows.
- */
-typedef int (*row_fn)(struct sqlite_store *ss, sqlite3_stmt *st, void *ctx,
-		      void *elem);
-
-static int read_rows(struct sqlite_store *ss, sqlite3_stmt *st, size_t size,
-		     row_fn row, void *ctx, void (*release)(void *v, size_t n),
-		     const char *what, void **out, size_t *nr)
-{
-	char *v = NULL;
-	size_t n = 0, cap = 0;
-	int rc = SQLITE_DONE, err = 0;
-
-	if (!st)
-		return 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (vec_reserve_((void **)&v, &cap, n + 1, size)) {
-			err = no_memory(ss);
-			break;
-		}
-		memset(v + n * size, 0, size);
-		err = row(ss, st, ctx, v + n++ * size);
-		if (err)
-			break;
-	}
-	if (!err && rc != SQLITE_DONE)
-		err = ss_db_fail(ss, rc, what);
-	ss_done(st);
-	if (err) {
-		release(v, n);
-		return err;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
-}
-
 /* ---- points ---- */
 
 static const struct col point_cols[] = {
@@ -343,7 +302,7 @@ int sqlite_points(struct store *s, const char *tree, const char *branch,
 	c.what = name.buf;
 	ss_bind_text(st, 1, tree);
 	ss_bind_text(st, 2, branch);
-	err = read_rows(ss, st, sizeof(**out), point_row, &c, release_points,
+	err = ss_read_rows(ss, st, sizeof(**out), point_row, &c, release_points,
 			"cannot read a branch's points", (void **)out, nr);
 	strbuf_release(&name);
 	return err;
@@ -386,7 +345,7 @@ int sqlite_branches(struct store *s, struct store_branch **out, size_t *nr)
 
 	if (err)
 		return err;
-	return read_rows(ss, st, sizeof(**out), branch_row, NULL, release_branches,
+	return ss_read_rows(ss, st, sizeof(**out), branch_row, NULL, release_branches,
 			 "cannot list the branches", (void **)out, nr);
 }
 
@@ -551,7 +510,7 @@ int sqlite_alert_get(struct store *s, int64_t id, struct store_alert *out)
 		return err;
 	if (st)
 		sqlite3_bind_int64(st, 1, id);
-	err = read_rows(ss, st, sizeof(*v), alert_row, NULL, release_alerts,
+	err = ss_read_rows(ss, st, sizeof(*v), alert_row, NULL, release_alerts,
 			"cannot read an alert", (void **)&v, &n);
 	if (err)
 		return err;
@@ -581,7 +540,7 @@ int sqlite_alerts(struct store *s, const char *state, struct store_alert **out,
 		return err;
 	if (st)
 		ss_bind_text(st, 1, state);
-	return read_rows(ss, st, sizeof(**out), alert_row, &prev, release_alerts,
+	return ss_read_rows(ss, st, sizeof(**out), alert_row, &prev, release_alerts,
 			 "cannot list the alerts", (void **)out, nr);
 }
 
@@ -628,7 +587,7 @@ static int report_one(struct sqlite_store *ss, sqlite3_stmt *st,
 {
 	struct store_report *v = NULL;
 	size_t n = 0;
-	int err = read_rows(ss, st, sizeof(*v), report_row, NULL, release_reports,
+	int err = ss_read_rows(ss, st, sizeof(*v), report_row, NULL, release_reports,
 			    "cannot read a report", (void **)&v, &n);
 
 	if (err)
@@ -751,7 +710,7 @@ int sqlite_reports(struct store *s, struct store_report **out, size_t *nr)
 
 	if (err)
 		return err;
-	return read_rows(ss, st, sizeof(**out), report_row, &prev, release_reports,
+	return ss_read_rows(ss, st, sizeof(**out), report_row, &prev, release_reports,
 			 "cannot list the reports", (void **)out, nr);
 }
 

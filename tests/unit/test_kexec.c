@@ -635,6 +635,42 @@ static void store_refuses(void **state)
 	strbuf_release(&err);
 }
 
+/* A table rebuilt without its key holding a boot twice: refused, named. */
+static void held_twice(void **state)
+{
+	struct fixture *f = *state;
+	struct store_kexec *all = NULL, one, k = {
+		.state = "failed", .testbox = BOX, .sha = SHA, .job_file = "/j.yaml",
+		.sets = "[]", .job = "quick", .runs = 1, .release = NEW,
+	};
+	struct strbuf err = STRBUF_INIT;
+	size_t n = 0;
+
+	assert_int_equal(store_kexec_add(f->s, &k), 0);
+	k.id = 0;
+	assert_int_equal(store_kexec_add(f->s, &k), 0);
+	assert_int_equal(store_kexec_list(f->s, &all, &n), 0);
+	assert_int_equal(n, 2);
+	store_kexecs_release(all, n);
+	store_close(f->s);
+	f->s = NULL;
+	test_store_sql(f->db.buf, test_store_is_pg() ?
+		       "ALTER TABLE kexec_boot DROP CONSTRAINT kexec_boot_pkey;"
+		       "INSERT INTO kexec_boot SELECT * FROM kexec_boot WHERE id = 1;" :
+		       "ALTER TABLE kexec_boot RENAME TO old_boot;"
+		       "CREATE TABLE kexec_boot AS SELECT * FROM old_boot;"
+		       "INSERT INTO kexec_boot SELECT * FROM old_boot WHERE id = 1;"
+		       "DROP TABLE old_boot;");
+	assert_int_equal(store_open(f->db.buf, STORE_READ, &f->s, &err), 0);
+	assert_int_equal(store_kexec_get(f->s, 1, &one), -EBADMSG);
+	assert_non_null(strstr(store_error(f->s), "kexec boot 1 is held twice"));
+	all = NULL;
+	assert_int_equal(store_kexec_list(f->s, &all, &n), -EBADMSG);
+	assert_null(all);
+	assert_non_null(strstr(store_error(f->s), "kexec boot 1 is held twice"));
+	strbuf_release(&err);
+}
+
 /* A database at schema 5 (the migrations before the kexec table) with a run. */
 static void older_database(void **state)
 {
@@ -825,6 +861,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(argv_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(older_database, setup, teardown),
+		cmocka_unit_test_setup_teardown(held_twice, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_one_active, setup, teardown),
 		cmocka_unit_test_setup_teardown(active_boots_at_once, setup, teardown),
 	};
