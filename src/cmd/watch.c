@@ -368,18 +368,34 @@ static int measure(struct watcher *w, const struct registry_tree *t,
 	return ret;
 }
 
+enum runs_from {
+	STORED_RUNS,	/* the window of interleaved runs the store holds, and more */
+	FRESH_RUNS,	/* runs of their own: none started before now */
+};
+
+/* The start of the runs' window: 0 (any), or now. */
+static double runs_not_before(enum runs_from runs)
+{
+	struct timespec now;
+
+	if (runs != FRESH_RUNS)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
 /*
- * The KPIs of jobs that changed from shas[0] to shas[1], decided on
- * interleaved runs (none started before not_before, when not 0);
- * measured first.  *out: the caller's.
+ * The KPIs of jobs that changed from `from` to `to`, decided on
+ * interleaved runs (`runs`: which); measured first.  *out: the caller's.
  */
 static int changes_between(struct watcher *w, const struct registry_tree *t,
 			   const struct atomic_job *jobs, size_t nr, const char *from,
-			   const char *to, double not_before, struct measure_change **out,
+			   const char *to, enum runs_from runs, struct measure_change **out,
 			   size_t *nr_out)
 {
 	char *shas[2] = { (char *)from, (char *)to };
 	double *since = calloc(nr ? nr : 1, sizeof(*since));
+	double not_before = runs_not_before(runs);
 	struct measure_spec spec = {
 		.repo = t->repo, .testbox = w->host, .shas = shas,
 		.labels = (const char *const *)shas, .nr_commits = 2, .opts = &w->opts,
@@ -474,7 +490,6 @@ static int confirm_afresh(struct watcher *w, const struct registry_tree *t,
 	size_t *index = calloc(*nch, sizeof(*index));	/* ch[i]'s job in again[] */
 	struct measure_change *re = NULL;
 	size_t n = 0, nre = 0, kept = 0;
-	struct timespec now;
 	int ret;
 
 	if (!again || !index) {
@@ -494,9 +509,7 @@ static int confirm_afresh(struct watcher *w, const struct registry_tree *t,
 	}
 	say("%s/%s: head %s: %zu KPI%s changed against %s; measuring again, afresh, to confirm",
 	    t->name, branch, short12(head), *nch, *nch == 1 ? "" : "s", short12(base));
-	clock_gettime(CLOCK_REALTIME, &now);
-	ret = changes_between(w, t, again, n, base, head,
-			      (double)now.tv_sec + (double)now.tv_nsec * 1e-9, &re, &nre);
+	ret = changes_between(w, t, again, n, base, head, FRESH_RUNS, &re, &nre);
 	if (ret == EXIT_FAILED) {
 		w->failed = true;
 		ret = 0;
@@ -534,7 +547,7 @@ static int compare_head(struct watcher *w, const struct registry_tree *t,
 	int ret;
 
 	say("%s/%s: head %s against %s", t->name, branch, short12(head), short12(base));
-	ret = changes_between(w, t, jobs->v, jobs->n, base, head, 0, &ch, &nch);
+	ret = changes_between(w, t, jobs->v, jobs->n, base, head, STORED_RUNS, &ch, &nch);
 	if (ret == EXIT_FAILED) {
 		w->failed = true;
 		ret = 0;
@@ -727,21 +740,18 @@ static int confirm_change_point(struct watcher *w, const struct registry_tree *t
 	const struct measure_change *first = NULL, *again = NULL;
 	size_t nch = 0, nre = 0;
 	bool confirmed = false;
-	struct timespec now;
 	int ret;
 
 	say("%s/%s: %s: %s change point %+.1f%% between %s and %s (p %.2g): confirming",
 	    t->name, branch, job->name, c->tentative ? "a tentative" : "a", c->pct,
 	    short12(before), short12(after), c->p);
-	ret = changes_between(w, t, job, 1, before, after, 0, &ch, &nch);
+	ret = changes_between(w, t, job, 1, before, after, STORED_RUNS, &ch, &nch);
 	if (!ret)
 		first = same_way(ch, nch, metric, c->pct);
 	if (first) {
 		say("%s/%s: %s: %s %+.1f%% on interleaved runs; measuring again, afresh, to confirm",
 		    t->name, branch, job->name, metric, first->pct);
-		clock_gettime(CLOCK_REALTIME, &now);
-		ret = changes_between(w, t, job, 1, before, after,
-				      (double)now.tv_sec + (double)now.tv_nsec * 1e-9, &re, &nre);
+		ret = changes_between(w, t, job, 1, before, after, FRESH_RUNS, &re, &nre);
 		if (!ret)
 			again = same_way(re, nre, metric, c->pct);
 		if (!ret && !again && !stop_now())
@@ -757,7 +767,9 @@ static int confirm_change_point(struct watcher *w, const struct registry_tree *t
 			.tree = (char *)t->name, .branch = (char *)branch, .testbox = w->host,
 			.job = job->name, .metric = (char *)metric, .before = (char *)before,
 			.after = (char *)after, .how = "changepoint", .state = "invalid",
-			.pct = c->pct, .note = "not confirmed on interleaved runs",
+			.pct = c->pct,
+			.note = first ? "not confirmed: it did not change again on fresh runs"
+				      : "not confirmed on interleaved runs",
 		};
 		int e = store_alert_add(w->s, &a);
 
@@ -772,7 +784,7 @@ static int confirm_change_point(struct watcher *w, const struct registry_tree *t
 	return ret == EXIT_FAILED ? 0 : ret;
 }
 
-/* One job's history on the branch: its change points, each confirmed once. */
+/* One job's history on the branch: its change points, each confirmed (or refuted) once. */
 static int scan_job(struct watcher *w, const struct registry_tree *t, const char *branch,
 		    const struct atomic_job *job, char **chain, size_t nchain,
 		    const struct store_alert *known, size_t nknown)
@@ -1005,7 +1017,7 @@ static int explains(struct watcher *w, const struct registry_tree *t,
 	*yes = false;
 	if (!parent)
 		return 0;
-	ret = changes_between(w, t, job, 1, parent, culprit, 0, &ch, &nch);
+	ret = changes_between(w, t, job, 1, parent, culprit, STORED_RUNS, &ch, &nch);
 	for (size_t i = 0; !ret && i < nch; i++)
 		if (!strcmp(ch[i].metric, a->metric) && (ch[i].pct > 0) == (a->pct > 0))
 			*yes = true;
