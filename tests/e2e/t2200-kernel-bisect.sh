@@ -67,7 +67,8 @@ export PERFBOT_DB="$SANDBOX/r.db"
 run_perfbot 3000 bisect start --repo linux --good "$c0" --bad "$c12" job.yaml
 bisect_s=${secs%.*}
 diag "bisect: exit $rc in $bisect_s s"
-check "bisect: exit 0, a culprit named" [ "$rc" -eq 0 ]
+diag "$(grep -E '^(not )?confirmed|disturbed|suspect' "$SANDBOX/out")"
+check "bisect: exit 0, a culprit named and confirmed against its parent" [ "$rc" -eq 0 ]
 [ "$rc" -eq 0 ] || diag "$(tail -30 "$SANDBOX/err")"
 check "bisect: the culprit is the planted commit ${c6:0:12}" \
 	bash -c 'grep -q "first bad commit: ${1:0:12}\|^${1:0:12}\|${1:0:12}.*is the first bad" "$2"' _ "$c6" "$SANDBOX/out"
