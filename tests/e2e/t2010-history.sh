@@ -1,7 +1,9 @@
 #!/bin/bash
 # perfbot history (issue 14, point 6): a metric over the history the robot
-# tested.  A generated repository of 8 commits whose 5th plants a 10%
-# slowdown is pushed one commit at a time with a `perfbot watch --once`
+# tested.  A generated repository of 8 commits whose 5th plants a 20%
+# slowdown (10% was lost in the noise of a busy host once: the points'
+# runs spread +-15%, and this test is about the history, not how small a
+# step the detector sees, which bench/changepoint_bench measures) is pushed one commit at a time with a `perfbot watch --once`
 # pass after each push (as scripts/robot-demo does, with more passes), so
 # the branch holds 8 points, 4 a side of the step.  Then `perfbot history
 # bisect-demo --branch main` in the three formats: the points in order
@@ -14,7 +16,7 @@
 
 cd "$SANDBOX" || exit 1
 
-BISECT_SLOWDOWN_PCT=10
+BISECT_SLOWDOWN_PCT=20
 N=8 SLOW=5
 make_bisect_repo src $N $SLOW || { echo "Bail out! cannot make the repository"; exit 1; }
 set -- $BISECT_MAIN
@@ -77,7 +79,7 @@ cps = text.split("change points (")[1].split("alerts (")[0]
 assert cps.startswith("1)"), cps
 line = cps.splitlines()[1]
 m = re.search(r"\+(\d+\.\d)%%  seq 4 %s -> seq 5 %s" % (before, after), line)
-assert m and 5 < float(m.group(1)) < 30, line    # the planted 10%, measured under load (+20% seen as the host drifted)
+assert m and 10 < float(m.group(1)) < 40, line    # the planted 20%, measured under load
 assert "TENTATIVE" not in line, line
 assert re.search(r"alert \d+ \((reported|found|explained)\)", line), line
 alerts = text.split("alerts (")[1]
@@ -113,7 +115,7 @@ cps = [c for c in d["changes"] if not c["tentative"]]
 assert len(cps) == 1, d["changes"]
 c = cps[0]
 assert c["index"] == slow - 1 and c["commit_before"] == shas[slow - 2] and c["commit_after"] == shas[slow - 1], c
-assert 5 < c["pct"] < 30 and c["p"] < 0.001, c    # the planted 10%, measured under load (+20% seen as the host drifted)
+assert 10 < c["pct"] < 40 and c["p"] < 0.001, c    # the planted 20%, measured under load
 valid = [a for a in d["alerts"] if a["state"] != "invalid"]
 assert len(valid) == 1, d["alerts"]
 assert all(a["note"].startswith("not confirmed") for a in d["alerts"] if a["state"] == "invalid"), d["alerts"]
