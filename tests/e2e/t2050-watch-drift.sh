@@ -1,7 +1,7 @@
 #!/bin/bash
 # The machine drifts, the code does not: perfbot watch must not mail it.
 # 8 commits that all do the same work are pushed one a pass; from the 5th
-# pass on the machine is 12% slower (the job's command scales the KPI it
+# pass on the machine is 30% slower (the job's command scales the KPI it
 # prints by a factor the test sets, as a hotter, busier or throttled box
 # would).  The history then holds a step between its 4th and 5th points
 # that only time separates.  The robot must see the step (the change-point
@@ -69,15 +69,19 @@ check "the branch has $N points" \
 run_perfbot 60 history --db "$DB" bisect-demo --branch main --format json
 cp "$SANDBOX/out" history.json
 check "history json: exit 0 (got $rc: $err)" [ "$rc" -eq 0 ]
-pycheck "the history holds the drift: the points from the 5th on are 15% or more slower (as stored)" '
+# Points 3 and 4 also hold runs made after the drift (the base of pass 5,
+# the confirmations of a change point beside them), as many as the noise
+# asks for: a busy host once left points 1-4 against 5-8 at +14.5%.  Points
+# 1-2 and 6-8 hold runs of one side of the drift only.
+pycheck "the history holds the drift: points 6-8 are 15% or more slower than points 1-2 (as stored)" '
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))
 pts = d["points"]
 assert len(pts) == 8, len(pts)
 def mean(p):
     return statistics.mean(p["runs"])
-before = statistics.mean(mean(p) for p in pts[:4])
-after = statistics.mean(mean(p) for p in pts[4:])
+before = statistics.mean(mean(p) for p in pts[:2])
+after = statistics.mean(mean(p) for p in pts[5:])
 assert after > 1.15 * before, (before, after)
 ' history.json
 pycheck "the robot saw the step (a change point or an alert on it) and refuted it: every alert invalid, not confirmed" '
